@@ -1,0 +1,295 @@
+//! Magic 2 record batches (`DefaultRecordBatch`): a 61-byte header, then `record_count` records,
+//! the whole records section compressed when the codec is not none.
+
+use crate::compression::{Compression, DecompressError};
+use crate::error::{DecodeError, ErrorKind, Result, corrupt};
+use crate::output::{BatchInfo, Bytes, Columns, ControlType, TimestampType};
+use crate::record_set::{AbortedFilter, LOG_OVERHEAD, Sink, check_crc};
+use crate::wire::Reader;
+
+/// Header size after the offset and length fields (61 - 12).
+pub(crate) const MIN_SIZE: usize = HEADER_SIZE - LOG_OVERHEAD;
+const HEADER_SIZE: usize = 61;
+/// The CRC-32C covers attributes to the end of the batch.
+const CRC_START: usize = 21;
+/// A record takes at least 7 bytes: length, attributes, timestamp delta, offset delta, key
+/// length, value length, header count.
+const MIN_RECORD_SIZE: usize = 7;
+
+const TIMESTAMP_TYPE_BIT: i16 = 1 << 3;
+const TRANSACTIONAL_BIT: i16 = 1 << 4;
+const CONTROL_BIT: i16 = 1 << 5;
+const DELETE_HORIZON_BIT: i16 = 1 << 6;
+
+/// Decodes one complete batch (`entry` starts with its base offset; `at` is its input position)
+/// and returns its last offset.
+pub(crate) fn decode(
+    sink: &mut Sink<'_>,
+    entry: &[u8],
+    at: usize,
+    filter: Option<&mut AbortedFilter>,
+) -> Result<i64> {
+    let mut h = Reader::with_base(entry, at);
+    let base_offset = h.i64("base offset")?;
+    decode_after_offset(sink, entry, &mut h, filter).map_err(|e| e.in_batch(base_offset))
+}
+
+fn decode_after_offset(
+    sink: &mut Sink<'_>,
+    entry: &[u8],
+    h: &mut Reader<'_>,
+    filter: Option<&mut AbortedFilter>,
+) -> Result<i64> {
+    let at = h.position() - 8;
+    let base_offset = i64::from_be_bytes(entry[..8].try_into().unwrap_or_default());
+    h.skip(4, "batch length")?;
+    let partition_leader_epoch = h.i32("partition leader epoch")?;
+    let magic = h.i8("magic")?;
+    let stored_crc = h.u32("crc")?;
+    let attributes_at = h.position();
+    let attributes = h.i16("attributes")?;
+    let last_offset_delta = h.i32("last offset delta")?;
+    let base_timestamp = h.i64("base timestamp")?;
+    let max_timestamp = h.i64("max timestamp")?;
+    let producer_id = h.i64("producer id")?;
+    let producer_epoch = h.i16("producer epoch")?;
+    let base_sequence = h.i32("base sequence")?;
+    let count_at = h.position();
+    let record_count = h.i32("record count")?;
+
+    let compression = Compression::from_id((attributes & 0x7) as u8).ok_or_else(|| {
+        DecodeError::new(
+            ErrorKind::UnsupportedCompression,
+            attributes_at,
+            format!("compression codec 0..4, found {}", attributes & 0x7),
+        )
+    })?;
+    if record_count < 0 {
+        return Err(corrupt(
+            count_at,
+            format!("record count >= 0, found {record_count}"),
+        ));
+    }
+    let crc = check_crc(
+        sink.options.crc,
+        crc_fast::CrcAlgorithm::Crc32Iscsi,
+        stored_crc,
+        &entry[CRC_START..],
+        at + 17,
+    )?;
+    let timestamp_type = if attributes & TIMESTAMP_TYPE_BIT != 0 {
+        TimestampType::LogAppendTime
+    } else {
+        TimestampType::CreateTime
+    };
+    let records_section = &entry[HEADER_SIZE..];
+    let mut info = BatchInfo {
+        base_offset,
+        last_offset: base_offset.wrapping_add(i64::from(last_offset_delta)),
+        partition_leader_epoch,
+        producer_id,
+        producer_epoch,
+        base_sequence,
+        is_transactional: attributes & TRANSACTIONAL_BIT != 0,
+        is_control: attributes & CONTROL_BIT != 0,
+        has_delete_horizon: attributes & DELETE_HORIZON_BIT != 0,
+        compression,
+        timestamp_type,
+        magic,
+        crc,
+        base_timestamp,
+        max_timestamp,
+        record_count,
+        size_in_bytes: entry.len() as u32,
+        uncompressed_records_size: records_section.len() as u32,
+        input_position: at as u32,
+        records_kept: 0,
+    };
+    let last_offset = info.last_offset;
+
+    let mut filter = filter;
+    if let Some(f) = filter.as_deref_mut()
+        && f.skips_batch(&info)
+    {
+        // An aborted transaction's batch: only its descriptor is kept (for nextOffset).
+        sink.push_batch(info);
+        return Ok(last_offset);
+    }
+
+    // Records are read either straight from the input or from the arena after decompression.
+    let (records, reader_base, pos_base): (&[u8], usize, usize) = if compression == Compression::None {
+        (records_section, at + HEADER_SIZE, at + HEADER_SIZE)
+    } else {
+        let arena_start = sink.arena.len();
+        let limit = sink.options.max_decompressed_bytes;
+        let n = sink
+            .decompressor
+            .decompress_into(compression, records_section, sink.arena, limit, false)
+            .map_err(|e| decompress_error(e, at + HEADER_SIZE))?;
+        info.uncompressed_records_size = n as u32;
+        (
+            &sink.arena.as_slice()[arena_start..],
+            0,
+            sink.input_len + arena_start,
+        )
+    };
+    // `records` may borrow the arena while the columns are filled: disjoint fields of the sink.
+    let mark = sink.columns.mark();
+    let parsed = RecordParser {
+        base_offset,
+        base_timestamp,
+        log_append_time: (timestamp_type == TimestampType::LogAppendTime).then_some(max_timestamp),
+        batch_index: sink.columns.batches.len() as u32,
+        pos_base,
+        reader_base,
+        is_control: info.is_control,
+    }
+    .parse(sink.columns, records, record_count as usize);
+    let marker = match parsed {
+        Ok(marker) => marker,
+        Err(e) => {
+            sink.columns.rollback(mark);
+            return Err(if compression == Compression::None {
+                e
+            } else {
+                e.in_decompressed(at)
+            });
+        }
+    };
+    if info.is_control {
+        if let (Some(f), Some(marker)) = (filter, marker) {
+            f.on_control_record(producer_id, marker);
+        }
+        if !sink.options.include_control_records {
+            sink.columns.rollback(mark);
+        }
+    }
+    info.records_kept = (sink.columns.records.len() - mark.records) as u32;
+    sink.push_batch(info);
+    Ok(last_offset)
+}
+
+pub(crate) fn decompress_error(e: DecompressError, at: usize) -> DecodeError {
+    match e {
+        DecompressError::LimitExceeded { .. } => {
+            DecodeError::new(ErrorKind::DecompressionLimit, at, e.to_string())
+        }
+        DecompressError::Corrupt { .. } => corrupt(at, e.to_string()),
+    }
+}
+
+struct RecordParser {
+    base_offset: i64,
+    base_timestamp: i64,
+    /// For LogAppendTime batches every record takes the batch's max timestamp.
+    log_append_time: Option<i64>,
+    batch_index: u32,
+    /// Output position of `records[0]`, and the position errors report for it.
+    pos_base: usize,
+    reader_base: usize,
+    is_control: bool,
+}
+
+impl RecordParser {
+    /// Appends `count` records to the columns; the section must hold exactly those records.
+    /// For a control batch, returns the type of its first record (the transaction marker).
+    fn parse(&self, columns: &mut Columns, records: &[u8], count: usize) -> Result<Option<ControlType>> {
+        let mut r = Reader::with_base(records, self.reader_base);
+        if count.saturating_mul(MIN_RECORD_SIZE) > records.len() {
+            return Err(corrupt(
+                self.reader_base,
+                format!("{count} records in {} bytes", records.len()),
+            ));
+        }
+        columns.reserve_records(count);
+        let mut marker = None;
+        for i in 0..count {
+            let record_at = r.position();
+            let length = r.varint("record length")?;
+            if length < 0 {
+                return Err(corrupt(record_at, format!("record length >= 0, found {length}")));
+            }
+            let body_at = r.position();
+            let mut b = Reader::with_base(r.bytes(length as usize, "record")?, body_at);
+            b.skip(1, "record attributes")?;
+            let timestamp_delta = b.varlong("timestamp delta")?;
+            let offset_delta = b.varint("offset delta")?;
+            let key = self.read_bytes(&mut b, "key")?;
+            if self.is_control && i == 0 {
+                marker = key.slice(records, self.pos_base).and_then(ControlType::from_key);
+            }
+            let value = self.read_bytes(&mut b, "value")?;
+            let header_count_at = b.position();
+            let header_count = b.varint("header count")?;
+            // each header takes at least two bytes (key length and value length)
+            if header_count < 0 || header_count as usize > b.remaining() / 2 {
+                return Err(corrupt(
+                    header_count_at,
+                    format!("header count that fits the record, found {header_count}"),
+                ));
+            }
+            for _ in 0..header_count {
+                let key_at = b.position();
+                let key_len = b.varint("header key length")?;
+                if key_len < 0 {
+                    return Err(corrupt(
+                        key_at,
+                        format!("header key length >= 0, found {key_len}"),
+                    ));
+                }
+                let key_id = columns
+                    .header_keys
+                    .intern(b.bytes(key_len as usize, "header key")?);
+                let value = self.read_bytes(&mut b, "header value")?;
+                columns.headers.key_id.push(key_id);
+                columns.headers.value.push(value);
+            }
+            if !b.is_empty() {
+                return Err(corrupt(
+                    b.position(),
+                    format!("end of record ({} bytes left)", b.remaining()),
+                ));
+            }
+            let timestamp = self
+                .log_append_time
+                .unwrap_or(self.base_timestamp.wrapping_add(timestamp_delta));
+            let headers_end = columns.headers.key_id.len() as u32;
+            let out = &mut columns.records;
+            out.offset
+                .push(self.base_offset.wrapping_add(i64::from(offset_delta)));
+            out.timestamp.push(timestamp);
+            out.key.push(key);
+            out.value.push(value);
+            out.headers_end.push(headers_end);
+            out.batch.push(self.batch_index);
+        }
+        if !r.is_empty() {
+            return Err(corrupt(
+                r.position(),
+                format!(
+                    "end of the batch after {count} records ({} bytes left)",
+                    r.remaining()
+                ),
+            ));
+        }
+        Ok(marker)
+    }
+
+    /// A varint-length-prefixed byte field (-1 = null), as an output range.
+    #[inline]
+    fn read_bytes(&self, r: &mut Reader<'_>, what: &str) -> Result<Bytes> {
+        let at = r.position();
+        match r.varint(what)? {
+            -1 => Ok(Bytes::NULL),
+            n if n < 0 => Err(corrupt(at, format!("{what} length >= -1, found {n}"))),
+            n => {
+                let pos = self.pos_base + r.position() - self.reader_base;
+                r.skip(n as usize, what)?;
+                Ok(Bytes {
+                    pos: pos as u32,
+                    len: n,
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! One typed error for every layer: what went wrong (`ErrorKind`), where (byte offset into the
+//! input), what the decoder expected there, and which topic/partition/batch it was reading.
+
+use std::fmt;
+
+/// What kind of problem stopped decoding. `code()` is the stable string the JS API exposes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ends before a structure that must be complete (not a trailing partial batch,
+    /// which is reported as `partial` instead).
+    Truncated,
+    /// A length, count, varint or field value that cannot be right.
+    Corrupt,
+    /// A batch or message whose stored checksum does not match its bytes.
+    CrcMismatch,
+    /// A FetchResponse api version or record magic this decoder does not know.
+    UnsupportedVersion,
+    /// A compression codec id that does not exist (or is not allowed in that record format).
+    UnsupportedCompression,
+    /// A batch inflates past `max_decompressed_bytes`.
+    DecompressionLimit,
+    /// The caller passed an option that makes no sense.
+    InvalidArgument,
+}
+
+impl ErrorKind {
+    /// The stable code used in the JS API (`KafkaDecodeError.code`).
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "TRUNCATED",
+            ErrorKind::Corrupt => "CORRUPT",
+            ErrorKind::CrcMismatch => "CRC_MISMATCH",
+            ErrorKind::UnsupportedVersion => "UNSUPPORTED_VERSION",
+            ErrorKind::UnsupportedCompression => "UNSUPPORTED_COMPRESSION",
+            ErrorKind::DecompressionLimit => "DECOMPRESSION_LIMIT",
+            ErrorKind::InvalidArgument => "INVALID_ARGUMENT",
+        }
+    }
+}
+
+/// Where in the fetch response the error happened, when known.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ErrorContext {
+    pub topic: Option<String>,
+    pub partition: Option<i32>,
+    /// Base offset of the batch (or offset of the legacy message) being decoded.
+    pub batch_offset: Option<i64>,
+    /// Position inside the decompressed records of that batch, for errors found there.
+    pub decompressed_offset: Option<usize>,
+}
+
+/// A decoding failure. Cheap to build on the error path only; never produced by a panic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    pub kind: ErrorKind,
+    /// Byte position in the input (frame or record set) where the problem was found. For errors
+    /// inside decompressed data this is the start of the compressed batch or message.
+    pub offset: usize,
+    /// What the decoder expected at that position, e.g. "record batch header (61 bytes)".
+    pub expected: String,
+    pub context: ErrorContext,
+}
+
+impl DecodeError {
+    pub fn new(kind: ErrorKind, offset: usize, expected: impl Into<String>) -> Self {
+        DecodeError {
+            kind,
+            offset,
+            expected: expected.into(),
+            context: ErrorContext::default(),
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    /// Fills in the topic and partition unless an inner layer already did.
+    pub(crate) fn in_partition(mut self, topic: Option<&str>, partition: i32) -> Self {
+        if self.context.topic.is_none() {
+            self.context.topic = topic.map(str::to_owned);
+        }
+        self.context.partition.get_or_insert(partition);
+        self
+    }
+
+    pub(crate) fn in_batch(mut self, batch_offset: i64) -> Self {
+        self.context.batch_offset.get_or_insert(batch_offset);
+        self
+    }
+
+    /// Re-anchors an error found while reading decompressed bytes: its offset becomes the
+    /// position inside the decompressed data, and `offset` points at the compressed entry.
+    pub(crate) fn in_decompressed(mut self, entry_offset: usize) -> Self {
+        if self.context.decompressed_offset.is_none() {
+            self.context.decompressed_offset = Some(self.offset);
+            self.offset = entry_offset;
+        }
+        self
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            ErrorKind::Truncated => "input ends early",
+            ErrorKind::Corrupt => "corrupt data",
+            ErrorKind::CrcMismatch => "checksum mismatch",
+            ErrorKind::UnsupportedVersion => "unsupported version",
+            ErrorKind::UnsupportedCompression => "unsupported compression",
+            ErrorKind::DecompressionLimit => "decompression limit exceeded",
+            ErrorKind::InvalidArgument => "invalid argument",
+        };
+        write!(f, "{} at byte {}: expected {}", what, self.offset, self.expected)?;
+        let c = &self.context;
+        if let Some(pos) = c.decompressed_offset {
+            write!(f, " (byte {pos} of the decompressed records)")?;
+        }
+        if let Some(topic) = &c.topic {
+            write!(f, ", topic {topic}")?;
+        }
+        if let Some(p) = c.partition {
+            write!(f, ", partition {p}")?;
+        }
+        if let Some(o) = c.batch_offset {
+            write!(f, ", batch at offset {o}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+pub type Result<T> = std::result::Result<T, DecodeError>;
+
+pub(crate) fn truncated(offset: usize, expected: impl Into<String>) -> DecodeError {
+    DecodeError::new(ErrorKind::Truncated, offset, expected)
+}
+
+pub(crate) fn corrupt(offset: usize, expected: impl Into<String>) -> DecodeError {
+    DecodeError::new(ErrorKind::Corrupt, offset, expected)
+}

@@ -1,0 +1,1 @@
+//! wasm-bindgen surface (written next).
