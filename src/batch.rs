@@ -72,7 +72,7 @@ fn decode_after_offset(
     }
     let crc = check_crc(
         sink.options.crc,
-        crc_fast::CrcAlgorithm::Crc32Iscsi,
+        crate::checksum::crc32c,
         stored_crc,
         &entry[CRC_START..],
         at + 17,

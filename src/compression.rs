@@ -432,9 +432,7 @@ mod tests {
         out.extend_from_slice(&(data.len() as u16).to_le_bytes());
         out.extend_from_slice(&(!(data.len() as u16)).to_le_bytes());
         out.extend_from_slice(data);
-        out.extend_from_slice(
-            &(crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32IsoHdlc, data) as u32).to_le_bytes(),
-        );
+        out.extend_from_slice(&crate::checksum::crc32(data).to_le_bytes());
         out.extend_from_slice(&(data.len() as u32).to_le_bytes());
         out
     }

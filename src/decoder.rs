@@ -116,7 +116,7 @@ impl FetchDecoder {
         check_addressable(input.len())
     }
 
-    /// Byte positions are u32: input plus decompressed bytes must stay below 4 GiB.
+    /// Byte positions are 31-bit (JS reads them as i32): input plus decompressed bytes stay below 2 GiB.
     fn finish(&self, input: &[u8]) -> Result<()> {
         check_addressable(input.len() + self.arena.len())
     }

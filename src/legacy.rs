@@ -84,7 +84,7 @@ fn read_message(entry: &[u8], base: usize, crc_mode: CrcMode) -> Result<Message>
     }
     let crc = check_crc(
         crc_mode,
-        crc_fast::CrcAlgorithm::Crc32IsoHdlc,
+        crate::checksum::crc32,
         stored_crc,
         &entry[CRC_START..],
         base + 12,

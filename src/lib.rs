@@ -24,6 +24,7 @@
 
 pub mod arena;
 mod batch;
+mod checksum;
 pub mod compression;
 pub mod decoder;
 pub mod error;

@@ -8,8 +8,10 @@
 use crate::compression::Compression;
 use std::collections::HashMap;
 
-/// A byte range in the input-plus-arena space, or null.
+/// A byte range in the input-plus-arena space, or null. `repr(C)`: JS views a column of these
+/// as pairs of i32.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
 pub struct Bytes {
     pub pos: u32,
     /// -1 for null.

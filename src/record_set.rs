@@ -161,10 +161,11 @@ pub(crate) fn decode(
     Ok(summary)
 }
 
-/// Checks a stored checksum against `covered` (CRC-32C for batches, CRC-32 for legacy messages).
+/// Checks a stored checksum against `covered` with `crc` (CRC-32C for batches, CRC-32 for legacy
+/// messages).
 pub(crate) fn check_crc(
     mode: CrcMode,
-    algorithm: crc_fast::CrcAlgorithm,
+    crc: fn(&[u8]) -> u32,
     stored: u32,
     covered: &[u8],
     crc_at: usize,
@@ -172,7 +173,7 @@ pub(crate) fn check_crc(
     if mode == CrcMode::Skip {
         return Ok(CrcStatus::NotChecked);
     }
-    let computed = crc_fast::checksum(algorithm, covered) as u32;
+    let computed = crc(covered);
     if computed == stored {
         return Ok(CrcStatus::Valid);
     }
@@ -347,7 +348,7 @@ mod tests {
         records.iter().for_each(|r| b.extend_from_slice(r));
         let len = (b.len() - 12) as i32;
         b[8..12].copy_from_slice(&len.to_be_bytes());
-        let crc = crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32Iscsi, &b[21..]) as u32;
+        let crc = crate::checksum::crc32c(&b[21..]);
         b[17..21].copy_from_slice(&crc.to_be_bytes());
         b
     }

@@ -1,0 +1,354 @@
+// The JS side of kafka-fetch-decoder: option parsing, one call into wasm per response, and record
+// objects built from the columns that call returns (see src/wasm.rs for the other half).
+//
+// Records are small objects over shared columns: a field is read from the columns the first time
+// it is asked for and then kept, so `record.value === record.value` and no work is done for fields
+// nobody reads. All records of one batch share one batch object.
+//
+// This file is ESM; the build writes a CommonJS copy (api.cjs) by rewriting its last line.
+
+/** Thrown for malformed input: `code` says what kind, `offset` where (byte position). */
+class KafkaDecodeError extends Error {
+  constructor(info) {
+    super(info.message);
+    this.name = 'KafkaDecodeError';
+    this.code = info.code;
+    this.offset = info.offset;
+    this.topic = info.topic ?? null;
+    this.partition = info.partition ?? null;
+    this.batchOffset = info.batchOffset ?? null;
+  }
+}
+
+let wasm = null;
+
+/** Connects the generated wasm bindings (Node: at load; browsers: after `init()`). */
+function attach(bindings) {
+  wasm = bindings;
+}
+
+// Option bits, as in src/wasm.rs.
+const FLAG_HEADER = 1;
+const FLAG_READ_COMMITTED = 2;
+const FLAG_CRC_REPORT = 4;
+const FLAG_CRC_SKIP = 8;
+const FLAG_INCLUDE_CONTROL = 16;
+const FLAG_BIGINT = 32;
+const DEFAULT_MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
+
+// Column order of the `cols` address list, as in src/wasm.rs.
+const COL_OFFSET = 0;
+const COL_TIMESTAMP = 1;
+const COL_KEY = 2;
+const COL_VALUE = 3;
+const COL_HEADERS_END = 4;
+const COL_BATCH = 5;
+const COL_HEADER_KEY_ID = 6;
+const COL_HEADER_VALUE = 7;
+const COL_BATCH_I64 = 8;
+const COL_BATCH_I32 = 9;
+const COL_ARENA = 10;
+const BATCH_I64_FIELDS = 5;
+const BATCH_I32_FIELDS = 12;
+
+const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
+const TIMESTAMP_TYPES = ['NO_TIMESTAMP', 'CREATE_TIME', 'LOG_APPEND_TIME'];
+const CONTROL_TYPES = ['ABORT', 'COMMIT', 'LEADER_CHANGE', 'SNAPSHOT_HEADER', 'SNAPSHOT_FOOTER', 'KRAFT_VERSION', 'KRAFT_VOTERS'];
+const NO_HEADERS = Object.freeze([]);
+
+function choice(value, allowed, name, fallback) {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value)) throw new TypeError(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+  return value;
+}
+
+function parseOptions(options, recordSet) {
+  const o = options ?? {};
+  let apiVersion = 0;
+  if (!recordSet) {
+    apiVersion = o.apiVersion;
+    if (!Number.isInteger(apiVersion)) throw new TypeError('options.apiVersion (an integer) is required');
+  }
+  const isolation = choice(o.isolationLevel, ['read_uncommitted', 'read_committed'], 'isolationLevel', 'read_uncommitted');
+  const crc = choice(o.crc, ['verify', 'report', 'skip'], 'crc', 'verify');
+  const int64 = choice(o.int64, ['number', 'bigint'], 'int64', 'number');
+  const max = o.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
+  if (typeof max !== 'number' || !(max >= 0)) throw new TypeError('maxDecompressedBytes must be a non-negative number');
+  let flags = 0;
+  if (o.header !== false) flags |= FLAG_HEADER;
+  if (isolation === 'read_committed') flags |= FLAG_READ_COMMITTED;
+  if (crc === 'report') flags |= FLAG_CRC_REPORT;
+  if (crc === 'skip') flags |= FLAG_CRC_SKIP;
+  if (o.includeControlRecords === true) flags |= FLAG_INCLUDE_CONTROL;
+  if (int64 === 'bigint') flags |= FLAG_BIGINT;
+  return { apiVersion, flags, max, bigint: int64 === 'bigint' };
+}
+
+function toBytes(input) {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  throw new TypeError('input must be a Uint8Array, Buffer, ArrayBuffer or typed array');
+}
+
+// int64 values in the metadata arrive as decimal strings.
+function int64Converter(bigint) {
+  if (bigint) return (s) => (s == null ? null : BigInt(s));
+  return (s) => {
+    if (s == null) return null;
+    const n = Number(s);
+    if (!Number.isSafeInteger(n)) throw new RangeError(`${s} is beyond 2^53 and cannot be a JS number exactly; use int64: 'bigint'`);
+    return n;
+  };
+}
+
+/** The output of one call: copies of the columns, the bytes they point into, and the batches. */
+class Columns {
+  constructor(input, meta, bigint) {
+    const buffer = wasm.wasmMemory().buffer;
+    const c = meta.cols;
+    const I64 = bigint ? BigInt64Array : Float64Array;
+    const copy = (Type, i, per = 1) => new Type(buffer, c[2 * i], c[2 * i + 1] * per).slice();
+    this.input = input;
+    this.inputLength = meta.inputLength;
+    this.offsets = copy(I64, COL_OFFSET);
+    this.timestamps = copy(I64, COL_TIMESTAMP);
+    this.keys = copy(Int32Array, COL_KEY, 2);
+    this.values = copy(Int32Array, COL_VALUE, 2);
+    this.headersEnd = copy(Uint32Array, COL_HEADERS_END);
+    this.batchIndex = copy(Uint32Array, COL_BATCH);
+    this.headerKeyIds = copy(Uint32Array, COL_HEADER_KEY_ID);
+    this.headerValues = copy(Int32Array, COL_HEADER_VALUE, 2);
+    this.headerKeys = meta.headerKeys;
+    this.arena = copy(Uint8Array, COL_ARENA);
+    this.batches = makeBatches(copy(I64, COL_BATCH_I64), copy(Int32Array, COL_BATCH_I32));
+  }
+
+  /** A key/value range (pairs of [position, length]; length -1 = null) as bytes. */
+  bytes(pairs, i) {
+    const len = pairs[2 * i + 1];
+    if (len < 0) return null;
+    const pos = pairs[2 * i];
+    if (pos < this.inputLength) return new Uint8Array(this.input.buffer, this.input.byteOffset + pos, len);
+    return new Uint8Array(this.arena.buffer, pos - this.inputLength, len);
+  }
+
+  headers(i) {
+    const end = this.headersEnd[i];
+    const start = i === 0 ? 0 : this.headersEnd[i - 1];
+    if (start === end) return NO_HEADERS;
+    const out = new Array(end - start);
+    for (let h = start; h < end; h++) {
+      out[h - start] = { key: this.headerKeys[this.headerKeyIds[h]], value: this.bytes(this.headerValues, h) };
+    }
+    return out;
+  }
+
+  records(range) {
+    const [start, end] = range;
+    const out = new Array(end - start);
+    for (let i = start; i < end; i++) out[i - start] = new KafkaRecord(this, i);
+    return out;
+  }
+}
+
+function makeBatches(i64, i32) {
+  const n = i32.length / BATCH_I32_FIELDS;
+  const batches = new Array(n);
+  for (let b = 0; b < n; b++) {
+    const l = i64.subarray(b * BATCH_I64_FIELDS, (b + 1) * BATCH_I64_FIELDS);
+    const s = i32.subarray(b * BATCH_I32_FIELDS, (b + 1) * BATCH_I32_FIELDS);
+    const flags = s[3];
+    batches[b] = {
+      baseOffset: l[0],
+      lastOffset: l[1],
+      partitionLeaderEpoch: s[0],
+      producerId: l[2],
+      producerEpoch: s[1],
+      baseSequence: s[2],
+      isTransactional: (flags & 1) !== 0,
+      isControl: (flags & 2) !== 0,
+      hasDeleteHorizon: (flags & 4) !== 0,
+      compression: CODECS[s[4]],
+      timestampType: TIMESTAMP_TYPES[s[5]],
+      magic: s[6],
+      crcValid: s[7] === 0 ? null : s[7] === 1,
+      baseTimestamp: l[3],
+      maxTimestamp: l[4],
+      recordCount: s[8],
+      sizeInBytes: s[9],
+      uncompressedSize: s[10],
+      position: s[11],
+    };
+  }
+  return batches;
+}
+
+/** One record. Fields come from the columns on first read and are then kept. */
+class KafkaRecord {
+  constructor(columns, index) {
+    this._c = columns;
+    this._i = index;
+    this._key = undefined;
+    this._value = undefined;
+    this._headers = undefined;
+  }
+  get offset() {
+    return this._c.offsets[this._i];
+  }
+  get timestamp() {
+    return this._c.timestamps[this._i];
+  }
+  get key() {
+    if (this._key === undefined) this._key = this._c.bytes(this._c.keys, this._i);
+    return this._key;
+  }
+  get value() {
+    if (this._value === undefined) this._value = this._c.bytes(this._c.values, this._i);
+    return this._value;
+  }
+  get headers() {
+    if (this._headers === undefined) this._headers = this._c.headers(this._i);
+    return this._headers;
+  }
+  get batch() {
+    return this._c.batches[this._c.batchIndex[this._i]];
+  }
+  get leaderEpoch() {
+    return this.batch.partitionLeaderEpoch;
+  }
+  get isControl() {
+    return this.batch.isControl;
+  }
+  /** 'ABORT', 'COMMIT', ... for control records (type in bytes 2-3 of the key), else null. */
+  get controlType() {
+    if (!this.batch.isControl) return null;
+    const k = this.key;
+    if (k === null || k.length < 4) return 'UNKNOWN';
+    return CONTROL_TYPES[(k[2] << 8) | k[3]] ?? 'UNKNOWN';
+  }
+  /** A plain object with every field (for logging, structured clone, or JSON with a replacer). */
+  toObject() {
+    return {
+      offset: this.offset,
+      timestamp: this.timestamp,
+      key: this.key,
+      value: this.value,
+      headers: this.headers,
+      batch: this.batch,
+      leaderEpoch: this.leaderEpoch,
+      isControl: this.isControl,
+      controlType: this.controlType,
+    };
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const o = this.toObject();
+    o.batch = `[batch ${o.batch.baseOffset}..${o.batch.lastOffset} ${o.batch.compression}]`;
+    return `KafkaRecord ${inspect(o, options)}`;
+  }
+}
+
+function partitionObject(p, columns, int64) {
+  return {
+    partition: p.partition,
+    errorCode: p.errorCode,
+    highWatermark: int64(p.highWatermark),
+    lastStableOffset: int64(p.lastStableOffset),
+    logStartOffset: int64(p.logStartOffset),
+    abortedTransactions: p.abortedTransactions && p.abortedTransactions.map(([producerId, firstOffset]) => ({
+      producerId: int64(producerId),
+      firstOffset: int64(firstOffset),
+    })),
+    preferredReadReplica: p.preferredReadReplica,
+    divergingEpoch: p.divergingEpoch && { epoch: p.divergingEpoch.epoch, endOffset: int64(p.divergingEpoch.endOffset) },
+    currentLeader: p.currentLeader,
+    snapshotId: p.snapshotId && { endOffset: int64(p.snapshotId.endOffset), epoch: p.snapshotId.epoch },
+    ...recordSetObject(p.set, columns, int64),
+  };
+}
+
+function recordSetObject(set, columns, int64) {
+  return {
+    records: columns.records(set.records),
+    batches: columns.batches.slice(set.batches[0], set.batches[1]),
+    partial: set.partial,
+    nextOffset: int64(set.nextOffset),
+  };
+}
+
+/** A decoder with its own wasm-side arena and buffers; reuse one for many responses. */
+class FetchDecoder {
+  constructor() {
+    if (wasm === null) throw new Error('kafka-fetch-decoder: call `await init()` before decoding');
+    this._d = new wasm.WasmDecoder();
+  }
+
+  /** Decodes a FetchResponse frame (the bytes after the 4-byte size prefix). */
+  decodeFetchResponse(frame, options) {
+    const o = parseOptions(options, false);
+    const { meta, columns } = this._decode(toBytes(frame), false, o);
+    const int64 = int64Converter(o.bigint);
+    const r = meta.response;
+    return {
+      correlationId: r.correlationId,
+      throttleTimeMs: r.throttleTimeMs,
+      errorCode: r.errorCode,
+      sessionId: r.sessionId,
+      topics: r.topics.map((t) => ({
+        topic: t.topic,
+        topicId: t.topicId,
+        partitions: t.partitions.map((p) => partitionObject(p, columns, int64)),
+      })),
+      nodeEndpoints: r.nodeEndpoints,
+    };
+  }
+
+  /** Decodes a bare record set: one partition's records, or a log segment file. */
+  decodeRecordSet(bytes, options) {
+    const o = parseOptions(options, true);
+    const { meta, columns } = this._decode(toBytes(bytes), true, o);
+    return recordSetObject(meta.recordSet, columns, int64Converter(o.bigint));
+  }
+
+  /** Releases the wasm-side memory of this decoder. */
+  free() {
+    this._d.free();
+  }
+
+  _decode(input, recordSet, o) {
+    const ptr = this._d.input_buffer(input.length);
+    new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
+    let json;
+    try {
+      json = this._d.decode(input.length, recordSet, o.apiVersion, o.flags, o.max);
+    } catch (e) {
+      if (typeof e !== 'string') throw e;
+      const info = JSON.parse(e);
+      if (info.code === 'RANGE') throw new RangeError(info.message);
+      throw new KafkaDecodeError(info);
+    }
+    const meta = JSON.parse(json);
+    return { meta, columns: new Columns(input, meta, o.bigint) };
+  }
+}
+
+let shared = null;
+const sharedDecoder = () => (shared ??= new FetchDecoder());
+
+/** Decodes a FetchResponse frame with a shared decoder. */
+function decodeFetchResponse(frame, options) {
+  return sharedDecoder().decodeFetchResponse(frame, options);
+}
+
+/** Decodes a raw record set (a partition's records or a .log segment) with a shared decoder. */
+function decodeRecordSet(bytes, options) {
+  return sharedDecoder().decodeRecordSet(bytes, options);
+}
+
+/** The wasm memory (for checking that it stops growing). */
+function wasmMemory() {
+  if (wasm === null) throw new Error('kafka-fetch-decoder: call `await init()` first');
+  return wasm.wasmMemory();
+}
+
+export { attach, decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, KafkaRecord, wasmMemory };

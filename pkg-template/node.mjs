@@ -1,0 +1,5 @@
+// Node entry (ES module): the same single instance as the CommonJS entry.
+import api from './node.cjs';
+
+export const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, KafkaRecord, wasmMemory, init } = api;
+export default init;

@@ -1,0 +1,62 @@
+// npm run build: release wasm build -> wasm-bindgen (Node CommonJS + web ESM glue) -> wasm-opt -O1
+// -> the npm package in pkg/, assembled from pkg-template/.
+// wasm-opt comes from the npm `binaryen` package (Debian's older one writes a broken module), at
+// -O1: higher levels make the zstd decoder ~20% slower in wasm.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = path.join(root, 'pkg');
+const wasmOut = path.join(pkg, 'wasm');
+const crate = 'kafka_fetch_decoder';
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+
+// --if-needed (used before the demo): nothing to do when pkg/ is newer than every input.
+if (process.argv.includes('--if-needed') && fs.existsSync(path.join(pkg, 'package.json'))) {
+  const newest = (p) => {
+    const s = fs.statSync(p);
+    return s.isDirectory() ? Math.max(0, ...fs.readdirSync(p).map((f) => newest(path.join(p, f)))) : s.mtimeMs;
+  };
+  const inputs = ['src', 'pkg-template', 'Cargo.toml', 'Cargo.lock', 'scripts/build.mjs'].map((p) => path.join(root, p));
+  if (Math.max(...inputs.map(newest)) < fs.statSync(path.join(pkg, 'package.json')).mtimeMs) process.exit(0);
+}
+
+run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
+const built = path.join(root, 'target/wasm32-unknown-unknown/release', `${crate}.wasm`);
+
+fs.rmSync(pkg, { recursive: true, force: true });
+fs.mkdirSync(wasmOut, { recursive: true });
+run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', wasmOut, '--out-name', crate, built]);
+// The web glue shares the Node build's .wasm (byte-identical), so only its JS is kept.
+const webTmp = fs.mkdtempSync(path.join(pkg, '.web-'));
+run('wasm-bindgen', ['--target', 'web', '--out-dir', webTmp, '--out-name', `${crate}_web`, built]);
+fs.copyFileSync(path.join(webTmp, `${crate}_web.js`), path.join(wasmOut, `${crate}_web.mjs`));
+fs.rmSync(webTmp, { recursive: true });
+
+const wasmFile = path.join(wasmOut, `${crate}_bg.wasm`);
+const wasmOpt = path.join(root, 'node_modules/.bin/wasm-opt');
+run(wasmOpt, ['-O1', '--enable-reference-types', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
+  '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue', wasmFile, '-o', wasmFile]);
+
+const template = path.join(root, 'pkg-template');
+for (const f of fs.readdirSync(template)) {
+  fs.cpSync(path.join(template, f), path.join(pkg, f), { recursive: true });
+}
+// CommonJS copy of the shared JS layer: its only export statement is its last line.
+const api = fs.readFileSync(path.join(template, 'api.mjs'), 'utf8');
+const cjs = api.replace(/^export \{([^}]*)\};\s*$/m, (_, names) => `module.exports = {${names}};\n`);
+if (cjs === api) throw new Error('api.mjs must end with one `export { ... };` line');
+fs.writeFileSync(path.join(pkg, 'api.cjs'), `'use strict';\n${cjs}`);
+
+// Package metadata follows the crate's version; one small sample ships for the CLI's default.
+const version = /^version\s*=\s*"([^"]+)"/m.exec(fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8'))[1];
+const manifest = JSON.parse(fs.readFileSync(path.join(template, 'package.json'), 'utf8'));
+manifest.version = version;
+fs.writeFileSync(path.join(pkg, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+fs.mkdirSync(path.join(pkg, 'samples'));
+for (const f of ['kpb_v12_mixed_magic.bin', 'kpb_v12_mixed_magic.json']) {
+  fs.copyFileSync(path.join(root, 'samples', f), path.join(pkg, 'samples', f));
+}
+console.log(`pkg/ built: ${fs.statSync(wasmFile).size} bytes of wasm`);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One idempotent set-up for tests, demo and build: the wasm target, the wasm-bindgen CLI at the
+# exact version Cargo.lock pins, Debian's chromium + chromedriver (browser tests), and npm packages.
+# Fast when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  echo "setup: adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must equal the wasm-bindgen crate version exactly.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: installing wasm-bindgen-cli $want (about 2-3 minutes)"
+  # --locked first; the registry may lack a version its lockfile pins, then resolve afresh
+  cargo install wasm-bindgen-cli --version "$want" --locked 2>/dev/null ||
+    cargo install wasm-bindgen-cli --version "$want"
+fi
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  echo "setup: installing Debian's chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# npm ci when node_modules is missing or older than the lockfile
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
