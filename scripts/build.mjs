@@ -29,10 +29,14 @@ const built = path.join(root, 'target/wasm32-unknown-unknown/release', `${crate}
 fs.rmSync(pkg, { recursive: true, force: true });
 fs.mkdirSync(wasmOut, { recursive: true });
 run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', wasmOut, '--out-name', crate, built]);
-// The web glue shares the Node build's .wasm (byte-identical), so only its JS is kept.
+// The web glue shares the Node build's .wasm (byte-identical for the same out-name), so only its
+// JS is kept.
 const webTmp = fs.mkdtempSync(path.join(pkg, '.web-'));
-run('wasm-bindgen', ['--target', 'web', '--out-dir', webTmp, '--out-name', `${crate}_web`, built]);
-fs.copyFileSync(path.join(webTmp, `${crate}_web.js`), path.join(wasmOut, `${crate}_web.mjs`));
+run('wasm-bindgen', ['--target', 'web', '--out-dir', webTmp, '--out-name', crate, built]);
+if (!fs.readFileSync(path.join(webTmp, `${crate}_bg.wasm`)).equals(fs.readFileSync(path.join(wasmOut, `${crate}_bg.wasm`)))) {
+  throw new Error('the web and Node builds produced different .wasm files');
+}
+fs.copyFileSync(path.join(webTmp, `${crate}.js`), path.join(wasmOut, `${crate}_web.mjs`));
 fs.rmSync(webTmp, { recursive: true });
 
 const wasmFile = path.join(wasmOut, `${crate}_bg.wasm`);
@@ -44,6 +48,7 @@ const template = path.join(root, 'pkg-template');
 for (const f of fs.readdirSync(template)) {
   fs.cpSync(path.join(template, f), path.join(pkg, f), { recursive: true });
 }
+fs.copyFileSync(path.join(root, 'README.md'), path.join(pkg, 'README.md'));
 // CommonJS copy of the shared JS layer: its only export statement is its last line.
 const api = fs.readFileSync(path.join(template, 'api.mjs'), 'utf8');
 const cjs = api.replace(/^export \{([^}]*)\};\s*$/m, (_, names) => `module.exports = {${names}};\n`);

@@ -33,7 +33,7 @@ mod legacy;
 pub mod output;
 pub mod record_set;
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 pub mod wire;
 
 pub use compression::Compression;

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Every capture in ../shared/corpus decoded natively and compared, field by field and record by
 //! record, with the producer-side ground truth in its `.json` (conventions: corpus README).
 

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Damaged input never panics: for captures of every kind, each truncation point and 1,000
 //! seeded random bit flips end in `Ok` or a typed error. Inputs that once crashed the decoder are
 //! kept in tests/regressions/ and replayed.

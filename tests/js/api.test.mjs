@@ -1,0 +1,202 @@
+// The JS API's behaviour: options, errors, object identity, memory reuse, module formats.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { pkg, sample, root, b64 } from './helpers.mjs';
+
+const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, wasmMemory } = pkg;
+const mixed = sample('kpb_v12_mixed_magic');
+const multibatch = sample('tansu_v12_multibatch');
+const marker = sample('mock_v12_txn_commit_marker');
+const partial = sample('tansu_v13_partial_last_batch_body');
+
+const allRecords = (res) => res.topics.flatMap((t) => t.partitions.flatMap((p) => p.records));
+
+/** A copy of the commit-marker frame with its batch's base offset (not covered by the CRC) set to `offset`. */
+function withBaseOffset(offset) {
+  const frame = marker.frame.slice();
+  const res = decodeFetchResponse(frame, { apiVersion: 12, crc: 'report', includeControlRecords: true });
+  const at = res.topics[0].partitions[0].batches[0].position;
+  new DataView(frame.buffer).setBigInt64(at, offset);
+  return frame;
+}
+
+test('int64: numbers by default, BigInt on request, RangeError past 2^53', () => {
+  const big = 2n ** 60n;
+  const frame = withBaseOffset(big);
+  const opts = { apiVersion: 12, crc: 'report', includeControlRecords: true };
+  const asBigint = decodeFetchResponse(frame, { ...opts, int64: 'bigint' });
+  const record = asBigint.topics[0].partitions[0].records[0];
+  assert.equal(record.offset, big);
+  assert.equal(record.batch.baseOffset, big);
+  assert.equal(typeof asBigint.topics[0].partitions[0].highWatermark, 'bigint');
+  assert.throws(() => decodeFetchResponse(frame, opts), RangeError);
+  const small = decodeFetchResponse(marker.frame, opts);
+  assert.equal(typeof small.topics[0].partitions[0].records[0].offset, 'number');
+  // up to 2^53 - 1 (here the next offset) is still a number
+  const edge = decodeFetchResponse(withBaseOffset(2n ** 53n - 2n), opts).topics[0].partitions[0];
+  assert.equal(edge.records[0].offset, Number.MAX_SAFE_INTEGER - 1);
+  assert.equal(edge.nextOffset, Number.MAX_SAFE_INTEGER);
+});
+
+test('crc: verify throws CRC_MISMATCH naming the batch, report flags it, skip does not compute it', () => {
+  const opts = { apiVersion: 12, includeControlRecords: true };
+  assert.throws(() => decodeFetchResponse(marker.frame, opts), (e) => {
+    assert.ok(e instanceof KafkaDecodeError);
+    assert.equal(e.code, 'CRC_MISMATCH');
+    assert.equal(e.topic, 'orders-txn');
+    assert.equal(e.partition, 0);
+    assert.equal(e.batchOffset, '4');
+    assert.match(e.message, /orders-txn, partition 0, batch at offset 4/);
+    return true;
+  });
+  const report = decodeFetchResponse(marker.frame, { ...opts, crc: 'report' });
+  assert.equal(report.topics[0].partitions[0].records[0].batch.crcValid, false);
+  const skip = decodeFetchResponse(marker.frame, { ...opts, crc: 'skip' });
+  assert.equal(skip.topics[0].partitions[0].records[0].batch.crcValid, null);
+  const valid = decodeFetchResponse(mixed.frame, { apiVersion: 12 });
+  assert.ok(allRecords(valid).every((r) => r.batch.crcValid === true));
+});
+
+test('includeControlRecords and read_committed', () => {
+  const txn = fs.readFileSync(path.join(root, '../shared/corpus/tansu_v12_txn_aborted_list.bin'));
+  const base = { apiVersion: 12 };
+  const all = allRecords(decodeFetchResponse(txn, { ...base, includeControlRecords: true }));
+  const data = allRecords(decodeFetchResponse(txn, base));
+  const committed = allRecords(decodeFetchResponse(txn, { ...base, isolationLevel: 'read_committed' }));
+  assert.equal(all.filter((r) => r.isControl).length, 3);
+  assert.deepEqual(all.filter((r) => r.isControl).map((r) => r.controlType), ['COMMIT', 'ABORT', 'COMMIT']);
+  assert.equal(data.length, all.length - 3);
+  assert.ok(data.every((r) => !r.isControl));
+  assert.deepEqual(data.filter((r) => !committed.includes(r)).length, data.length, 'fresh objects per call');
+  const dropped = data.map((r) => r.offset).filter((o) => !committed.some((c) => c.offset === o));
+  assert.deepEqual(dropped, [6, 7, 8, 9], 'the aborted transaction 6..9 is dropped');
+});
+
+test('malformed input: typed error with code and offset, then a correct decode', () => {
+  const d = new FetchDecoder();
+  const cases = [
+    [mixed.frame.subarray(0, 30), { apiVersion: 12 }, 'TRUNCATED'],
+    [mixed.frame, { apiVersion: 19 }, 'UNSUPPORTED_VERSION'],
+    [mixed.frame, { apiVersion: 12, maxDecompressedBytes: 100 }, 'DECOMPRESSION_LIMIT'],
+  ];
+  const flipped = multibatch.frame.slice();
+  flipped[5000] ^= 0xff;
+  cases.push([flipped, { apiVersion: 12 }, 'CRC_MISMATCH']);
+  const badCodec = marker.frame.slice();
+  const at = decodeFetchResponse(marker.frame, { apiVersion: 12, crc: 'skip' }).topics[0].partitions[0].batches[0].position;
+  badCodec[at + 22] |= 7;
+  cases.push([badCodec, { apiVersion: 12, crc: 'skip' }, 'UNSUPPORTED_COMPRESSION']);
+  for (const [frame, opts, code] of cases) {
+    assert.throws(() => d.decodeFetchResponse(frame, opts), (e) => {
+      assert.ok(e instanceof KafkaDecodeError, String(e));
+      assert.equal(e.code, code);
+      assert.ok(Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= frame.length, `offset ${e.offset}`);
+      return true;
+    });
+    const ok = d.decodeFetchResponse(mixed.frame, { apiVersion: 12 });
+    assert.equal(allRecords(ok).length, 88);
+  }
+  const truncated = (() => { try { d.decodeFetchResponse(mixed.frame.subarray(0, 30), { apiVersion: 12 }); } catch (e) { return e; } })();
+  assert.ok(truncated.offset <= 30);
+  assert.throws(() => d.decodeFetchResponse(mixed.frame, {}), TypeError);
+  assert.throws(() => d.decodeFetchResponse(mixed.frame, { apiVersion: 12, crc: 'maybe' }), TypeError);
+});
+
+test('records of one batch share one batch object; fields are stable', () => {
+  const res = decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
+  for (const p of res.topics.flatMap((t) => t.partitions)) {
+    const byBatch = new Map();
+    for (const r of p.records) {
+      const key = String(r.batch.baseOffset);
+      if (!byBatch.has(key)) byBatch.set(key, r.batch);
+      assert.equal(r.batch, byBatch.get(key));
+      assert.ok(p.batches.includes(r.batch));
+      assert.equal(r.leaderEpoch, r.batch.partitionLeaderEpoch);
+      assert.equal(r.value, r.value);
+      assert.equal(r.headers, r.headers);
+    }
+  }
+});
+
+test('values stay valid after later calls, including decompressed ones', () => {
+  const d = new FetchDecoder();
+  const first = allRecords(d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }));
+  const held = first.map((r) => [r.batch.compression, b64(r.key), b64(r.value), r]);
+  assert.ok(held.some(([codec]) => codec === 'zstd'));
+  for (let i = 0; i < 5; i++) d.decodeFetchResponse(mixed.frame, { apiVersion: 12 });
+  for (const [, key, value, r] of held) {
+    assert.equal(b64(r.key), key);
+    assert.equal(b64(r.value), value);
+  }
+});
+
+test('wasm memory stops growing: 1,000 decodes of the same capture', () => {
+  const d = new FetchDecoder();
+  let afterWarmUp = 0;
+  for (let i = 0; i < 1000; i++) {
+    d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
+    if (i === 9) afterWarmUp = wasmMemory().buffer.byteLength;
+  }
+  assert.equal(wasmMemory().buffer.byteLength, afterWarmUp);
+});
+
+test('decodeRecordSet: a log segment and a cut one', () => {
+  const segment = fs.readFileSync(path.join(root, 'samples/segment.log'));
+  const set = decodeRecordSet(segment);
+  assert.equal(set.partial, false);
+  assert.ok(set.records.length > 100);
+  assert.ok(set.batches.every((b) => b.compression === 'zstd'));
+  assert.equal(set.nextOffset, set.batches.at(-1).lastOffset + 1);
+  const cut = decodeRecordSet(segment.subarray(0, segment.length - 10));
+  assert.equal(cut.partial, true);
+  assert.equal(cut.batches.length, set.batches.length - 1);
+  assert.equal(cut.nextOffset, set.batches.at(-2).lastOffset + 1);
+});
+
+test('a partial trailing batch is not an error', () => {
+  const res = decodeFetchResponse(partial.frame, { apiVersion: 13 });
+  const parts = res.topics.flatMap((t) => t.partitions);
+  assert.equal(parts.filter((p) => p.partial).length, 1);
+  assert.ok(res.topics.every((t) => t.topic === null && /^[0-9a-f-]{36}$/.test(t.topicId)));
+});
+
+test('ESM import, CommonJS require and the web build (init) all load', () => {
+  const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    import { decodeFetchResponse, init } from ${JSON.stringify(path.join(root, 'pkg/node.mjs'))};
+    import fs from 'node:fs';
+    await init();
+    const r = decodeFetchResponse(fs.readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
+    console.log(r.topics.flatMap((t) => t.partitions).reduce((n, p) => n + p.records.length, 0));
+  `]).toString().trim();
+  assert.equal(esm, '88');
+  const web = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    import { init, decodeFetchResponse } from ${JSON.stringify(path.join(root, 'pkg/web.mjs'))};
+    import fs from 'node:fs';
+    await init(fs.readFileSync(${JSON.stringify(path.join(root, 'pkg/wasm/kafka_fetch_decoder_bg.wasm'))}));
+    const r = decodeFetchResponse(fs.readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
+    console.log(r.topics[0].partitions.length);
+  `]).toString().trim();
+  assert.equal(web, '2');
+  assert.equal(typeof pkg.decodeFetchResponse, 'function');
+});
+
+test('the package is complete: npm pack lists every file, wasm under 300 KB', () => {
+  const out = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: path.join(root, 'pkg') }).toString());
+  const files = out[0].files.map((f) => f.path);
+  for (const f of ['package.json', 'index.d.ts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'api.cjs', 'cli.cjs', 'README.md', 'wasm/kafka_fetch_decoder_bg.wasm']) {
+    assert.ok(files.includes(f), `${f} in the package`);
+  }
+  assert.ok(fs.statSync(path.join(root, 'pkg/wasm/kafka_fetch_decoder_bg.wasm')).size < 300 * 1024);
+});
+
+test('the CLI prints a table and JSON lines', () => {
+  const table = execFileSync(process.execPath, [path.join(root, 'pkg/cli.cjs')]).toString();
+  assert.match(table, /topic\s+part\s+offset\s+time\s+key\s+value\s+hdrs\s+codec/);
+  assert.match(table, /88|70 records/);
+  const lines = execFileSync(process.execPath, [path.join(root, 'pkg/cli.cjs'), path.join(root, 'samples/tansu_v12_multibatch.bin'), '--json'], { maxBuffer: 1 << 28 }).toString().trim().split('\n');
+  assert.equal(lines.length, 1680);
+  assert.equal(JSON.parse(lines[0]).topic, 'payments-none');
+});
