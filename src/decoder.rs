@@ -152,6 +152,17 @@ impl<'d, 'i: 'd> Decoded<'d, 'i> {
         }
     }
 
+    /// Headers of record `i`: (key, value) in wire order, duplicates kept.
+    pub fn headers(&self, i: usize) -> impl Iterator<Item = (&'d [u8], Option<&'d [u8]>)> + '_ {
+        let c = self.columns;
+        c.header_range(i).map(move |h| {
+            (
+                c.header_keys.get(c.headers.key_id[h]),
+                self.bytes(c.headers.value[h]),
+            )
+        })
+    }
+
     /// Record `i` of the call, resolved to slices.
     pub fn record(&self, i: usize) -> Record<'d> {
         let c = self.columns;

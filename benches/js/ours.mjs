@@ -1,0 +1,179 @@
+// Our decoders, plugged into the harness as entries of a list (same interface as
+// the peers in peers.mjs), plus the native benchmark binary, which measures in its
+// own process and only reports numbers.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { REPO_ROOT } from './frames.mjs'
+
+// KFD_PKG_DIR / KFD_NATIVE_BIN point the harness at another build.
+export const PKG_DIR = resolve(process.env.KFD_PKG_DIR ?? resolve(REPO_ROOT, 'pkg'))
+export const NATIVE_BIN = resolve(process.env.KFD_NATIVE_BIN ?? resolve(REPO_ROOT, 'target/release/examples/bench_native'))
+
+// HOOK: bytes of wasm linear memory of the loaded package, or null if it does not
+// expose them. The package exports wasmMemory() (a WebAssembly.Memory); also
+// tried: an exported Memory, and the `__wasm` exports object of wasm-bindgen's
+// nodejs target.
+export function wasmMemoryBytes(mod) {
+  let mem = typeof mod.wasmMemory === 'function' ? mod.wasmMemory() : mod.wasmMemory
+  mem ??= mod.memory ?? mod.__wasm?.memory
+  if (typeof mem === 'number') return mem
+  return mem?.buffer ? mem.buffer.byteLength : null
+}
+
+// Picks the file Node would load for `import` of the package, from its
+// package.json (exports → module → main), without a bare-specifier lookup,
+// since ../../pkg is a folder and not an installed dependency.
+function packageEntry(dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  const pick = (e) => {
+    if (typeof e === 'string') return e
+    if (Array.isArray(e)) return e.map(pick).find(Boolean)
+    if (e && typeof e === 'object') {
+      if ('.' in e) return pick(e['.'])
+      for (const cond of ['node', 'import', 'default', 'require']) if (cond in e) return pick(e[cond])
+    }
+    return undefined
+  }
+  return { pkg, file: resolve(dir, pick(pkg.exports) ?? pkg.module ?? pkg.main ?? 'index.js') }
+}
+
+async function loadPackage(dir) {
+  const { pkg, file } = packageEntry(dir)
+  let mod
+  try {
+    mod = await import(pathToFileURL(file).href)
+  } catch (e) {
+    // A CommonJS-only build may still load through require.
+    mod = createRequire(join(dir, 'package.json'))(dir)
+  }
+  // Unwrap a CommonJS module seen through import(), and await an async init
+  // if the package has one (a web-style build).
+  if (typeof mod.decodeFetchResponse !== 'function' && mod.default) mod = mod.default
+  // init() is a no-op in Node and required by the web build.
+  if (typeof mod.init === 'function') await mod.init()
+  if (typeof mod.decodeFetchResponse !== 'function') {
+    throw new Error(`${file} does not export decodeFetchResponse`)
+  }
+  return { mod, version: pkg.version, name: pkg.name, file }
+}
+
+// Reads every field of our result (contract: topics[].partitions[].records[] with
+// offset, timestamp, key, value, headers[{key, value}]). Lazy getters run here.
+function touchOurs(res) {
+  let s = 0
+  const topics = res.topics
+  for (let t = 0; t < topics.length; t++) {
+    const parts = topics[t].partitions
+    for (let p = 0; p < parts.length; p++) {
+      const recs = parts[p].records
+      for (let i = 0; i < recs.length; i++) {
+        const r = recs[i]
+        // comparisons work for number and bigint; the results feed the sum
+        if (r.offset >= 0) s++
+        if (r.timestamp >= 0) s++
+        const k = r.key
+        if (k != null) s += k.length
+        const v = r.value
+        if (v != null) s += v.length
+        const hs = r.headers
+        for (let j = 0; j < hs.length; j++) {
+          const h = hs[j]
+          s += h.key.length
+          const hv = h.value
+          if (hv != null) s += hv.length
+        }
+      }
+    }
+  }
+  return s
+}
+
+function wasmDecoder(loaded, id, label, options) {
+  const { mod } = loaded
+  return {
+    id,
+    label,
+    kind: 'ours',
+    version: loaded.version,
+    async: false,
+    options,
+    unavailable() {
+      return null
+    },
+    prepare({ frame }) {
+      return frame
+    },
+    decode(frame) {
+      return mod.decodeFetchResponse(frame, options)
+    },
+    touch: touchOurs,
+    normalize(res) {
+      return res // already the common shape
+    },
+    wasmMemoryBytes() {
+      return wasmMemoryBytes(mod)
+    },
+  }
+}
+
+// The list of our in-process decoders. Returns { decoders, skipped: [{label, reason}] }.
+export async function loadOurs() {
+  const decoders = []
+  const skipped = []
+  const wasmLabel = 'kafka-fetch-decoder (wasm)'
+  if (!existsSync(join(PKG_DIR, 'package.json'))) {
+    skipped.push({ label: wasmLabel, reason: `no built package at ${PKG_DIR} (build the npm package first)` })
+  } else {
+    try {
+      const loaded = await loadPackage(PKG_DIR)
+      // header: true because the frames start with the response header.
+      decoders.push(
+        wasmDecoder(loaded, 'wasm-skip', `${wasmLabel}, crc skip`, { apiVersion: 12, header: true, crc: 'skip' }),
+        wasmDecoder(loaded, 'wasm-verify', `${wasmLabel}, crc verify`, { apiVersion: 12, header: true, crc: 'verify' }),
+      )
+    } catch (e) {
+      skipped.push({ label: wasmLabel, reason: `failed to load ${PKG_DIR}: ${e.message}` })
+    }
+  }
+  return { decoders, skipped }
+}
+
+// Runs the native benchmark once, before any JS timing (so the two never share
+// the CPU). Contract: `bench_native FRAMES_DIR` (cwd = repo root, KFD_BENCH_FRAMES
+// set too) prints JSON lines {frame, records_per_s_median, min, max}; other lines
+// are ignored. Returns { label, status, reason, byFrame: Map(name → {median,min,max}) }.
+export function runNative(framesDir) {
+  const label = 'kafka-fetch-decoder (native, own process)'
+  const byFrame = new Map()
+  if (!existsSync(NATIVE_BIN)) {
+    return { label, status: 'skipped', reason: `no binary at ${NATIVE_BIN}`, byFrame }
+  }
+  const run = spawnSync(NATIVE_BIN, [framesDir], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, KFD_BENCH_FRAMES: framesDir },
+    encoding: 'utf8',
+    timeout: 10 * 60 * 1000,
+    maxBuffer: 64 << 20,
+  })
+  if (run.error || run.status !== 0) {
+    const why = run.error?.message ?? `exit ${run.status}${run.signal ? ` (${run.signal})` : ''}`
+    return { label, status: 'error', reason: `${why}: ${(run.stderr ?? '').trim().slice(-400)}`, byFrame }
+  }
+  for (const line of run.stdout.split('\n')) {
+    if (!line.trim().startsWith('{')) continue
+    let o
+    try {
+      o = JSON.parse(line)
+    } catch {
+      continue
+    }
+    if (typeof o.frame !== 'string' || typeof o.records_per_s_median !== 'number') continue
+    const name = o.frame.replace(/^.*\//, '').replace(/\.bin$/, '')
+    byFrame.set(name, { median: o.records_per_s_median, min: o.min ?? null, max: o.max ?? null })
+  }
+  if (byFrame.size === 0) return { label, status: 'error', reason: 'binary printed no result lines', byFrame }
+  return { label, status: 'ok', reason: 'measured in its own process', byFrame }
+}

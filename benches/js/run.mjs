@@ -1,0 +1,336 @@
+// Benchmark harness: peers and our decoders on the shared FetchResponse frames.
+//
+//   node --expose-gc run.mjs [--frames DIR] [--only none,gzip] [--decoders id,id]
+//        [--rounds N] [--sample-ms MS] [--warmup-ms MS] [--quick] [--no-native] [--json FILE]
+//
+// Per frame: every decoder is first checked against the manifest (verify.mjs);
+// then all decoders that produce output are warmed up and timed interleaved in
+// this one process (round r runs each decoder once, in rotated order), so that
+// machine noise hits all of them alike. The timed work is the same for all:
+// decode, then read every record's offset, timestamp, key, value and headers.
+import { cpus, loadavg } from 'node:os'
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { loadFrames, resolveFramesDir } from './frames.mjs'
+import { peers } from './peers.mjs'
+import { loadOurs, runNative } from './ours.mjs'
+import { checkDecoder } from './verify.mjs'
+
+const DEFAULTS = { gcBetween: 'minor', rounds: 25, sampleMs: 50, warmupMs: 400, warmupIters: 5, heapRepeats: 3 }
+const QUICK = { rounds: 5, sampleMs: 20, warmupMs: 150, warmupIters: 3, heapRepeats: 1 }
+
+function parseArgs(argv) {
+  const opts = { ...DEFAULTS, native: true }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const val = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`)
+      return argv[++i]
+    }
+    const num = () => {
+      const n = Number(val())
+      if (!(n > 0)) throw new Error(`${a} needs a positive number`)
+      return n
+    }
+    if (a === '--frames') opts.frames = val()
+    else if (a === '--only') opts.only = val().split(',')
+    else if (a === '--decoders') opts.decoders = val().split(',')
+    else if (a === '--rounds') opts.rounds = Math.round(num())
+    else if (a === '--sample-ms') opts.sampleMs = num()
+    else if (a === '--warmup-ms') opts.warmupMs = num()
+    else if (a === '--quick') Object.assign(opts, QUICK)
+    else if (a === '--no-native') opts.native = false
+    else if (a === '--gc-between') {
+      opts.gcBetween = val()
+      if (!['none', 'minor', 'full'].includes(opts.gcBetween)) throw new Error('--gc-between takes none, minor or full')
+    }
+    else if (a === '--json') opts.json = val()
+    else if (a === '-h' || a === '--help') {
+      console.log(readmeUsage)
+      process.exit(0)
+    } else throw new Error(`unknown argument ${a} (see --help)`)
+  }
+  return opts
+}
+
+const readmeUsage = `usage: node --expose-gc run.mjs [options]
+  --frames DIR     folder with MANIFEST.jsonl and bench_*.bin/.json (default ../shared/bench beside the repo)
+  --only a,b       frames to run (e.g. none,tiny_none)
+  --decoders a,b   decoder ids: kafkajs, platformatic, wasm-skip, wasm-verify
+  --rounds N       timed samples per decoder and frame (default ${DEFAULTS.rounds})
+  --sample-ms MS   target duration of one sample (default ${DEFAULTS.sampleMs})
+  --warmup-ms MS   warm-up per decoder and frame (default ${DEFAULTS.warmupMs})
+  --quick          fewer, shorter samples (smoke test)
+  --no-native      do not run target/release/examples/bench_native
+  --gc-between M   untimed gc before each sample: minor (default), full or none
+  --json FILE      also write all results as JSON`
+
+const gc = typeof globalThis.gc === 'function' ? globalThis.gc : null
+// What runs (untimed) before each sample; see README "GC between samples".
+function betweenSamples(mode) {
+  if (!gc || mode === 'none') return
+  if (mode === 'minor') gc({ type: 'minor' })
+  else gc()
+}
+const now = () => Number(process.hrtime.bigint()) / 1e6 // ms
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+// One timed sample: `iters` times decode + touch. Returns elapsed ms.
+async function sample(d, input, iters) {
+  let sink = 0
+  const t0 = now()
+  if (d.async) {
+    for (let i = 0; i < iters; i++) sink += d.touch(await d.decode(input))
+  } else {
+    for (let i = 0; i < iters; i++) sink += d.touch(d.decode(input))
+  }
+  const ms = now() - t0
+  if (sink < 0) console.log('') // never true; keeps `sink` observable
+  return ms
+}
+
+// Warm-up until both a minimum time and a minimum count are reached; returns
+// iterations per sample so that one sample lasts about opts.sampleMs.
+async function warmUp(d, input, opts) {
+  const times = []
+  const t0 = now()
+  while (times.length < opts.warmupIters || now() - t0 < opts.warmupMs) {
+    times.push(await sample(d, input, 1))
+  }
+  const perIter = median(times.slice(Math.floor(times.length / 2))) // the warmer half
+  return Math.max(1, Math.round(opts.sampleMs / Math.max(perIter, 1e-3)))
+}
+
+// JS heap retained by one decode result, per record (gc, decode keeping the
+// result, gc, difference), plus ArrayBuffer (external) bytes. One measurement per
+// call of a separate async function: a suspended async function can keep a stale
+// reference to an earlier result in its saved registers, which would then be
+// freed inside the next measurement and hide it.
+async function retainedOnce(d, input) {
+  gc()
+  gc()
+  const before = process.memoryUsage()
+  let res = d.decode(input)
+  if (d.async) res = await res
+  gc()
+  gc()
+  const after = process.memoryUsage()
+  if (res === undefined) throw new Error('decoder returned nothing') // keeps res alive until here
+  return { heap: after.heapUsed - before.heapUsed, ext: after.arrayBuffers - before.arrayBuffers }
+}
+
+async function retained(d, input, records, repeats) {
+  if (!gc) return null
+  const heap = []
+  const ext = []
+  for (let r = 0; r < repeats; r++) {
+    const m = await retainedOnce(d, input)
+    heap.push(m.heap / records)
+    ext.push(m.ext / records)
+  }
+  return { heapPerRecord: median(heap), externalPerRecord: median(ext) }
+}
+
+async function benchFrame(entry, decoders, opts) {
+  const { name, frame, manifest } = entry
+  const records = manifest.record_count
+  const rows = []
+  for (const d of decoders) {
+    // wasm memory is read before this frame's first decode (the correctness check)
+    const wasmBefore = d.wasmMemoryBytes?.() ?? null
+    const check = await checkDecoder(d, entry)
+    rows.push({ d, id: d.id, label: d.label, kind: d.kind, status: check.status, reason: check.reason, wasmBefore })
+  }
+  const active = rows.filter((r) => r.status === 'ok' || r.status === 'wrong')
+  for (const r of active) {
+    r.input = r.d.prepare(entry)
+  }
+  for (const r of active) r.iters = await warmUp(r.d, r.input, opts)
+
+  for (const r of active) r.samplesMs = []
+  for (let round = 0; round < opts.rounds; round++) {
+    for (let j = 0; j < active.length; j++) {
+      const r = active[(round + j) % active.length] // rotate who goes first
+      betweenSamples(opts.gcBetween)
+      r.samplesMs.push((await sample(r.d, r.input, r.iters)) / r.iters)
+    }
+  }
+
+  for (const r of active) {
+    const perSec = r.samplesMs.map((ms) => 1000 / ms)
+    const spread = (unit) => ({
+      median: unit * median(perSec),
+      min: unit * Math.min(...perSec),
+      max: unit * Math.max(...perSec),
+    })
+    r.recPerS = spread(records)
+    r.mbPerS = spread(frame.length / 1e6)
+    r.msPerFrame = median(r.samplesMs)
+    Object.assign(r, (await retained(r.d, r.input, records, opts.heapRepeats)) ?? {})
+    r.wasmAfter = r.d.wasmMemoryBytes?.() ?? null
+  }
+  return { name, codec: manifest.codec, records, frameBytes: frame.length, rows }
+}
+
+// Adds the native binary's figures for this frame as a row.
+function nativeRow(native, result) {
+  if (!native) return
+  const n = native.byFrame.get(result.name)
+  const base = { id: 'native', label: native.label, kind: 'ours', external: true }
+  if (native.status !== 'ok') {
+    result.rows.push({ ...base, status: native.status, reason: native.reason })
+    return
+  }
+  if (!n) {
+    result.rows.push({ ...base, status: 'n/a', reason: 'the binary printed no line for this frame' })
+    return
+  }
+  const perFrame = (x) => (x === null ? null : (x / result.records) * result.frameBytes / 1e6)
+  result.rows.push({
+    ...base,
+    status: 'ok',
+    reason: native.reason,
+    recPerS: { median: n.median, min: n.min, max: n.max },
+    mbPerS: { median: perFrame(n.median), min: perFrame(n.min), max: perFrame(n.max) },
+    msPerFrame: (result.records / n.median) * 1000,
+  })
+}
+
+// "ours / peer" for every measured pair (only peers whose output was correct).
+function ratios(result) {
+  const peerRows = result.rows.filter((r) => r.kind === 'peer' && r.status === 'ok' && r.recPerS)
+  for (const r of result.rows) {
+    if (r.kind !== 'ours' || !r.recPerS) continue
+    r.ratio = Object.fromEntries(peerRows.map((p) => [p.id, r.recPerS.median / p.recPerS.median]))
+  }
+  return peerRows
+}
+
+const fmtRate = (x) =>
+  x === null || x === undefined ? '–'
+    : x >= 1e6 ? `${(x / 1e6).toFixed(x >= 1e7 ? 1 : 2)}M`
+      : x >= 1e3 ? `${(x / 1e3).toFixed(x >= 1e5 ? 0 : 1)}k`
+        : x.toFixed(0)
+const fmtNum = (x, digits = 1) => (x === null || x === undefined ? '–' : x.toFixed(digits))
+const fmtBytes = (b) => (b === null || b === undefined ? '–' : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(0)} KiB`)
+
+function printFrame(result) {
+  const peerRows = ratios(result)
+  console.log(`\n### ${result.name} (${result.codec}, ${result.records.toLocaleString('en')} records, ${result.frameBytes.toLocaleString('en')} B)\n`)
+  const head = ['decoder', 'status', 'rec/s median [min–max]', 'MB/s median [min–max]', 'ms/frame',
+    ...peerRows.map((p) => `ours/${p.id}`), 'heap B/rec', 'ArrayBuffer B/rec', 'wasm memory before → after']
+  const lines = [head, head.map(() => '---')]
+  for (const r of result.rows) {
+    const status = r.status + (r.external ? ' (own process)' : '')
+    lines.push([
+      r.label,
+      status,
+      r.recPerS ? `${fmtRate(r.recPerS.median)} [${fmtRate(r.recPerS.min)}–${fmtRate(r.recPerS.max)}]` : '–',
+      r.mbPerS ? `${fmtNum(r.mbPerS.median)} [${fmtNum(r.mbPerS.min)}–${fmtNum(r.mbPerS.max)}]` : '–',
+      r.msPerFrame !== undefined ? fmtNum(r.msPerFrame, 3) : '–',
+      ...peerRows.map((p) => (r.ratio?.[p.id] !== undefined ? `${r.ratio[p.id].toFixed(2)}×` : '')),
+      r.heapPerRecord !== undefined ? fmtNum(r.heapPerRecord) : r.external || !r.recPerS ? '–' : 'no gc',
+      r.externalPerRecord !== undefined ? fmtNum(r.externalPerRecord) : '–',
+      r.wasmBefore !== undefined && r.wasmBefore !== null ? `${fmtBytes(r.wasmBefore)} → ${fmtBytes(r.wasmAfter)}` : '–',
+    ])
+  }
+  for (const l of lines) console.log(`| ${l.join(' | ')} |`)
+  for (const r of result.rows) {
+    if (r.reason && r.status !== 'ok') console.log(`\n- ${r.label}: ${r.status}: ${r.reason}`)
+  }
+}
+
+function printSummary(results) {
+  const labels = [...new Map(results.flatMap((f) => f.rows.map((r) => [r.id, r.label]))).entries()]
+  console.log('\n### Summary: records/s (median)\n')
+  console.log(`| decoder | ${results.map((f) => f.name).join(' | ')} |`)
+  console.log(`| --- | ${results.map(() => '---').join(' | ')} |`)
+  for (const [id, label] of labels) {
+    const cells = results.map((f) => {
+      const r = f.rows.find((x) => x.id === id)
+      if (!r) return '–'
+      if (!r.recPerS) return r.status
+      return fmtRate(r.recPerS.median) + (r.status === 'wrong' ? ' (wrong)' : '')
+    })
+    console.log(`| ${label} | ${cells.join(' | ')} |`)
+  }
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2))
+  const framesDir = resolveFramesDir(opts.frames)
+  const frames = loadFrames(framesDir, opts.only)
+  const ours = await loadOurs()
+  let decoders = [...peers, ...ours.decoders]
+  if (opts.decoders) decoders = decoders.filter((d) => opts.decoders.includes(d.id))
+
+  const env = {
+    node: process.version,
+    v8: process.versions.v8,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    loadavg: loadavg(),
+    exposeGc: Boolean(gc),
+    date: new Date().toISOString(),
+    framesDir,
+    options: { rounds: opts.rounds, sampleMs: opts.sampleMs, warmupMs: opts.warmupMs },
+    decoders: decoders.map((d) => ({ id: d.id, label: d.label, kind: d.kind, version: d.version, options: d.options })),
+  }
+  console.log(`# kafka-fetch-decoder JS benchmark\n`)
+  console.log(`node ${env.node} (V8 ${env.v8}), ${env.platform}, ${env.cores} × ${env.cpu}; load average ${env.loadavg.map((x) => x.toFixed(2)).join(' ')}`)
+  console.log(`rounds ${opts.rounds}, sample ≈${opts.sampleMs} ms, warm-up ≥${opts.warmupMs} ms per decoder and frame; frames from ${framesDir}`)
+  console.log('MB/s = frame bytes (the v12 frame for every decoder) per second, 10^6 B.')
+  if (env.loadavg[0] > env.cores / 2) console.log(`warning: the machine is busy (load ${env.loadavg[0].toFixed(2)}); figures will be noisy`)
+  if (!gc) console.log('note: run with node --expose-gc for retained-heap figures and per-sample gc')
+  for (const s of ours.skipped) console.log(`skipped ${s.label}: ${s.reason}`)
+
+  // The native binary runs first and alone, so it never competes with the JS timing.
+  let native = null
+  if (opts.native && (!opts.decoders || opts.decoders.includes('native'))) {
+    native = runNative(framesDir)
+    if (native.status !== 'ok') console.log(`${native.label}: ${native.status}: ${native.reason}`)
+  }
+
+  // Growth of our wasm memory over the whole run (all frames, all entries).
+  const wasmProbe = ours.decoders.find((d) => d.wasmMemoryBytes)
+  const wasmMemory = { atLoad: wasmProbe?.wasmMemoryBytes() ?? null, atEnd: null }
+
+  const results = []
+  const t0 = now()
+  for (const entry of frames) {
+    const result = await benchFrame(entry, decoders, opts)
+    nativeRow(native, result)
+    printFrame(result)
+    results.push(result)
+  }
+  printSummary(results)
+  if (wasmProbe) {
+    wasmMemory.atEnd = wasmProbe.wasmMemoryBytes()
+    console.log(`\nwasm memory of ${wasmProbe.label.replace(/, crc .*$/, '')}: ${fmtBytes(wasmMemory.atLoad)} at load → ${fmtBytes(wasmMemory.atEnd)} after the run` +
+      (wasmMemory.atLoad === null ? ' (the package exposes no memory: see wasmMemoryBytes() in ours.mjs)' : ''))
+  }
+  console.log(`\n(${((now() - t0) / 1000).toFixed(1)} s)`)
+
+  if (opts.json) {
+    const keep = ({ d, input, ...rest }) => rest // drop decoder objects and inputs
+    const out = { env, wasmMemory, native: native && { ...native, byFrame: Object.fromEntries(native.byFrame) }, skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })) }
+    writeFileSync(resolve(opts.json), JSON.stringify(out, null, 1) + '\n')
+    console.log(`wrote ${resolve(opts.json)}`)
+  }
+  const oursWrong = results.some((f) => f.rows.some((r) => r.kind === 'ours' && (r.status === 'wrong' || r.status === 'error')))
+  if (oursWrong) {
+    console.log('\nerror: one of our decoders disagrees with the manifest (see above)')
+    process.exitCode = 1
+  }
+}
+
+main().catch((e) => {
+  console.error(process.env.KFD_DEBUG ? e : `error: ${e?.message ?? e} (KFD_DEBUG=1 for the stack)`)
+  process.exitCode = 2
+})
