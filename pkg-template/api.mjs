@@ -1,9 +1,11 @@
 // The JS side of kafka-fetch-decoder: option parsing, one call into wasm per response, and record
 // objects built from the columns that call returns (see src/wasm.rs for the other half).
 //
-// Records are small objects over shared columns: a field is read from the columns the first time
-// it is asked for and then kept, so `record.value === record.value` and no work is done for fields
-// nobody reads. All records of one batch share one batch object.
+// Records are small objects over shared columns (their only fields are the columns and an index):
+// a field is read from the columns when it is asked for, so no work is done for fields nobody
+// reads, and nothing per record outlives a read. Keys, values and headers are views onto bytes that
+// no later call touches, so every read gives the same bytes (a new view object each time; compare
+// contents, not identity). All records of one batch share one batch object.
 //
 // This file is ESM; the build writes a CommonJS copy (api.cjs) by rewriting its last line.
 
@@ -109,7 +111,8 @@ class Columns {
     const c = meta.cols;
     const I64 = bigint ? BigInt64Array : Float64Array;
     const copy = (Type, i, per = 1) => new Type(buffer, c[2 * i], c[2 * i + 1] * per).slice();
-    this.input = input;
+    this.inputBuffer = input.buffer;
+    this.inputOffset = input.byteOffset;
     this.inputLength = meta.inputLength;
     this.offsets = copy(I64, COL_OFFSET);
     this.timestamps = copy(I64, COL_TIMESTAMP);
@@ -120,7 +123,7 @@ class Columns {
     this.headerKeyIds = copy(Uint32Array, COL_HEADER_KEY_ID);
     this.headerValues = copy(Int32Array, COL_HEADER_VALUE, 2);
     this.headerKeys = meta.headerKeys;
-    this.arena = copy(Uint8Array, COL_ARENA);
+    this.arenaBuffer = copy(Uint8Array, COL_ARENA).buffer;
     this.batches = makeBatches(copy(I64, COL_BATCH_I64), copy(Int32Array, COL_BATCH_I32));
   }
 
@@ -129,8 +132,8 @@ class Columns {
     const len = pairs[2 * i + 1];
     if (len < 0) return null;
     const pos = pairs[2 * i];
-    if (pos < this.inputLength) return new Uint8Array(this.input.buffer, this.input.byteOffset + pos, len);
-    return new Uint8Array(this.arena.buffer, pos - this.inputLength, len);
+    if (pos < this.inputLength) return new Uint8Array(this.inputBuffer, this.inputOffset + pos, len);
+    return new Uint8Array(this.arenaBuffer, pos - this.inputLength, len);
   }
 
   headers(i) {
@@ -184,14 +187,11 @@ function makeBatches(i64, i32) {
   return batches;
 }
 
-/** One record. Fields come from the columns on first read and are then kept. */
+/** One record: an index into the columns of its call; fields are read from them on access. */
 class KafkaRecord {
   constructor(columns, index) {
     this._c = columns;
     this._i = index;
-    this._key = undefined;
-    this._value = undefined;
-    this._headers = undefined;
   }
   get offset() {
     return this._c.offsets[this._i];
@@ -200,16 +200,14 @@ class KafkaRecord {
     return this._c.timestamps[this._i];
   }
   get key() {
-    if (this._key === undefined) this._key = this._c.bytes(this._c.keys, this._i);
-    return this._key;
+    return this._c.bytes(this._c.keys, this._i);
   }
   get value() {
-    if (this._value === undefined) this._value = this._c.bytes(this._c.values, this._i);
-    return this._value;
+    return this._c.bytes(this._c.values, this._i);
   }
+  /** In wire order, duplicate keys kept. */
   get headers() {
-    if (this._headers === undefined) this._headers = this._c.headers(this._i);
-    return this._headers;
+    return this._c.headers(this._i);
   }
   get batch() {
     return this._c.batches[this._c.batchIndex[this._i]];

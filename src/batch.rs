@@ -276,7 +276,7 @@ impl RecordParser {
     }
 
     /// A varint-length-prefixed byte field (-1 = null), as an output range.
-    #[inline]
+    #[inline(always)]
     fn read_bytes(&self, r: &mut Reader<'_>, what: &str) -> Result<Bytes> {
         let at = r.position();
         match r.varint(what)? {

@@ -41,7 +41,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next `n` bytes, borrowed from the input.
-    #[inline]
+    #[inline(always)]
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         if n > self.remaining() {
             return Err(truncated(self.position(), format!("{what} ({n} bytes)")));
@@ -51,7 +51,7 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn skip(&mut self, n: usize, what: &str) -> Result<()> {
         self.bytes(n, what).map(|_| ())
     }
@@ -95,16 +95,26 @@ impl<'a> Reader<'a> {
 
     /// Unsigned LEB128 of at most `max_bytes` bytes whose value fits `bits`; longer encodings and
     /// set bits past `bits` are errors (they would otherwise silently wrap).
-    #[inline]
+    #[inline(always)]
     fn unsigned_varint(&mut self, max_bytes: u32, bits: u32, what: &str) -> Result<u64> {
-        let start = self.position();
-        // Fast path: one byte holds most lengths and deltas.
-        if let Some(&b) = self.buf.get(self.pos)
-            && b & 0x80 == 0
-        {
-            self.pos += 1;
-            return Ok(u64::from(b));
+        // Fast paths: one or two bytes hold nearly all lengths and deltas (and cannot overflow).
+        match self.buf.get(self.pos..) {
+            Some([b0, ..]) if *b0 < 0x80 => {
+                self.pos += 1;
+                Ok(u64::from(*b0))
+            }
+            Some([b0, b1, ..]) if *b1 < 0x80 => {
+                self.pos += 2;
+                Ok(u64::from(b0 & 0x7f) | u64::from(*b1) << 7)
+            }
+            _ => self.unsigned_varint_slow(max_bytes, bits, what),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unsigned_varint_slow(&mut self, max_bytes: u32, bits: u32, what: &str) -> Result<u64> {
+        let start = self.position();
         let mut value = 0u64;
         for i in 0..max_bytes {
             let Some(&b) = self.buf.get(self.pos) else {
@@ -129,13 +139,13 @@ impl<'a> Reader<'a> {
     }
 
     /// Unsigned varint (compact lengths, tags): at most 5 bytes, 32 bits.
-    #[inline]
+    #[inline(always)]
     pub fn uvarint(&mut self, what: &str) -> Result<u32> {
         Ok(self.unsigned_varint(5, 32, what)? as u32)
     }
 
     /// Zigzag-encoded signed varint (record fields): at most 5 bytes.
-    #[inline]
+    #[inline(always)]
     pub fn varint(&mut self, what: &str) -> Result<i32> {
         let v = self.unsigned_varint(5, 32, what)? as u32;
         Ok(((v >> 1) as i32) ^ -((v & 1) as i32))
