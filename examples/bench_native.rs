@@ -6,6 +6,9 @@
 //! mb_per_s_median, verify: {median, min, max}}.
 //!
 //!     cargo run --release --example bench_native [-- BENCH_DIR] [--seconds S]
+//!
+//! `--profile NAME N` only decodes frame NAME N times (CRC skipped), for a profiler:
+//!     valgrind --tool=callgrind target/release/examples/bench_native --profile bench_lz4 20
 
 use kafka_fetch_decoder::{CrcMode, Decoded, FetchDecoder, FetchOptions};
 use sha2::{Digest, Sha256};
@@ -92,11 +95,31 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut dir = PathBuf::from("../shared/bench");
     let mut seconds = 1.0;
+    let mut profile = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--seconds" => seconds = args.next().and_then(|s| s.parse().ok()).expect("--seconds S"),
+            "--profile" => {
+                let name = args.next().expect("--profile NAME N");
+                let n: usize = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .expect("--profile NAME N");
+                profile = Some((name, n));
+            }
             _ => dir = PathBuf::from(a),
         }
+    }
+    if let Some((name, n)) = profile {
+        let frame = std::fs::read(dir.join(format!("{name}.bin"))).expect("frame");
+        let mut options = FetchOptions::new(12);
+        options.records.crc = CrcMode::Skip;
+        let mut decoder = FetchDecoder::new();
+        for _ in 0..n {
+            let (_, d) = decoder.decode_fetch_response(&frame, &options).unwrap();
+            std::hint::black_box(touch(&d));
+        }
+        return;
     }
     let manifest = std::fs::read_to_string(dir.join("MANIFEST.jsonl")).expect("MANIFEST.jsonl");
     for line in manifest.lines() {
