@@ -354,6 +354,14 @@ mod tests {
     }
 
     fn decode_set(bytes: &[u8], options: RecordSetOptions) -> Result<(RecordSetSummary, Columns)> {
+        decode_set_with(bytes, options, &[])
+    }
+
+    fn decode_set_with(
+        bytes: &[u8],
+        options: RecordSetOptions,
+        aborted: &[AbortedTransaction],
+    ) -> Result<(RecordSetSummary, Columns)> {
         let (mut columns, mut arena, mut decompressor) =
             (Columns::default(), Arena::default(), Decompressor::default());
         let mut sink = Sink {
@@ -363,7 +371,7 @@ mod tests {
             input_len: bytes.len(),
             options: &options,
         };
-        let summary = decode(&mut sink, bytes, 0, &[])?;
+        let summary = decode(&mut sink, bytes, 0, aborted)?;
         Ok((summary, columns))
     }
 
@@ -495,16 +503,7 @@ mod tests {
             isolation: IsolationLevel::ReadCommitted,
             ..Default::default()
         };
-        let (mut columns, mut arena, mut decompressor) =
-            (Columns::default(), Arena::default(), Decompressor::default());
-        let mut sink = Sink {
-            columns: &mut columns,
-            arena: &mut arena,
-            decompressor: &mut decompressor,
-            input_len: set.len(),
-            options: &options,
-        };
-        let summary = decode(&mut sink, &set, 0, &aborted).unwrap();
+        let (summary, columns) = decode_set_with(&set, options, &aborted).unwrap();
         assert_eq!(columns.records.offset, vec![3]);
         assert_eq!(summary.next_offset, Some(4));
         assert_eq!(columns.batches[0].records_kept, 0);
