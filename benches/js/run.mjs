@@ -151,6 +151,8 @@ async function benchFrame(entry, decoders, opts) {
     r.input = r.d.prepare(entry)
   }
   for (const r of active) r.iters = await warmUp(r.d, r.input, opts)
+  // every decoder is warm: from here on the wasm memory must not grow
+  for (const r of active) r.wasmWarm = r.d.wasmMemoryBytes?.() ?? null
 
   for (const r of active) r.samplesMs = []
   for (let round = 0; round < opts.rounds; round++) {
@@ -223,7 +225,7 @@ function printFrame(result) {
   const peerRows = ratios(result)
   console.log(`\n### ${result.name} (${result.codec}, ${result.records.toLocaleString('en')} records, ${result.frameBytes.toLocaleString('en')} B)\n`)
   const head = ['decoder', 'status', 'rec/s median [min–max]', 'MB/s median [min–max]', 'ms/frame',
-    ...peerRows.map((p) => `ours/${p.id}`), 'heap B/rec', 'ArrayBuffer B/rec', 'wasm memory before → after']
+    ...peerRows.map((p) => `ours/${p.id}`), 'heap B/rec', 'ArrayBuffer B/rec', 'wasm memory before → after', 'wasm growth after warm-up']
   const lines = [head, head.map(() => '---')]
   for (const r of result.rows) {
     const status = r.status + (r.external ? ' (own process)' : '')
@@ -237,6 +239,7 @@ function printFrame(result) {
       r.heapPerRecord !== undefined ? fmtNum(r.heapPerRecord) : r.external || !r.recPerS ? '–' : 'no gc',
       r.externalPerRecord !== undefined ? fmtNum(r.externalPerRecord) : '–',
       r.wasmBefore !== undefined && r.wasmBefore !== null ? `${fmtBytes(r.wasmBefore)} → ${fmtBytes(r.wasmAfter)}` : '–',
+      r.wasmWarm !== undefined && r.wasmWarm !== null ? `${r.wasmAfter - r.wasmWarm} B` : '–',
     ])
   }
   for (const l of lines) console.log(`| ${l.join(' | ')} |`)
