@@ -6,6 +6,7 @@
 //! the columns out and builds record objects from them; no record field crosses on its own.
 //! Everything here is reused across calls, so wasm memory stops growing after warm-up.
 
+use crate::compression::Compression;
 use crate::decoder::{FetchDecoder, FetchOptions};
 use crate::error::DecodeError;
 use crate::fetch::{self, FetchResponse};
@@ -240,6 +241,30 @@ fn batch_i32_fields(b: &BatchInfo) -> [i32; 12] {
         b.uncompressed_records_size as i32,
         b.input_position as i32,
     ]
+}
+
+#[wasm_bindgen]
+impl WasmDecoder {
+    /// Benchmark reference, not part of the JS API: decompresses the magic 2 batch bodies of the
+    /// input buffer given as (position, size, codec id) triples, reading no record. Returns the
+    /// bytes produced.
+    #[wasm_bindgen(js_name = decompressOnly)]
+    pub fn decompress_only(&mut self, batches: &[u32]) -> Result<f64, JsValue> {
+        const BATCH_HEADER: usize = 61;
+        let bodies: Vec<(Compression, &[u8])> = batches
+            .chunks_exact(3)
+            .filter_map(|t| {
+                let (at, size) = (t[0] as usize, t[1] as usize);
+                let codec = Compression::from_id(t[2] as u8)?;
+                Some((codec, self.input.get(at + BATCH_HEADER..at + size)?))
+            })
+            .collect();
+        let n = self
+            .decoder
+            .decompress_only(&bodies, usize::MAX)
+            .map_err(error_json)?;
+        Ok(n as f64)
+    }
 }
 
 /// Converts int64 values to JS numbers, refusing any that a number cannot hold exactly.

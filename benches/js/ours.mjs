@@ -119,6 +119,45 @@ function wasmDecoder(loaded, id, label, options) {
   }
 }
 
+// The codec's ceiling in wasm: the same batch bodies decompressed by our wasm module without
+// reading any record (FetchDecoder's internal wasm handle, `decompressOnly`), timed like a decoder.
+function codecAlone(loaded) {
+  const { mod } = loaded
+  const decoder = new mod.FetchDecoder()
+  return {
+    id: 'wasm-codec',
+    label: 'decompression alone (wasm, same batches)',
+    kind: 'ceiling',
+    version: loaded.version,
+    async: false,
+    unavailable({ manifest }) {
+      return manifest.codec === 'none' ? 'uncompressed frame' : null
+    },
+    prepare({ frame }) {
+      const res = mod.decodeFetchResponse(frame, { apiVersion: 12, crc: 'skip' })
+      const codes = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 }
+      const triples = res.topics.flatMap((t) => t.partitions.flatMap((p) => p.batches))
+        .flatMap((b) => [b.position, b.sizeInBytes, codes[b.compression]])
+      return { frame, triples: Uint32Array.from(triples) }
+    },
+    decode({ frame, triples }) {
+      const raw = decoder._d
+      const ptr = raw.input_buffer(frame.length)
+      new Uint8Array(mod.wasmMemory().buffer, ptr, frame.length).set(frame)
+      return raw.decompressOnly(triples)
+    },
+    touch(bytes) {
+      return bytes
+    },
+    normalize() {
+      return null
+    },
+    wasmMemoryBytes() {
+      return wasmMemoryBytes(mod)
+    },
+  }
+}
+
 // The list of our in-process decoders. Returns { decoders, skipped: [{label, reason}] }.
 export async function loadOurs() {
   const decoders = []
@@ -133,6 +172,7 @@ export async function loadOurs() {
       decoders.push(
         wasmDecoder(loaded, 'wasm-skip', `${wasmLabel}, crc skip`, { apiVersion: 12, header: true, crc: 'skip' }),
         wasmDecoder(loaded, 'wasm-verify', `${wasmLabel}, crc verify`, { apiVersion: 12, header: true, crc: 'verify' }),
+        codecAlone(loaded),
       )
     } catch (e) {
       skipped.push({ label: wasmLabel, reason: `failed to load ${PKG_DIR}: ${e.message}` })
