@@ -29,20 +29,19 @@ pub(crate) fn decode(
     at: usize,
     filter: Option<&mut AbortedFilter>,
 ) -> Result<i64> {
-    let mut h = Reader::with_base(entry, at);
-    let base_offset = h.i64("base offset")?;
-    decode_after_offset(sink, entry, &mut h, filter).map_err(|e| e.in_batch(base_offset))
+    // the record-set layer only hands over entries of at least a batch header
+    let base_offset = i64::from_be_bytes(entry[..8].try_into().unwrap_or_default());
+    decode_batch(sink, entry, at, base_offset, filter).map_err(|e| e.in_batch(base_offset))
 }
 
-fn decode_after_offset(
+fn decode_batch(
     sink: &mut Sink<'_>,
     entry: &[u8],
-    h: &mut Reader<'_>,
-    filter: Option<&mut AbortedFilter>,
+    at: usize,
+    base_offset: i64,
+    mut filter: Option<&mut AbortedFilter>,
 ) -> Result<i64> {
-    let at = h.position() - 8;
-    let base_offset = i64::from_be_bytes(entry[..8].try_into().unwrap_or_default());
-    h.skip(4, "batch length")?;
+    let mut h = Reader::with_base(&entry[LOG_OVERHEAD..], at + LOG_OVERHEAD);
     let partition_leader_epoch = h.i32("partition leader epoch")?;
     let magic = h.i8("magic")?;
     let stored_crc = h.u32("crc")?;
@@ -107,7 +106,6 @@ fn decode_after_offset(
     };
     let last_offset = info.last_offset;
 
-    let mut filter = filter;
     if let Some(f) = filter.as_deref_mut()
         && f.skips_batch(&info)
     {
