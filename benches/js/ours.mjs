@@ -1,6 +1,6 @@
 // Our decoders, plugged into the harness as entries of a list (same interface as
-// the peers in peers.mjs), plus the native benchmark binary, which measures in its
-// own process and only reports numbers.
+// the peers in peers.mjs), plus the native benchmark binaries (ours and the Rust
+// crate kafka-protocol), which measure in their own process and only report numbers.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -8,9 +8,12 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { REPO_ROOT } from './frames.mjs'
 
-// KFD_PKG_DIR / KFD_NATIVE_BIN point the harness at another build.
+// KFD_PKG_DIR / KFD_NATIVE_BIN / KFD_KAFKA_PROTOCOL_BIN point the harness at another build.
 export const PKG_DIR = resolve(process.env.KFD_PKG_DIR ?? resolve(REPO_ROOT, 'pkg'))
 export const NATIVE_BIN = resolve(process.env.KFD_NATIVE_BIN ?? resolve(REPO_ROOT, 'target/release/examples/bench_native'))
+export const KAFKA_PROTOCOL_BIN = resolve(
+  process.env.KFD_KAFKA_PROTOCOL_BIN ?? resolve(REPO_ROOT, 'benches/native-peers/target/release/kafka_protocol_bench'),
+)
 
 // HOOK: bytes of wasm linear memory of the loaded package, or null if it does not
 // expose them. The package exports wasmMemory() (a WebAssembly.Memory); also
@@ -181,17 +184,19 @@ export async function loadOurs() {
   return { decoders, skipped }
 }
 
-// Runs the native benchmark once, before any JS timing (so the two never share
-// the CPU). Contract: `bench_native FRAMES_DIR` (cwd = repo root, KFD_BENCH_FRAMES
-// set too) prints JSON lines {frame, records_per_s_median, min, max}; other lines
-// are ignored. Returns { label, status, reason, byFrame: Map(name → {median,min,max}) }.
-export function runNative(framesDir) {
-  const label = 'kafka-fetch-decoder (native, own process)'
+// Runs a native benchmark binary once, before any JS timing (so the two never share
+// the CPU). Contract: `BIN FRAMES_DIR` (cwd = repo root, KFD_BENCH_FRAMES set too)
+// prints JSON lines {frame, records_per_s_median?, min, max, correct?, reason?,
+// verify?: {median, min, max}}, and may print one {version} line naming what it
+// measured; other lines are ignored. Returns { label, status, reason, version,
+// byFrame: Map(name → {median, min, max, correct, reason, verify}) }; a missing
+// binary is "skipped", never an error.
+function runNativeBinary(label, bin, framesDir) {
   const byFrame = new Map()
-  if (!existsSync(NATIVE_BIN)) {
-    return { label, status: 'skipped', reason: `no binary at ${NATIVE_BIN}`, byFrame }
+  if (!existsSync(bin)) {
+    return { label, status: 'skipped', reason: `no binary at ${bin}`, byFrame }
   }
-  const run = spawnSync(NATIVE_BIN, [framesDir], {
+  const run = spawnSync(bin, [framesDir], {
     cwd: REPO_ROOT,
     env: { ...process.env, KFD_BENCH_FRAMES: framesDir },
     encoding: 'utf8',
@@ -202,6 +207,7 @@ export function runNative(framesDir) {
     const why = run.error?.message ?? `exit ${run.status}${run.signal ? ` (${run.signal})` : ''}`
     return { label, status: 'error', reason: `${why}: ${(run.stderr ?? '').trim().slice(-400)}`, byFrame }
   }
+  let version
   for (const line of run.stdout.split('\n')) {
     if (!line.trim().startsWith('{')) continue
     let o
@@ -210,10 +216,35 @@ export function runNative(framesDir) {
     } catch {
       continue
     }
-    if (typeof o.frame !== 'string' || typeof o.records_per_s_median !== 'number') continue
+    if (typeof o.frame !== 'string') {
+      if (typeof o.version === 'string') version = o.version
+      continue
+    }
     const name = o.frame.replace(/^.*\//, '').replace(/\.bin$/, '')
-    byFrame.set(name, { median: o.records_per_s_median, min: o.min ?? null, max: o.max ?? null })
+    byFrame.set(name, {
+      // null: the binary could not decode the frame (its reason says why)
+      median: typeof o.records_per_s_median === 'number' ? o.records_per_s_median : null,
+      min: o.min ?? null,
+      max: o.max ?? null,
+      correct: o.correct !== false, // only an explicit false marks the row wrong
+      reason: o.reason || null,
+      verify: o.verify ?? null,
+    })
   }
-  if (byFrame.size === 0) return { label, status: 'error', reason: 'binary printed no result lines', byFrame }
-  return { label, status: 'ok', reason: 'measured in its own process', byFrame }
+  if (byFrame.size === 0) return { label, status: 'error', reason: 'binary printed no result lines', version, byFrame }
+  return { label, status: 'ok', reason: 'measured in its own process', version, byFrame }
+}
+
+// Our native build (examples/bench_native.rs): its headline figures skip CRCs, its
+// `verify` ones check them.
+export function runNative(framesDir) {
+  return runNativeBinary('kafka-fetch-decoder (native, crc skip, own process)', NATIVE_BIN, framesDir)
+}
+
+// The Rust crate kafka-protocol as a native peer (benches/native-peers); it always
+// verifies CRCs. The label names the release the binary reports it was built with.
+export function runKafkaProtocol(framesDir) {
+  const run = runNativeBinary('kafka-protocol (native Rust, own process)', KAFKA_PROTOCOL_BIN, framesDir)
+  if (run.version) run.label = `kafka-protocol ${run.version} (native Rust, own process)`
+  return run
 }

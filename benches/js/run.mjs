@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { loadFrames, resolveFramesDir } from './frames.mjs'
 import { peers } from './peers.mjs'
-import { loadOurs, runNative } from './ours.mjs'
+import { loadOurs, runKafkaProtocol, runNative } from './ours.mjs'
 import { checkDecoder } from './verify.mjs'
 
 const DEFAULTS = { gcBetween: 'minor', rounds: 25, sampleMs: 50, warmupMs: 400, warmupIters: 5, heapRepeats: 3 }
@@ -56,12 +56,13 @@ function parseArgs(argv) {
 const readmeUsage = `usage: node --expose-gc run.mjs [options]
   --frames DIR     folder with MANIFEST.jsonl and bench_*.bin/.json (default ../shared/bench beside the repo)
   --only a,b       frames to run (e.g. none,tiny_none)
-  --decoders a,b   decoder ids: kafkajs, platformatic, wasm-skip, wasm-verify
+  --decoders a,b   decoder ids: kafkajs, platformatic, wasm-skip, wasm-verify, native, kafka-protocol
   --rounds N       timed samples per decoder and frame (default ${DEFAULTS.rounds})
   --sample-ms MS   target duration of one sample (default ${DEFAULTS.sampleMs})
   --warmup-ms MS   warm-up per decoder and frame (default ${DEFAULTS.warmupMs})
   --quick          fewer, shorter samples (smoke test)
-  --no-native      do not run target/release/examples/bench_native
+  --no-native      do not run the native binaries (target/release/examples/bench_native and
+                   benches/native-peers/target/release/kafka_protocol_bench)
   --gc-between M   untimed gc before each sample: minor (default), full or none
   --json FILE      also write all results as JSON`
 
@@ -182,37 +183,53 @@ async function benchFrame(entry, decoders, opts) {
   return { name, codec: manifest.codec, records, frameBytes: frame.length, rows }
 }
 
-// Adds the native binary's figures for this frame as a row.
-function nativeRow(native, result) {
-  if (!native) return
-  const n = native.byFrame.get(result.name)
-  const base = { id: 'native', label: native.label, kind: 'ours', external: true }
-  if (native.status !== 'ok') {
-    result.rows.push({ ...base, status: native.status, reason: native.reason })
+// Adds a native binary's figures for this frame as a row (`run` from runNativeBinary
+// in ours.mjs; `id` and `kind` say whose it is).
+function nativeRow(run, result, id, kind) {
+  if (!run) return
+  const n = run.byFrame.get(result.name)
+  const base = { id, label: run.label, kind, external: true }
+  if (run.status !== 'ok') {
+    result.rows.push({ ...base, status: run.status, reason: run.reason })
     return
   }
   if (!n) {
     result.rows.push({ ...base, status: 'n/a', reason: 'the binary printed no line for this frame' })
     return
   }
+  if (n.median === null) {
+    result.rows.push({ ...base, status: 'error', reason: n.reason ?? 'not measured' })
+    return
+  }
   const perFrame = (x) => (x === null ? null : (x / result.records) * result.frameBytes / 1e6)
   result.rows.push({
     ...base,
-    status: 'ok',
-    reason: native.reason,
+    status: n.correct ? 'ok' : 'wrong',
+    reason: n.correct ? run.reason : n.reason ?? 'disagrees with the manifest',
     recPerS: { median: n.median, min: n.min, max: n.max },
     mbPerS: { median: perFrame(n.median), min: perFrame(n.min), max: perFrame(n.max) },
     msPerFrame: (result.records / n.median) * 1000,
   })
 }
 
-// "ours / peer" for every measured pair (only peers whose output was correct).
+// Our native binary's CRC-verifying figures as a run of their own: the like-for-like
+// row against kafka-protocol, which always verifies CRCs.
+function nativeVerify(native) {
+  if (!native) return null
+  const byFrame = new Map([...native.byFrame].filter(([, n]) => n.verify).map(([name, n]) => [name, { ...n, ...n.verify }]))
+  return { ...native, label: 'kafka-fetch-decoder (native, crc verify, own process)', byFrame }
+}
+
+// "ours / peer" for every measured pair (only peers whose output was correct). A peer
+// measured in its own process (native) is compared with our native row only: our
+// wasm rows against native code would not be a like-for-like figure.
 function ratios(result) {
   const peerRows = result.rows.filter((r) => r.kind === 'peer' && r.status === 'ok' && r.recPerS)
   const ceiling = result.rows.find((r) => r.kind === 'ceiling' && r.recPerS)
   for (const r of result.rows) {
     if (r.kind !== 'ours' || !r.recPerS) continue
-    r.ratio = Object.fromEntries(peerRows.map((p) => [p.id, r.recPerS.median / p.recPerS.median]))
+    const comparable = peerRows.filter((p) => !p.external || r.external)
+    r.ratio = Object.fromEntries(comparable.map((p) => [p.id, r.recPerS.median / p.recPerS.median]))
     if (ceiling && !r.external) r.ofCeiling = r.recPerS.median / ceiling.recPerS.median
   }
   return peerRows
@@ -299,11 +316,13 @@ async function main() {
   if (!gc) console.log('note: run with node --expose-gc for retained-heap figures and per-sample gc')
   for (const s of ours.skipped) console.log(`skipped ${s.label}: ${s.reason}`)
 
-  // The native binary runs first and alone, so it never competes with the JS timing.
-  let native = null
-  if (opts.native && (!opts.decoders || opts.decoders.includes('native'))) {
-    native = runNative(framesDir)
-    if (native.status !== 'ok') console.log(`${native.label}: ${native.status}: ${native.reason}`)
+  // The native binaries run first, one after the other, so they never compete with
+  // each other or with the JS timing.
+  const wanted = (id) => opts.native && (!opts.decoders || opts.decoders.includes(id))
+  const native = wanted('native') ? runNative(framesDir) : null
+  const kafkaProtocol = wanted('kafka-protocol') ? runKafkaProtocol(framesDir) : null
+  for (const run of [native, kafkaProtocol]) {
+    if (run && run.status !== 'ok') console.log(`${run.label}: ${run.status}: ${run.reason}`)
   }
 
   // Growth of our wasm memory over the whole run (all frames, all entries).
@@ -314,7 +333,9 @@ async function main() {
   const t0 = now()
   for (const entry of frames) {
     const result = await benchFrame(entry, decoders, opts)
-    nativeRow(native, result)
+    nativeRow(native, result, 'native', 'ours')
+    nativeRow(nativeVerify(native), result, 'native-verify', 'ours')
+    nativeRow(kafkaProtocol, result, 'kafka-protocol', 'peer')
     printFrame(result)
     results.push(result)
   }
@@ -328,7 +349,8 @@ async function main() {
 
   if (opts.json) {
     const keep = ({ d, input, ...rest }) => rest // drop decoder objects and inputs
-    const out = { env, wasmMemory, native: native && { ...native, byFrame: Object.fromEntries(native.byFrame) }, skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })) }
+    const plain = (run) => run && { ...run, byFrame: Object.fromEntries(run.byFrame) }
+    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })) }
     writeFileSync(resolve(opts.json), JSON.stringify(out, null, 1) + '\n')
     console.log(`wrote ${resolve(opts.json)}`)
   }
