@@ -4,53 +4,24 @@
 // The screenshot lands in tests/browser/artifacts/www.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium, startServer } from './chromium.mjs';
 import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
 const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const MULTIBATCH = 'tansu_v12_multibatch';
 
 let server;
-let profile;
-let context;
+let browser;
 let page;
 const problems = []; // console errors, page errors and failed requests, checked by the last test
 
-/** Starts www/serve.mjs on a free port and resolves with the page URL it prints. */
-function startServer() {
-  server = spawn(process.execPath, [path.join(root, 'www', 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /http:\/\/127\.0\.0\.1:\d+\/www\//.exec(out);
-      if (url) resolve(url[0]);
-    });
-    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
-  });
-}
-
 before(async () => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} not found (npm test installs Debian's chromium first)`);
-  assert.ok(fs.existsSync(path.join(root, 'pkg', 'web.mjs')), 'pkg/web.mjs not found: build the package first (npm run build)');
-  const url = await startServer();
-  // A fresh profile per run; playwright passes it as --user-data-dir.
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-www-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1600, height: 1000 },
-    acceptDownloads: true,
-  });
-  page = context.pages()[0] ?? await context.newPage();
+  let origin;
+  ({ server, origin } = await startServer());
+  browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+  ({ page } = browser);
   const consoleErrors = (where) => (msg) => {
     if (msg.type() === 'error') problems.push(`${where} console: ${msg.text()}`);
   };
@@ -61,14 +32,13 @@ before(async () => {
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
   });
-  await page.goto(url);
+  await page.goto(`${origin}/www/`);
   await page.locator('#status-text', { hasText: 'Decoder ready' }).waitFor({ timeout: 30_000 });
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   server?.kill();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 // ---- helpers ------------------------------------------------------------------------------------

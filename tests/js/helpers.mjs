@@ -23,15 +23,3 @@ export function corpusNames() {
 }
 
 export const b64 = (u) => (u === null ? null : Buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64'));
-
-/** Expected partitions of a capture with the decoded partition each matches (by topic name or id). */
-export function pairs(res, meta) {
-  const out = [];
-  for (const et of meta.expected.topics) {
-    const topics = res.topics.filter((t) => (et.topic != null && t.topic === et.topic) || (et.topic_id != null && t.topicId === et.topic_id));
-    for (const ep of et.partitions) {
-      out.push({ where: `${et.topic ?? et.topic_id}/${ep.partition}`, want: ep, got: topics.flatMap((t) => t.partitions).find((p) => p.partition === ep.partition) });
-    }
-  }
-  return out;
-}
