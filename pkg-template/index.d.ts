@@ -13,6 +13,12 @@ export interface DecodeOptions {
   maxDecompressedBytes?: number;
   /** Keep control records (transaction markers) in `records` (default false). */
   includeControlRecords?: boolean;
+  /**
+   * The fastest path (default false): records read their columns and decompressed bytes straight
+   * from the decoder's wasm memory instead of copies, so they are valid only until the next call on
+   * the same decoder (the plain functions share one). Copy what you keep.
+   */
+  transient?: boolean;
 }
 
 export interface FetchOptions extends DecodeOptions {

@@ -134,6 +134,17 @@ test('values stay valid after later calls, including decompressed ones', () => {
   }
 });
 
+test('transient: the same records read straight from wasm memory, until the next call', () => {
+  const d = new FetchDecoder();
+  const view = (r) => [r.offset, r.timestamp, b64(r.key), b64(r.value), r.headers.map((h) => [h.key, b64(h.value)]), r.batch.baseOffset];
+  const copied = allRecords(d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 })).map(view);
+  const transient = allRecords(d.decodeFetchResponse(multibatch.frame, { apiVersion: 12, transient: true }));
+  assert.deepEqual(transient.map(view), copied);
+  // a zstd value of a transient result lives in wasm memory, not in a copy of its own
+  const zstd = transient.find((r) => r.batch.compression === 'zstd' && r.value !== null);
+  assert.equal(zstd.value.buffer, wasmMemory().buffer);
+});
+
 test('wasm memory stops growing: 1,000 decodes of the same capture', () => {
   const d = new FetchDecoder();
   let afterWarmUp = 0;
