@@ -1,0 +1,32 @@
+//! Any bytes, decoded as a FetchResponse of any version with any options, by one reused decoder:
+//! Ok or a typed error, never a panic; every record of an Ok result can be read.
+#![no_main]
+
+use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions, IsolationLevel};
+use libfuzzer_sys::fuzz_target;
+use std::cell::RefCell;
+
+thread_local! {
+    // reused across inputs, as users reuse it across responses
+    static DECODER: RefCell<FetchDecoder> = RefCell::new(FetchDecoder::new());
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&control, frame)) = data.split_first() else { return };
+    let mut options = FetchOptions::new(i16::from(control % 19));
+    options.with_header = control & 0x20 == 0;
+    options.records.crc = if control & 0x40 == 0 { CrcMode::Skip } else { CrcMode::Report };
+    options.records.isolation =
+        if control & 0x80 == 0 { IsolationLevel::ReadUncommitted } else { IsolationLevel::ReadCommitted };
+    options.records.include_control_records = true;
+    options.records.max_decompressed_bytes = 1 << 20;
+    DECODER.with_borrow_mut(|decoder| {
+        if let Ok((response, decoded)) = decoder.decode_fetch_response(frame, &options) {
+            for p in response.topics.iter().flat_map(|t| &t.partitions) {
+                for record in decoded.records(&p.record_set) {
+                    std::hint::black_box(record);
+                }
+            }
+        }
+    });
+});
