@@ -149,14 +149,16 @@ impl Decompressor {
                 let status = inflate
                     .decompress(&body[consumed..], out, zlib_rs::InflateFlush::Finish)
                     .map_err(|e| corrupt(Compression::Gzip, e.as_str()))?;
-                consumed += (inflate.total_in() - before_in) as usize;
-                arena.commit((inflate.total_out() - before_out) as usize);
+                let (read, written) = (inflate.total_in() - before_in, inflate.total_out() - before_out);
+                consumed += read as usize;
+                arena.commit(written as usize);
                 if arena.len() - start > limit {
                     return Err(DecompressError::LimitExceeded { limit });
                 }
                 match status {
                     zlib_rs::Status::StreamEnd => break,
-                    _ if consumed == body.len() && inflate.total_out() == before_out => {
+                    // with room to write, no progress means the stream is cut short
+                    _ if read == 0 && written == 0 => {
                         return Err(corrupt(Compression::Gzip, "deflate stream ends early"));
                     }
                     _ => step = (step * 2).min(STEP * 16),

@@ -12,12 +12,21 @@ thread_local! {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&control, frame)) = data.split_first() else { return };
+    let Some((&control, frame)) = data.split_first() else {
+        return;
+    };
     let mut options = FetchOptions::new(i16::from(control % 19));
     options.with_header = control & 0x20 == 0;
-    options.records.crc = if control & 0x40 == 0 { CrcMode::Skip } else { CrcMode::Report };
-    options.records.isolation =
-        if control & 0x80 == 0 { IsolationLevel::ReadUncommitted } else { IsolationLevel::ReadCommitted };
+    options.records.crc = if control & 0x40 == 0 {
+        CrcMode::Skip
+    } else {
+        CrcMode::Report
+    };
+    options.records.isolation = if control & 0x80 == 0 {
+        IsolationLevel::ReadUncommitted
+    } else {
+        IsolationLevel::ReadCommitted
+    };
     options.records.include_control_records = true;
     options.records.max_decompressed_bytes = 1 << 20;
     DECODER.with_borrow_mut(|decoder| {

@@ -7,8 +7,12 @@ use kafka_fetch_decoder::compression::{Compression, Decompressor};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&control, payload)) = data.split_first() else { return };
-    let Some(codec) = Compression::from_id(control % 5) else { return };
+    let Some((&control, payload)) = data.split_first() else {
+        return;
+    };
+    let Some(codec) = Compression::from_id(control % 5) else {
+        return;
+    };
     let legacy_lz4 = control & 0x80 != 0;
     let limit = 1 << 20;
 
