@@ -168,6 +168,23 @@ test('decodeRecordSet: a log segment and a cut one', () => {
   assert.equal(cut.nextOffset, set.batches.at(-2).lastOffset + 1);
 });
 
+test('body without the response header, and the v16 tagged fields', () => {
+  const frame = fs.readFileSync(path.join(root, '../shared/corpus/mock_v16_not_leader_tagged_fields.bin'));
+  const full = decodeFetchResponse(frame, { apiVersion: 16, crc: 'report' });
+  // response header v1: correlation id (4 bytes) and an empty tagged-field section (1 byte)
+  const body = decodeFetchResponse(frame.subarray(5), { apiVersion: 16, crc: 'report', header: false });
+  assert.equal(typeof full.correlationId, 'number');
+  assert.equal(body.correlationId, null);
+  const strip = (res) => res.topics.map((t) => t.partitions.map((p) => [p.partition, p.errorCode, p.records.map((r) => r.offset)]));
+  assert.deepEqual(strip(body), strip(full));
+  // partitions led elsewhere name the new leader (tag 1), and the response says where it lives (tag 0)
+  const moved = full.topics[0].partitions.filter((p) => p.errorCode === 6);
+  assert.ok(moved.length > 0 && moved.every((p) => p.currentLeader && p.currentLeader.leaderId >= 0));
+  const nodes = full.nodeEndpoints.map((n) => n.nodeId);
+  assert.ok(moved.every((p) => nodes.includes(p.currentLeader.leaderId)));
+  assert.ok(full.nodeEndpoints.every((n) => typeof n.host === 'string' && n.port > 0));
+});
+
 test('a partial trailing batch is not an error', () => {
   const res = decodeFetchResponse(partial.frame, { apiVersion: 13 });
   const parts = res.topics.flatMap((t) => t.partitions);
