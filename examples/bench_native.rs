@@ -13,7 +13,10 @@
 use kafka_fetch_decoder::{CrcMode, Decoded, FetchDecoder, FetchOptions};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+#[path = "../benches/common/timing.rs"]
+mod timing;
 
 /// Reads every field of every record, the work the JS harness also does.
 fn touch(decoded: &Decoded<'_, '_>) -> usize {
@@ -61,34 +64,6 @@ fn partition_hashes(frame: &[u8], options: &FetchOptions) -> Vec<(i32, usize, St
         out.push((p.partition, n, hex));
     }
     out
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// records/s per run (median, min, max) over `budget` of repeated decodes after a warm-up.
-fn time(frame: &[u8], options: &FetchOptions, records: usize, budget: Duration) -> (f64, f64, f64) {
-    let mut decoder = FetchDecoder::new();
-    for _ in 0..20 {
-        let (_, d) = decoder.decode_fetch_response(frame, options).unwrap();
-        std::hint::black_box(touch(&d));
-    }
-    let mut rates = vec![];
-    let start = Instant::now();
-    while start.elapsed() < budget || rates.len() < 30 {
-        let t = Instant::now();
-        let (_, d) = decoder
-            .decode_fetch_response(std::hint::black_box(frame), options)
-            .unwrap();
-        std::hint::black_box(touch(&d));
-        rates.push(records as f64 / t.elapsed().as_secs_f64());
-    }
-    let (min, max) = rates
-        .iter()
-        .fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
-    (median(&mut rates), min, max)
 }
 
 fn main() {
@@ -140,9 +115,18 @@ fn main() {
         });
         let records = meta["record_count"].as_u64().unwrap() as usize;
         let budget = Duration::from_secs_f64(seconds);
-        let (median, min, max) = time(&frame, &options, records, budget);
+        let mut decoder = FetchDecoder::new();
+        let mut run = |options: &FetchOptions| {
+            timing::records_per_second(records, budget, || {
+                let (_, d) = decoder
+                    .decode_fetch_response(std::hint::black_box(&frame), options)
+                    .unwrap();
+                std::hint::black_box(touch(&d));
+            })
+        };
+        let (median, min, max) = run(&options);
         options.records.crc = CrcMode::Verify;
-        let (v_median, v_min, v_max) = time(&frame, &options, records, budget);
+        let (v_median, v_min, v_max) = run(&options);
         let mb = frame.len() as f64 / 1e6 * median / records as f64;
         println!(
             "{{\"frame\":\"{name}\",\"records\":{records},\"correct\":{correct},\"records_per_s_median\":{median:.0},\"min\":{min:.0},\"max\":{max:.0},\"mb_per_s_median\":{mb:.1},\"verify\":{{\"median\":{v_median:.0},\"min\":{v_min:.0},\"max\":{v_max:.0}}}}}"

@@ -21,7 +21,10 @@ use kafka_protocol::records::{RecordBatchDecoder, RecordSet};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+#[path = "../../common/timing.rs"]
+mod timing;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -122,34 +125,6 @@ fn check(partitions: &Partitions, meta: &Value) -> Vec<String> {
     reasons
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// records/s per run (median, min, max) over `budget` of repeated decodes after a warm-up,
-/// the same schedule as bench_native.
-fn time(frame: &Bytes, api_version: i16, records: usize, budget: Duration) -> (f64, f64, f64) {
-    for _ in 0..20 {
-        std::hint::black_box(touch(&decode(frame, api_version).unwrap()));
-    }
-    let mut rates = vec![];
-    let start = Instant::now();
-    while start.elapsed() < budget || rates.len() < 30 {
-        let t = Instant::now();
-        let decoded = decode(std::hint::black_box(frame), api_version).unwrap();
-        std::hint::black_box(touch(&decoded));
-        // freeing the records is part of what a frame costs its users (ours reuses its
-        // buffers, so bench_native has nothing to free)
-        drop(decoded);
-        rates.push(records as f64 / t.elapsed().as_secs_f64());
-    }
-    let (min, max) = rates
-        .iter()
-        .fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
-    (median(&mut rates), min, max)
-}
-
 fn main() {
     let mut args = std::env::args().skip(1);
     // ../shared/bench beside the repository, whatever the working directory
@@ -190,7 +165,13 @@ fn main() {
                 out["correct"] = json!(reasons.is_empty());
                 out["reason"] = json!(reasons.join("; "));
                 let budget = Duration::from_secs_f64(seconds);
-                let (median, min, max) = time(&frame, api_version, records, budget);
+                let (median, min, max) = timing::records_per_second(records, budget, || {
+                    let decoded = decode(std::hint::black_box(&frame), api_version).unwrap();
+                    std::hint::black_box(touch(&decoded));
+                    // freeing the records is part of what a frame costs its users (ours reuses
+                    // its buffers, so bench_native has nothing to free)
+                    drop(decoded);
+                });
                 out["records_per_s_median"] = json!(median.round() as u64);
                 out["min"] = json!(min.round() as u64);
                 out["max"] = json!(max.round() as u64);
