@@ -38,13 +38,7 @@ pub struct WasmDecoder {
     decoder: FetchDecoder,
     /// Input bytes, written by JS; only grows (its initialized length is the high-water mark).
     input: Vec<u8>,
-    /// int64 columns as JS numbers (when not in bigint mode), and per-batch numbers.
-    offsets: Vec<f64>,
-    timestamps: Vec<f64>,
-    batch_i64: Vec<i64>,
-    batch_f64: Vec<f64>,
-    batch_i32: Vec<i32>,
-    json: String,
+    export: Exporter,
 }
 
 #[wasm_bindgen]
@@ -90,13 +84,9 @@ impl WasmDecoder {
         let Self {
             decoder,
             input,
-            offsets,
-            timestamps,
-            batch_i64,
-            batch_f64,
-            batch_i32,
-            json,
+            export,
         } = self;
+        let json = &mut export.json;
         let input = &input[..len.min(input.len())];
         json.clear();
         let result = if record_set {
@@ -122,36 +112,29 @@ impl WasmDecoder {
                 })
         };
         let decoded = result.map_err(error_json)?;
-        let mut out = Exporter {
-            json,
-            offsets,
-            timestamps,
-            batch_i64,
-            batch_f64,
-            batch_i32,
-            bigint,
-        };
-        out.columns(decoded.columns, decoded.input.len(), decoded.arena)?;
-        Ok(std::mem::take(&mut self.json))
+        export.columns(decoded.columns, decoded.input.len(), decoded.arena, bigint)?;
+        Ok(std::mem::take(&mut export.json))
     }
 }
 
-struct Exporter<'a> {
-    json: &'a mut String,
-    offsets: &'a mut Vec<f64>,
-    timestamps: &'a mut Vec<f64>,
-    batch_i64: &'a mut Vec<i64>,
-    batch_f64: &'a mut Vec<f64>,
-    batch_i32: &'a mut Vec<i32>,
-    bigint: bool,
+/// What one call hands to JS besides the core's columns, reused across calls: the metadata JSON,
+/// int64 columns as JS numbers (when not in bigint mode), and the per-batch numbers.
+#[derive(Default)]
+struct Exporter {
+    json: String,
+    offsets: Vec<f64>,
+    timestamps: Vec<f64>,
+    batch_i64: Vec<i64>,
+    batch_f64: Vec<f64>,
+    batch_i32: Vec<i32>,
 }
 
 /// Number of i64 and i32 fields per batch in the batch columns (order documented in api.js).
 const BATCH_I64_FIELDS: usize = 5;
 
-impl Exporter<'_> {
+impl Exporter {
     /// Appends `,"headerKeys":[..],"cols":[ptr,len,...]}` for the columns of this call.
-    fn columns(&mut self, c: &Columns, input_len: usize, arena: &[u8]) -> Result<(), JsValue> {
+    fn columns(&mut self, c: &Columns, input_len: usize, arena: &[u8], bigint: bool) -> Result<(), JsValue> {
         self.batch_i64.clear();
         self.batch_i32.clear();
         for b in &c.batches {
@@ -165,19 +148,19 @@ impl Exporter<'_> {
             self.batch_i32.extend(batch_i32_fields(b));
         }
         debug_assert_eq!(self.batch_i64.len(), c.batches.len() * BATCH_I64_FIELDS);
-        let (offsets, timestamps, batch_i64): (Col, Col, Col) = if self.bigint {
+        let (offsets, timestamps, batch_i64): (Col, Col, Col) = if bigint {
             (
                 col(&c.records.offset),
                 col(&c.records.timestamp),
-                col(self.batch_i64),
+                col(&self.batch_i64),
             )
         } else {
-            to_numbers(&c.records.offset, self.offsets, "offset")?;
-            to_numbers(&c.records.timestamp, self.timestamps, "timestamp")?;
-            to_numbers(self.batch_i64, self.batch_f64, "batch field")?;
-            (col(self.offsets), col(self.timestamps), col(self.batch_f64))
+            to_numbers(&c.records.offset, &mut self.offsets, "offset")?;
+            to_numbers(&c.records.timestamp, &mut self.timestamps, "timestamp")?;
+            to_numbers(&self.batch_i64, &mut self.batch_f64, "batch field")?;
+            (col(&self.offsets), col(&self.timestamps), col(&self.batch_f64))
         };
-        let json = &mut *self.json;
+        let json = &mut self.json;
         json.push_str(",\"headerKeys\":[");
         for (i, key) in c.header_keys.keys().enumerate() {
             if i > 0 {
@@ -195,7 +178,7 @@ impl Exporter<'_> {
             col(&c.headers.key_id),
             col(&c.headers.value),
             batch_i64,
-            col(self.batch_i32),
+            col(&self.batch_i32),
             col(arena),
         ];
         let _ = write!(json, "],\"inputLength\":{input_len},\"cols\":[");
