@@ -5,9 +5,7 @@
 //!     cargo bench --bench decode [-- FILTER]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kafka_fetch_decoder::arena::Arena;
-use kafka_fetch_decoder::compression::Decompressor;
-use kafka_fetch_decoder::{Compression, CrcMode, FetchDecoder, FetchOptions};
+use kafka_fetch_decoder::{Compression, CrcMode, FetchDecoder, FetchOptions, RECORD_BATCH_HEADER_SIZE};
 use std::hint::black_box;
 
 const FRAMES: [&str; 6] = [
@@ -18,8 +16,6 @@ const FRAMES: [&str; 6] = [
     "bench_lz4",
     "bench_zstd",
 ];
-/// Batch header size: the records section follows it.
-const BATCH_HEADER: usize = 61;
 
 fn frames(c: &mut Criterion) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
@@ -35,7 +31,7 @@ fn frames(c: &mut Criterion) {
                 .batches
                 .iter()
                 .map(|b| {
-                    let start = b.input_position as usize + BATCH_HEADER;
+                    let start = b.input_position as usize + RECORD_BATCH_HEADER_SIZE;
                     (
                         b.compression,
                         start..b.input_position as usize + b.size_in_bytes as usize,
@@ -60,18 +56,12 @@ fn frames(c: &mut Criterion) {
             })
         });
         if bodies.iter().any(|(codec, _)| *codec != Compression::None) {
-            let mut decompressor = Decompressor::default();
-            let mut arena = Arena::default();
+            let bodies: Vec<(Compression, &[u8])> = bodies
+                .iter()
+                .map(|(codec, range)| (*codec, &frame[range.clone()]))
+                .collect();
             group.bench_function("decompression alone", |b| {
-                b.iter(|| {
-                    arena.clear();
-                    for (codec, range) in &bodies {
-                        decompressor
-                            .decompress_into(*codec, &frame[range.clone()], &mut arena, 64 << 20, false)
-                            .unwrap();
-                    }
-                    black_box(arena.len())
-                })
+                b.iter(|| black_box(decoder.decompress_only(&bodies, 64 << 20).unwrap()))
             });
         }
         group.finish();

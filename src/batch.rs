@@ -9,7 +9,8 @@ use crate::wire::Reader;
 
 /// Header size after the offset and length fields (61 - 12).
 pub(crate) const MIN_SIZE: usize = HEADER_SIZE - LOG_OVERHEAD;
-const HEADER_SIZE: usize = 61;
+/// Bytes of a record batch before its records section (offset and length included).
+pub const HEADER_SIZE: usize = 61;
 /// The CRC-32C covers attributes to the end of the batch.
 const CRC_START: usize = 21;
 /// A record takes at least 7 bytes: length, attributes, timestamp delta, offset delta, key

@@ -36,6 +36,7 @@ pub mod record_set;
 pub mod wasm;
 pub mod wire;
 
+pub use batch::HEADER_SIZE as RECORD_BATCH_HEADER_SIZE;
 pub use compression::Compression;
 pub use decoder::{Decoded, FetchDecoder, FetchOptions, Record};
 pub use error::{DecodeError, ErrorKind};

@@ -2,7 +2,7 @@
 //!
 //! One call per response. JS writes the input into a buffer this side owns (`input_buffer`),
 //! calls `decode`, and gets back a small JSON document (response metadata, header keys, and the
-//! addresses of the output columns in wasm memory). The JS layer (pkg-template/src/api.js) copies
+//! addresses of the output columns in wasm memory). The JS layer (pkg-template/api.mjs) copies
 //! the columns out and builds record objects from them; no record field crosses on its own.
 //! Everything here is reused across calls, so wasm memory stops growing after warm-up.
 
@@ -15,7 +15,7 @@ use crate::record_set::{CrcMode, IsolationLevel, RecordSetOptions, RecordSetSumm
 use std::fmt::Write;
 use wasm_bindgen::prelude::*;
 
-/// Option bits of `decode`, mirrored in api.js.
+/// Option bits of `decode`, mirrored in api.mjs.
 const FLAG_HEADER: u32 = 1;
 const FLAG_READ_COMMITTED: u32 = 2;
 const FLAG_CRC_REPORT: u32 = 4;
@@ -115,6 +115,29 @@ impl WasmDecoder {
         export.columns(decoded.columns, decoded.input.len(), decoded.arena, bigint)?;
         Ok(std::mem::take(&mut export.json))
     }
+
+    /// Benchmark reference, not part of the JS API: decompresses the magic 2 batch bodies of the
+    /// input buffer given as (position, size, codec id) triples, reading no record. Returns the
+    /// bytes produced.
+    #[wasm_bindgen(js_name = decompressOnly)]
+    pub fn decompress_only(&mut self, batches: &[u32]) -> Result<f64, JsValue> {
+        let bodies: Vec<(Compression, &[u8])> = batches
+            .chunks_exact(3)
+            .filter_map(|t| {
+                let (at, size) = (t[0] as usize, t[1] as usize);
+                let codec = Compression::from_id(t[2] as u8)?;
+                Some((
+                    codec,
+                    self.input.get(at + crate::RECORD_BATCH_HEADER_SIZE..at + size)?,
+                ))
+            })
+            .collect();
+        let n = self
+            .decoder
+            .decompress_only(&bodies, usize::MAX)
+            .map_err(error_json)?;
+        Ok(n as f64)
+    }
 }
 
 /// What one call hands to JS besides the core's columns, reused across calls: the metadata JSON,
@@ -129,7 +152,7 @@ struct Exporter {
     batch_i32: Vec<i32>,
 }
 
-/// Number of i64 and i32 fields per batch in the batch columns (order documented in api.js).
+/// Number of i64 fields per batch in the batch columns (order as in api.mjs `makeBatches`).
 const BATCH_I64_FIELDS: usize = 5;
 
 impl Exporter {
@@ -224,30 +247,6 @@ fn batch_i32_fields(b: &BatchInfo) -> [i32; 12] {
         b.uncompressed_records_size as i32,
         b.input_position as i32,
     ]
-}
-
-#[wasm_bindgen]
-impl WasmDecoder {
-    /// Benchmark reference, not part of the JS API: decompresses the magic 2 batch bodies of the
-    /// input buffer given as (position, size, codec id) triples, reading no record. Returns the
-    /// bytes produced.
-    #[wasm_bindgen(js_name = decompressOnly)]
-    pub fn decompress_only(&mut self, batches: &[u32]) -> Result<f64, JsValue> {
-        const BATCH_HEADER: usize = 61;
-        let bodies: Vec<(Compression, &[u8])> = batches
-            .chunks_exact(3)
-            .filter_map(|t| {
-                let (at, size) = (t[0] as usize, t[1] as usize);
-                let codec = Compression::from_id(t[2] as u8)?;
-                Some((codec, self.input.get(at + BATCH_HEADER..at + size)?))
-            })
-            .collect();
-        let n = self
-            .decoder
-            .decompress_only(&bodies, usize::MAX)
-            .map_err(error_json)?;
-        Ok(n as f64)
-    }
 }
 
 /// Converts int64 values to JS numbers, refusing any that a number cannot hold exactly.
