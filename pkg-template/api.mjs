@@ -139,7 +139,8 @@ class Columns {
     }
     this.arenaBuffer = ownArena.buffer;
     this.arenaOffset = ownArena.byteOffset;
-    this.batches = makeBatches(copy(I64, COL_BATCH_I64), copy(Int32Array, COL_BATCH_I32));
+    // batch objects are built here and now, so their columns need no copy
+    this.batches = makeBatches(view(I64, COL_BATCH_I64), view(Int32Array, COL_BATCH_I32));
   }
 
   /** A key/value range (pairs of [position, length]; length -1 = null) as bytes. */
