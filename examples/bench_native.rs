@@ -41,10 +41,10 @@ fn partition_hashes(frame: &[u8], options: &FetchOptions) -> Vec<(i32, usize, St
         .expect("frame decodes");
     let len = |b: Option<&[u8]>| b.map_or(-1i32, |b| b.len() as i32).to_be_bytes();
     let mut out = vec![];
-    for p in response.topics.iter().flat_map(|t| &t.partitions) {
+    for (_, p, set) in decoded.partitions(&response) {
         let mut h = Sha256::new();
         let mut n = 0;
-        for r in decoded.records(&p.record_set) {
+        for r in decoded.records(set) {
             n += 1;
             h.update(r.offset.to_be_bytes());
             h.update(r.timestamp.to_be_bytes());

@@ -1,5 +1,7 @@
 // npm run build: release wasm build -> wasm-bindgen (Node CommonJS + web ESM glue) -> wasm-opt -O1
 // -> the npm package in pkg/, assembled from pkg-template/.
+// --bench: the same package with the cargo feature `bench` (the decompression-only reference
+// export the benchmark times), in pkg-bench/; the published package never has that export.
 // wasm-opt comes from the npm `binaryen` package (Debian's older one writes a broken module), at
 // -O1: higher levels make the zstd decoder ~20% slower in wasm.
 import { execFileSync } from 'node:child_process';
@@ -8,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pkg = path.join(root, 'pkg');
+const bench = process.argv.includes('--bench');
+const pkg = path.join(root, bench ? 'pkg-bench' : 'pkg');
 const wasmOut = path.join(pkg, 'wasm');
 const crate = 'kafka_fetch_decoder';
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
@@ -23,7 +26,7 @@ if (process.argv.includes('--if-needed') && fs.existsSync(path.join(pkg, 'packag
   if (Math.max(...inputs.map(newest)) < fs.statSync(path.join(pkg, 'package.json')).mtimeMs) process.exit(0);
 }
 
-run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
+run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...(bench ? ['--features', 'bench'] : [])]);
 const built = path.join(root, 'target/wasm32-unknown-unknown/release', `${crate}.wasm`);
 
 fs.rmSync(pkg, { recursive: true, force: true });

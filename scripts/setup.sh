@@ -20,6 +20,12 @@ if [ "$have" != "$want" ]; then
     cargo install wasm-bindgen-cli --version "$want"
 fi
 
+# cargo-fuzz for the fuzz smoke run of npm test, where a nightly toolchain is present
+if rustup toolchain list | grep -q '^nightly' && ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+  echo "setup: installing cargo-fuzz (nightly is present)"
+  cargo install cargo-fuzz --locked 2>/dev/null || cargo install cargo-fuzz
+fi
+
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   echo "setup: installing Debian's chromium and chromium-driver"
   export DEBIAN_FRONTEND=noninteractive

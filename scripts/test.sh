@@ -4,10 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# formatting of every Rust file (the crate with its tests, examples and benches; the fuzz and
+# native-peer crates), lints for the native and the wasm build, and the module graph
 cargo fmt --check
+cargo fmt --check --manifest-path fuzz/Cargo.toml
+cargo fmt --check --manifest-path benches/native-peers/Cargo.toml
 cargo clippy --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
+node scripts/check-imports.mjs
+# the public Rust API is documented (#![deny(missing_docs)]) and its doc links resolve
+RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet
 cargo test
 # wasm-bindgen-test: the same tests in Node and in headless Chromium
 cargo test --target wasm32-unknown-unknown --tests
 node scripts/build.mjs
 node --test tests/js/ tests/browser/
+bash scripts/fuzz-smoke.sh

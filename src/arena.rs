@@ -2,6 +2,7 @@
 //! call. Its backing `Vec` only grows to the largest response seen, so after warm-up decoding the
 //! same size of input allocates nothing (and wasm memory stops growing).
 
+/// Decompressed bytes of one call, in a buffer kept for the next.
 #[derive(Default)]
 pub struct Arena {
     /// Initialized bytes; `buf.len()` is the high-water mark, never shrunk between calls so that
@@ -17,19 +18,18 @@ impl Arena {
         self.used = 0;
     }
 
+    /// Bytes used by the current call.
     pub fn len(&self) -> usize {
         self.used
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.used == 0
-    }
-
+    /// The bytes of the current call.
     pub fn as_slice(&self) -> &[u8] {
         &self.buf[..self.used]
     }
 
     /// Memory held, for tests of reuse.
+    #[cfg(test)]
     pub fn capacity(&self) -> usize {
         self.buf.len()
     }
@@ -46,6 +46,7 @@ impl Arena {
         (before, &mut after[..n])
     }
 
+    /// `n` writable bytes after the used ones.
     pub fn writable(&mut self, n: usize) -> &mut [u8] {
         self.writable_after(n).1
     }
@@ -56,6 +57,7 @@ impl Arena {
         self.used = (self.used + n).min(self.buf.len());
     }
 
+    /// Appends `data` (used by uncompressed payloads and stored blocks).
     pub fn extend_from_slice(&mut self, data: &[u8]) {
         self.writable(data.len()).copy_from_slice(data);
         self.commit(data.len());

@@ -5,6 +5,36 @@
 //! tables into the module; there the `crc` crate's slicing-by-16 tables for just these two CRCs
 //! are used instead (1.6 GB/s in wasm, notes/limits.md).
 
+use crate::error::{DecodeError, ErrorKind, Result};
+use crate::options::CrcMode;
+use crate::output::CrcStatus;
+
+/// Checks a stored checksum against `covered` with `crc` (CRC-32C for batches, CRC-32 for legacy
+/// messages), as `mode` asks; `crc_at` is the position of the stored checksum, for the error.
+pub(crate) fn verify(
+    mode: CrcMode,
+    crc: fn(&[u8]) -> u32,
+    stored: u32,
+    covered: &[u8],
+    crc_at: usize,
+) -> Result<CrcStatus> {
+    if mode == CrcMode::Skip {
+        return Ok(CrcStatus::NotChecked);
+    }
+    let computed = crc(covered);
+    if computed == stored {
+        return Ok(CrcStatus::Valid);
+    }
+    if mode == CrcMode::Verify {
+        return Err(DecodeError::new(
+            ErrorKind::CrcMismatch,
+            crc_at,
+            format!("stored checksum {stored:#010x} to match the bytes (computed {computed:#010x})"),
+        ));
+    }
+    Ok(CrcStatus::Invalid)
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 pub fn crc32c(data: &[u8]) -> u32 {
     crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32Iscsi, data) as u32

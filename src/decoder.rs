@@ -4,29 +4,12 @@
 use crate::arena::Arena;
 use crate::compression::{Compression, Decompressor};
 use crate::error::{DecodeError, ErrorKind, Result};
-use crate::fetch::{self, FetchResponse};
-use crate::output::{BatchInfo, Bytes, Columns, ControlType};
-use crate::record_set::{self, RecordSetOptions, RecordSetSummary, Sink};
+use crate::fetch::{self, FetchPartition, FetchResponse, FetchTopic};
+use crate::options::{FetchOptions, RecordSetOptions};
+use crate::output::{BatchInfo, ByteRange, Columns, ControlType, RecordSetSummary};
+use crate::record_set::{self, EntryContext};
 
-/// Options for a whole FetchResponse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FetchOptions {
-    pub api_version: i16,
-    /// The input starts with the response header (correlation id, tagged fields from v12).
-    pub with_header: bool,
-    pub records: RecordSetOptions,
-}
-
-impl FetchOptions {
-    pub fn new(api_version: i16) -> Self {
-        FetchOptions {
-            api_version,
-            with_header: true,
-            records: RecordSetOptions::default(),
-        }
-    }
-}
-
+/// Decodes responses and record sets into columns, reusing its memory from call to call.
 #[derive(Default)]
 pub struct FetchDecoder {
     decompressor: Decompressor,
@@ -35,48 +18,47 @@ pub struct FetchDecoder {
 }
 
 impl FetchDecoder {
+    /// A decoder with empty buffers (they grow to the largest call and are then reused).
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Decodes a FetchResponse frame (the bytes after the 4-byte size prefix).
+    /// Decodes a FetchResponse frame (the bytes after the 4-byte size prefix). The records of
+    /// each partition are in the returned `Decoded` (see [`Decoded::partitions`]).
     pub fn decode_fetch_response<'i>(
         &mut self,
         input: &'i [u8],
         options: &FetchOptions,
     ) -> Result<(FetchResponse<'i>, Decoded<'_, 'i>)> {
         self.start(input)?;
-        let mut response = fetch::parse(input, options.api_version, options.with_header)?;
-        let mut sink = Sink {
+        let response = fetch::parse(input, options.api_version, options.with_header)?;
+        let mut ctx = EntryContext {
             columns: &mut self.columns,
             arena: &mut self.arena,
             decompressor: &mut self.decompressor,
             input_len: input.len(),
             options: &options.records,
         };
-        for topic in &mut response.topics {
-            for p in &mut topic.partitions {
-                let Some(records) = p.records else { continue };
-                let aborted = p.aborted_transactions.as_deref().unwrap_or(&[]);
-                p.record_set =
-                    record_set::decode(&mut sink, records, p.records_position, aborted).map_err(|e| {
-                        let name = topic
-                            .name
-                            .map(str::to_owned)
-                            .or(topic.topic_id.as_ref().map(fetch::format_uuid));
-                        e.in_partition(name.as_deref(), p.partition)
-                    })?;
+        for topic in &response.topics {
+            for p in &topic.partitions {
+                let summary = match p.records {
+                    None => RecordSetSummary::default(),
+                    Some(records) => {
+                        let aborted = p.aborted_transactions.as_deref().unwrap_or(&[]);
+                        record_set::decode(&mut ctx, records, p.records_position, aborted).map_err(|e| {
+                            let name = topic
+                                .name
+                                .map(str::to_owned)
+                                .or(topic.topic_id.as_ref().map(fetch::format_uuid));
+                            e.in_partition(name.as_deref(), p.partition)
+                        })?
+                    }
+                };
+                ctx.columns.record_sets.push(summary);
             }
         }
         self.finish(input)?;
-        Ok((
-            response,
-            Decoded {
-                input,
-                arena: self.arena.as_slice(),
-                columns: &self.columns,
-            },
-        ))
+        Ok((response, self.decoded(input)))
     }
 
     /// Decodes a bare record set: one partition's records, or a log segment file.
@@ -86,40 +68,38 @@ impl FetchDecoder {
         options: &RecordSetOptions,
     ) -> Result<(RecordSetSummary, Decoded<'_, 'i>)> {
         self.start(input)?;
-        let mut sink = Sink {
+        let mut ctx = EntryContext {
             columns: &mut self.columns,
             arena: &mut self.arena,
             decompressor: &mut self.decompressor,
             input_len: input.len(),
             options,
         };
-        let summary = record_set::decode(&mut sink, input, 0, &[])?;
+        let summary = record_set::decode(&mut ctx, input, 0, &[])?;
+        self.columns.record_sets.push(summary.clone());
         self.finish(input)?;
-        Ok((
-            summary,
-            Decoded {
-                input,
-                arena: self.arena.as_slice(),
-                columns: &self.columns,
-            },
-        ))
+        Ok((summary, self.decoded(input)))
     }
 
     /// Decompresses batch bodies without reading any record: the codec's own speed, for the
     /// benchmarks' "decompression alone" reference.
+    #[doc(hidden)]
     pub fn decompress_only(&mut self, bodies: &[(Compression, &[u8])], limit: usize) -> Result<usize> {
         self.arena.clear();
         for (codec, body) in bodies {
             self.decompressor
                 .decompress_into(*codec, body, &mut self.arena, limit, false)
-                .map_err(|e| DecodeError::new(ErrorKind::Corrupt, 0, e.to_string()))?;
+                .map_err(|e| e.at(0))?;
         }
         Ok(self.arena.len())
     }
 
-    /// Bytes held by the arena (for tests of memory reuse).
-    pub fn arena_capacity(&self) -> usize {
-        self.arena.capacity()
+    fn decoded<'i>(&self, input: &'i [u8]) -> Decoded<'_, 'i> {
+        Decoded {
+            input,
+            arena: self.arena.as_slice(),
+            columns: &self.columns,
+        }
     }
 
     fn start(&mut self, input: &[u8]) -> Result<()> {
@@ -148,15 +128,17 @@ fn check_addressable(n: usize) -> Result<()> {
 /// Read access to one call's output: the columns plus the bytes their positions point into.
 #[derive(Debug, Clone, Copy)]
 pub struct Decoded<'d, 'i> {
+    /// The caller's input.
     pub input: &'i [u8],
     /// Decompressed batches; positions past `input.len()` point here.
     pub arena: &'d [u8],
+    /// The records, headers and batches of the call.
     pub columns: &'d Columns,
 }
 
 impl<'d, 'i: 'd> Decoded<'d, 'i> {
     /// The bytes of a key, value or header value; `None` for null.
-    pub fn bytes(&self, b: Bytes) -> Option<&'d [u8]> {
+    pub fn bytes(&self, b: ByteRange) -> Option<&'d [u8]> {
         if (b.pos as usize) < self.input.len() {
             b.slice(self.input, 0)
         } else {
@@ -180,21 +162,12 @@ impl<'d, 'i: 'd> Decoded<'d, 'i> {
         let c = self.columns;
         let batch = &c.batches[c.records.batch[i] as usize];
         let key = self.bytes(c.records.key[i]);
-        let headers = c
-            .header_range(i)
-            .map(|h| {
-                (
-                    c.header_keys.get(c.headers.key_id[h]),
-                    self.bytes(c.headers.value[h]),
-                )
-            })
-            .collect();
         Record {
             offset: c.records.offset[i],
             timestamp: c.records.timestamp[i],
             key,
             value: self.bytes(c.records.value[i]),
-            headers,
+            headers: self.headers(i).collect(),
             batch,
             control_type: if batch.is_control {
                 key.and_then(ControlType::from_key)
@@ -209,8 +182,24 @@ impl<'d, 'i: 'd> Decoded<'d, 'i> {
         summary.records.clone().map(|i| self.record(i))
     }
 
+    /// The batches of a record set.
     pub fn batches(&self, summary: &RecordSetSummary) -> &'d [BatchInfo] {
         &self.columns.batches[summary.batches.clone()]
+    }
+
+    /// Every partition of `response` (the response this call decoded) with its record set.
+    pub fn partitions<'r>(
+        &self,
+        response: &'r FetchResponse<'i>,
+    ) -> impl Iterator<Item = (&'r FetchTopic<'i>, &'r FetchPartition<'i>, &'d RecordSetSummary)> + use<'r, 'd, 'i>
+    {
+        let sets = &self.columns.record_sets;
+        response
+            .topics
+            .iter()
+            .flat_map(|t| t.partitions.iter().map(move |p| (t, p)))
+            .zip(sets)
+            .map(|((t, p), s)| (t, p, s))
     }
 }
 
@@ -218,12 +207,18 @@ impl<'d, 'i: 'd> Decoded<'d, 'i> {
 /// columns directly).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record<'a> {
+    /// Absolute offset.
     pub offset: i64,
+    /// Milliseconds since the epoch (-1 for magic 0).
     pub timestamp: i64,
+    /// `None` for null.
     pub key: Option<&'a [u8]>,
+    /// `None` for null.
     pub value: Option<&'a [u8]>,
     /// In wire order, duplicates kept.
     pub headers: Vec<(&'a [u8], Option<&'a [u8]>)>,
+    /// Its batch, shared with the batch's other records.
     pub batch: &'a BatchInfo,
+    /// The marker type of a control record.
     pub control_type: Option<ControlType>,
 }

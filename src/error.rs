@@ -42,7 +42,9 @@ impl ErrorKind {
 /// Where in the fetch response the error happened, when known.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ErrorContext {
+    /// Topic name (or id) of the partition being decoded.
     pub topic: Option<String>,
+    /// Partition index.
     pub partition: Option<i32>,
     /// Base offset of the batch (or offset of the legacy message) being decoded.
     pub batch_offset: Option<i64>,
@@ -53,16 +55,19 @@ pub struct ErrorContext {
 /// A decoding failure. Cheap to build on the error path only; never produced by a panic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
+    /// What went wrong.
     pub kind: ErrorKind,
     /// Byte position in the input (frame or record set) where the problem was found. For errors
     /// inside decompressed data this is the start of the compressed batch or message.
     pub offset: usize,
     /// What the decoder expected at that position, e.g. "record batch header (61 bytes)".
     pub expected: String,
+    /// Where in the response.
     pub context: ErrorContext,
 }
 
 impl DecodeError {
+    /// An error of `kind` at input position `offset`, where `expected` was expected.
     pub fn new(kind: ErrorKind, offset: usize, expected: impl Into<String>) -> Self {
         DecodeError {
             kind,
@@ -72,6 +77,7 @@ impl DecodeError {
         }
     }
 
+    /// The stable code of its kind (`ErrorKind::code`).
     pub fn code(&self) -> &'static str {
         self.kind.code()
     }

@@ -3,41 +3,54 @@
 //! Fields a version lacks are `None`. Records are left as slices for the record-set layer.
 
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
-use crate::record_set::{AbortedTransaction, RecordSetSummary};
+use crate::transactions::AbortedTransaction;
 use crate::wire::Reader;
 
+/// Oldest FetchResponse version decoded.
 pub const MIN_API_VERSION: i16 = 0;
+/// Newest FetchResponse version decoded.
 pub const MAX_API_VERSION: i16 = 18;
 /// First version with compact encodings and tagged fields (response header v1).
 const FIRST_FLEXIBLE: i16 = 12;
 /// First version that names topics by id instead of by name.
 const FIRST_TOPIC_ID: i16 = 13;
 
+/// A decoded FetchResponse; the records of each partition are in the `Decoded` returned with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchResponse<'a> {
     /// From the response header; `None` when decoding a body without header.
     pub correlation_id: Option<i32>,
+    /// v1+.
     pub throttle_time_ms: Option<i32>,
+    /// Top-level error, v7+.
     pub error_code: Option<i16>,
+    /// Fetch session, v7+.
     pub session_id: Option<i32>,
+    /// Topics in response order.
     pub topics: Vec<FetchTopic<'a>>,
     /// Tagged field 0 of v16+: where the new leaders named in `current_leader` live.
     pub node_endpoints: Vec<NodeEndpoint<'a>>,
 }
 
+/// One topic of a response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchTopic<'a> {
     /// v0-12.
     pub name: Option<&'a str>,
     /// v13+.
     pub topic_id: Option<[u8; 16]>,
+    /// Partitions in response order.
     pub partitions: Vec<FetchPartition<'a>>,
 }
 
+/// One partition of a response: its metadata and the raw bytes of its record set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchPartition<'a> {
+    /// Partition index.
     pub partition: i32,
+    /// Kafka error code, 0 for none.
     pub error_code: i16,
+    /// Offset after the last committed-to-all-replicas record.
     pub high_watermark: i64,
     /// v4+.
     pub last_stable_offset: Option<i64>,
@@ -47,40 +60,55 @@ pub struct FetchPartition<'a> {
     pub aborted_transactions: Option<Vec<AbortedTransaction>>,
     /// v11+.
     pub preferred_read_replica: Option<i32>,
-    /// The raw record set (`None` for null) and its position in the input.
+    /// The raw record set (`None` for null).
     pub records: Option<&'a [u8]>,
+    /// Position of `records` in the input.
     pub records_position: usize,
-    /// Tagged fields of v12+.
+    /// Tagged field 0 (v12+).
     pub diverging_epoch: Option<EpochEndOffset>,
+    /// Tagged field 1 (v12+).
     pub current_leader: Option<LeaderIdAndEpoch>,
+    /// Tagged field 2 (v12+).
     pub snapshot_id: Option<SnapshotId>,
-    /// Filled in by the decoder once the record set is decoded.
-    pub record_set: RecordSetSummary,
 }
 
+/// Tagged field 0 of a partition: the log diverged from the leader's at this epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EpochEndOffset {
+    /// The epoch.
     pub epoch: i32,
+    /// Its end offset.
     pub end_offset: i64,
 }
 
+/// Tagged field 1 of a partition: the current leader, when the broker is not it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LeaderIdAndEpoch {
+    /// Broker id of the leader.
     pub leader_id: i32,
+    /// Its epoch.
     pub leader_epoch: i32,
 }
 
+/// Tagged field 2 of a partition: the snapshot to fetch instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SnapshotId {
+    /// Snapshot end offset.
     pub end_offset: i64,
+    /// Snapshot epoch.
     pub epoch: i32,
 }
 
+/// A broker named by the response (v16+), for `current_leader`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeEndpoint<'a> {
+    /// Broker id.
     pub node_id: i32,
+    /// Host name.
     pub host: &'a str,
+    /// Port.
     pub port: i32,
+    /// Rack, if set.
     pub rack: Option<&'a str>,
 }
 
@@ -211,7 +239,6 @@ fn parse_partition<'a>(r: &mut Reader<'a>, v: i16) -> Result<FetchPartition<'a>>
         diverging_epoch: None,
         current_leader: None,
         snapshot_id: None,
-        record_set: RecordSetSummary::default(),
     };
     if flexible {
         r.tagged_fields(|tag, f| {

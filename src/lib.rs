@@ -2,44 +2,67 @@
 //! legacy message sets (magic 0/1), gzip, snappy, lz4 and zstd, checksums, transaction markers,
 //! read_committed filtering and truncated trailing batches.
 //!
-//! Data flow, one module per layer:
+//! Data flow (module tree in the README's "How it works"):
 //! `wire` (bounds-checked reads) -> `fetch` (response structure) -> `record_set` (entries by
-//! magic) -> `batch` / `legacy` (records) -> `compression` (into the `arena`) -> `output`
+//! magic, with `batch` and `legacy` beneath it) -> `compression` (into the `arena`) -> `output`
 //! (columns). `decoder::FetchDecoder` ties them together and is reused across calls; `wasm` is
-//! the only module that knows about JavaScript.
+//! the only module that knows about JavaScript, and `contract` describes what crosses to it.
 //!
 //! ```no_run
 //! use kafka_fetch_decoder::{FetchDecoder, FetchOptions};
 //! let frame = std::fs::read("capture.bin").unwrap();
 //! let mut decoder = FetchDecoder::new();
 //! let (response, decoded) = decoder.decode_fetch_response(&frame, &FetchOptions::new(12)).unwrap();
-//! for topic in &response.topics {
-//!     for p in &topic.partitions {
-//!         for record in decoded.records(&p.record_set) {
-//!             println!("{} {:?}", record.offset, record.value);
-//!         }
+//! for (topic, partition, records) in decoded.partitions(&response) {
+//!     for record in decoded.records(records) {
+//!         println!("{:?}/{} {} {:?}", topic.name, partition.partition, record.offset, record.value);
 //!     }
 //! }
 //! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
-pub mod arena;
-mod batch;
+mod arena;
 mod checksum;
-pub mod compression;
-pub mod decoder;
-pub mod error;
-pub mod fetch;
-mod legacy;
-pub mod output;
-pub mod record_set;
+mod compression;
+pub mod contract;
+mod decoder;
+mod error;
+mod fetch;
+// Natively only `contract::describe` writes JSON; the call metadata (wasm) uses the rest.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod json;
+#[cfg(any(target_arch = "wasm32", test))]
+mod metadata;
+mod options;
+mod output;
+mod record_set;
+mod transactions;
 #[cfg(target_arch = "wasm32")]
+#[doc(hidden)]
 pub mod wasm;
-pub mod wire;
+mod wire;
 
-pub use batch::HEADER_SIZE as RECORD_BATCH_HEADER_SIZE;
 pub use compression::Compression;
-pub use decoder::{Decoded, FetchDecoder, FetchOptions, Record};
-pub use error::{DecodeError, ErrorKind};
-pub use fetch::FetchResponse;
-pub use output::{BatchInfo, ControlType, CrcStatus, TimestampType};
-pub use record_set::{AbortedTransaction, CrcMode, IsolationLevel, RecordSetOptions, RecordSetSummary};
+pub use decoder::{Decoded, FetchDecoder, Record};
+pub use error::{DecodeError, ErrorContext, ErrorKind};
+pub use fetch::{
+    EpochEndOffset, FetchPartition, FetchResponse, FetchTopic, LeaderIdAndEpoch, MAX_API_VERSION,
+    MIN_API_VERSION, NodeEndpoint, SnapshotId, format_uuid,
+};
+pub use options::{CrcMode, DEFAULT_MAX_DECOMPRESSED_BYTES, FetchOptions, IsolationLevel, RecordSetOptions};
+pub use output::{
+    BatchInfo, ByteRange, Columns, ControlType, CrcStatus, HeaderColumns, KeyTable, RecordColumns,
+    RecordSetSummary, TimestampType,
+};
+pub use record_set::RECORD_BATCH_HEADER_SIZE;
+pub use transactions::AbortedTransaction;
+
+/// Internals for the fuzz targets and benchmarks; not a stable API.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::arena::Arena;
+    pub use crate::compression::{DecompressError, Decompressor};
+    pub use crate::wire::Reader;
+}

@@ -3,7 +3,7 @@
 //!
 //! Byte positions address one space: `[0, input_len)` is the caller's input (uncompressed
 //! batches are not copied), `[input_len, input_len + arena.len())` is the arena holding
-//! decompressed batches. `Bytes::NULL` marks a null key, value or header value.
+//! decompressed batches. `ByteRange::NULL` marks a null key, value or header value.
 
 use crate::compression::Compression;
 use std::collections::HashMap;
@@ -12,15 +12,18 @@ use std::collections::HashMap;
 /// as pairs of i32.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(C)]
-pub struct Bytes {
+pub struct ByteRange {
+    /// Start in the input-plus-arena space.
     pub pos: u32,
     /// -1 for null.
     pub len: i32,
 }
 
-impl Bytes {
-    pub const NULL: Bytes = Bytes { pos: 0, len: -1 };
+impl ByteRange {
+    /// A null key, value or header value.
+    pub const NULL: ByteRange = ByteRange { pos: 0, len: -1 };
 
+    /// Whether this is null (not the same as empty).
     pub fn is_null(self) -> bool {
         self.len < 0
     }
@@ -41,11 +44,14 @@ impl Bytes {
 pub enum TimestampType {
     /// Magic 0 messages carry no timestamp.
     NoTimestamp,
+    /// The producer's time (magic 1 and 2 default).
     CreateTime,
+    /// The broker's time when it appended the batch.
     LogAppendTime,
 }
 
 impl TimestampType {
+    /// The name Kafka uses: `CREATE_TIME`, `LOG_APPEND_TIME`, `NO_TIMESTAMP`.
     pub fn name(self) -> &'static str {
         match self {
             TimestampType::NoTimestamp => "NO_TIMESTAMP",
@@ -58,8 +64,11 @@ impl TimestampType {
 /// Result of the checksum check of one batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CrcStatus {
+    /// The stored checksum matches.
     Valid,
+    /// It does not (only with `CrcMode::Report`; `Verify` fails instead).
     Invalid,
+    /// Not computed (`CrcMode::Skip`).
     NotChecked,
 }
 
@@ -67,21 +76,35 @@ pub enum CrcStatus {
 /// wrapper of many records). Shared by all of its records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchInfo {
+    /// Offset of the first record (for a legacy wrapper: of its first inner message).
     pub base_offset: i64,
+    /// Offset of the last record, kept even when compaction removed it.
     pub last_offset: i64,
+    /// The leader epoch when the batch was written (-1 for legacy messages).
     pub partition_leader_epoch: i32,
+    /// Idempotent or transactional producer id, -1 if none.
     pub producer_id: i64,
+    /// Epoch of that producer id.
     pub producer_epoch: i16,
+    /// Sequence number of the first record, -1 if none.
     pub base_sequence: i32,
+    /// Written inside a transaction.
     pub is_transactional: bool,
+    /// Holds control records (transaction markers), not data.
     pub is_control: bool,
     /// Attribute bit 6: `base_timestamp` is the delete horizon of a compacted batch.
     pub has_delete_horizon: bool,
+    /// The codec of its records.
     pub compression: Compression,
+    /// Whose clock the timestamps are.
     pub timestamp_type: TimestampType,
+    /// Record format: 2 for batches, 0 or 1 for legacy messages.
     pub magic: i8,
+    /// Result of the checksum check.
     pub crc: CrcStatus,
+    /// Timestamp the record deltas are added to (or the delete horizon, see above).
     pub base_timestamp: i64,
+    /// Largest timestamp of the batch; every record's timestamp under LogAppendTime.
     pub max_timestamp: i64,
     /// Records the batch header declares (for legacy entries: inner messages found).
     pub record_count: i32,
@@ -98,17 +121,26 @@ pub struct BatchInfo {
 /// Control record types (key: version i16, type i16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ControlType {
+    /// A transaction was aborted.
     Abort,
+    /// A transaction was committed.
     Commit,
+    /// KRaft: a new leader.
     LeaderChange,
+    /// KRaft snapshot start.
     SnapshotHeader,
+    /// KRaft snapshot end.
     SnapshotFooter,
+    /// KRaft version record.
     KraftVersion,
+    /// KRaft voters record.
     KraftVoters,
+    /// A type this decoder does not know (to be ignored, as the Java client does).
     Unknown(i16),
 }
 
 impl ControlType {
+    /// The type named by a control record's key; `None` if the key is shorter than 4 bytes.
     pub fn from_key(key: &[u8]) -> Option<ControlType> {
         let t = i16::from_be_bytes(key.get(2..4)?.try_into().ok()?);
         Some(match t {
@@ -123,6 +155,7 @@ impl ControlType {
         })
     }
 
+    /// `ABORT`, `COMMIT`, ... and `UNKNOWN`.
     pub fn name(self) -> &'static str {
         match self {
             ControlType::Abort => "ABORT",
@@ -140,10 +173,14 @@ impl ControlType {
 /// Per-record columns. Row `i` of each vector describes record `i`.
 #[derive(Debug, Default)]
 pub struct RecordColumns {
+    /// Absolute offsets.
     pub offset: Vec<i64>,
+    /// Milliseconds (-1 for magic 0).
     pub timestamp: Vec<i64>,
-    pub key: Vec<Bytes>,
-    pub value: Vec<Bytes>,
+    /// Keys.
+    pub key: Vec<ByteRange>,
+    /// Values.
+    pub value: Vec<ByteRange>,
     /// Index one past this record's last header in `HeaderColumns` (its first is the previous
     /// record's end, or 0).
     pub headers_end: Vec<u32>,
@@ -152,10 +189,12 @@ pub struct RecordColumns {
 }
 
 impl RecordColumns {
+    /// Number of records.
     pub fn len(&self) -> usize {
         self.offset.len()
     }
 
+    /// No record.
     pub fn is_empty(&self) -> bool {
         self.offset.is_empty()
     }
@@ -182,8 +221,10 @@ impl RecordColumns {
 /// Per-header columns; header keys are interned per call into `header_keys`.
 #[derive(Debug, Default)]
 pub struct HeaderColumns {
+    /// The key, as an id into `Columns::header_keys`.
     pub key_id: Vec<u32>,
-    pub value: Vec<Bytes>,
+    /// The value.
+    pub value: Vec<ByteRange>,
 }
 
 /// Distinct header keys of one call, in first-seen order.
@@ -196,7 +237,8 @@ pub struct KeyTable {
 }
 
 impl KeyTable {
-    pub fn intern(&mut self, key: &[u8]) -> u32 {
+    /// The id of `key`, adding it if it is new.
+    pub(crate) fn intern(&mut self, key: &[u8]) -> u32 {
         if let Some(id) = self.last
             && *self.keys[id as usize] == *key
         {
@@ -215,18 +257,22 @@ impl KeyTable {
         id
     }
 
+    /// The key of `id`.
     pub fn get(&self, id: u32) -> &[u8] {
         &self.keys[id as usize]
     }
 
+    /// Every key, by id.
     pub fn keys(&self) -> impl Iterator<Item = &[u8]> {
         self.keys.iter().map(|k| &k[..])
     }
 
+    /// Number of distinct keys.
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
+    /// No key.
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -241,19 +287,46 @@ impl KeyTable {
 /// Everything one call decodes, reused (cleared, not freed) by the next call.
 #[derive(Debug, Default)]
 pub struct Columns {
+    /// Every batch (or legacy entry) of the call, in input order.
     pub batches: Vec<BatchInfo>,
+    /// Every record kept.
     pub records: RecordColumns,
+    /// Every header of those records.
     pub headers: HeaderColumns,
+    /// Distinct header keys.
     pub header_keys: KeyTable,
+    /// One summary per record set, in the order they were decoded (for a response: its
+    /// partitions in response order).
+    pub record_sets: Vec<RecordSetSummary>,
 }
 
 impl Columns {
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
+        self.record_sets.clear();
         self.batches.clear();
         self.records.clear();
         self.headers.key_id.clear();
         self.headers.value.clear();
         self.header_keys.clear();
+    }
+
+    /// Appends one record whose headers are the ones pushed since the previous record.
+    #[inline(always)]
+    pub(crate) fn push_record(
+        &mut self,
+        offset: i64,
+        timestamp: i64,
+        key: ByteRange,
+        value: ByteRange,
+        batch: u32,
+    ) {
+        let r = &mut self.records;
+        r.offset.push(offset);
+        r.timestamp.push(timestamp);
+        r.key.push(key);
+        r.value.push(value);
+        r.headers_end.push(self.headers.key_id.len() as u32);
+        r.batch.push(batch);
     }
 
     pub(crate) fn reserve_records(&mut self, n: usize) {
@@ -290,6 +363,20 @@ impl Columns {
         self.headers.key_id.truncate(mark.headers);
         self.headers.value.truncate(mark.headers);
     }
+}
+
+/// What one record set produced: index ranges into the call's `Columns`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RecordSetSummary {
+    /// Its batches in `Columns::batches`.
+    pub batches: std::ops::Range<usize>,
+    /// Its records in `Columns::records`.
+    pub records: std::ops::Range<usize>,
+    /// The set ends with an incomplete entry, which was ignored.
+    pub partial: bool,
+    /// Offset after the last complete batch (its last offset + 1, even when all its records were
+    /// compacted away or filtered, KAFKA-5443); `None` when the set holds no complete batch.
+    pub next_offset: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -6,6 +6,7 @@
 
 use crate::error::{Result, corrupt, truncated};
 
+/// A cursor over a byte slice whose reads are bounds-checked.
 #[derive(Clone)]
 pub struct Reader<'a> {
     buf: &'a [u8],
@@ -15,6 +16,7 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `buf`, reporting positions from 0.
     pub fn new(buf: &'a [u8]) -> Self {
         Reader { buf, pos: 0, base: 0 }
     }
@@ -30,11 +32,13 @@ impl<'a> Reader<'a> {
         self.base + self.pos
     }
 
+    /// Bytes left to read.
     #[inline]
     pub fn remaining(&self) -> usize {
         self.buf.len() - self.pos
     }
 
+    /// Whether everything was read.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.pos == self.buf.len()
@@ -51,6 +55,7 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// Skips `n` bytes.
     #[inline(always)]
     pub fn skip(&mut self, n: usize, what: &str) -> Result<()> {
         self.bytes(n, what).map(|_| ())
@@ -69,26 +74,32 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A signed byte.
     #[inline]
     pub fn i8(&mut self, what: &str) -> Result<i8> {
         Ok(i8::from_be_bytes(self.array(what)?))
     }
+    /// A big-endian i16.
     #[inline]
     pub fn i16(&mut self, what: &str) -> Result<i16> {
         Ok(i16::from_be_bytes(self.array(what)?))
     }
+    /// A big-endian i32.
     #[inline]
     pub fn i32(&mut self, what: &str) -> Result<i32> {
         Ok(i32::from_be_bytes(self.array(what)?))
     }
+    /// A big-endian u32.
     #[inline]
     pub fn u32(&mut self, what: &str) -> Result<u32> {
         Ok(u32::from_be_bytes(self.array(what)?))
     }
+    /// A big-endian i64.
     #[inline]
     pub fn i64(&mut self, what: &str) -> Result<i64> {
         Ok(i64::from_be_bytes(self.array(what)?))
     }
+    /// A 16-byte uuid.
     pub fn uuid(&mut self, what: &str) -> Result<[u8; 16]> {
         self.array(what)
     }
@@ -187,6 +198,7 @@ impl<'a> Reader<'a> {
             .map_err(|_| corrupt(at, format!("{what}: valid UTF-8")))
     }
 
+    /// STRING / COMPACT_STRING, not null.
     pub fn string(&mut self, compact: bool, what: &str) -> Result<&'a str> {
         let at = self.position();
         self.nullable_string(compact, what)?

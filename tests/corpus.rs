@@ -5,9 +5,9 @@
 mod common;
 
 use common::{Capture, b64, capture_names};
-use kafka_fetch_decoder::fetch::{FetchPartition, format_uuid};
 use kafka_fetch_decoder::{
-    CrcMode, CrcStatus, Decoded, ErrorKind, FetchDecoder, FetchOptions, FetchResponse, IsolationLevel,
+    CrcMode, CrcStatus, Decoded, ErrorKind, FetchDecoder, FetchOptions, FetchPartition, FetchResponse,
+    IsolationLevel, RecordSetSummary, format_uuid,
 };
 use serde_json::Value;
 
@@ -28,19 +28,19 @@ fn options(
 /// one entry per partition).
 fn find<'r, 'a>(
     response: &'r FetchResponse<'a>,
+    decoded: &Decoded<'r, 'a>,
     name: &Option<String>,
     id: &Option<String>,
     partition: i64,
-) -> Option<&'r FetchPartition<'a>> {
-    response
-        .topics
-        .iter()
-        .filter(|t| {
-            (name.is_some() && t.name.map(str::to_owned) == *name)
-                || (id.is_some() && t.topic_id.as_ref().map(format_uuid) == *id)
+) -> Option<(&'r FetchPartition<'a>, &'r RecordSetSummary)> {
+    decoded
+        .partitions(response)
+        .find(|(t, p, _)| {
+            ((name.is_some() && t.name.map(str::to_owned) == *name)
+                || (id.is_some() && t.topic_id.as_ref().map(format_uuid) == *id))
+                && i64::from(p.partition) == partition
         })
-        .flat_map(|t| &t.partitions)
-        .find(|p| i64::from(p.partition) == partition)
+        .map(|(_, p, s)| (p, s))
 }
 
 fn check_opt(problems: &mut Vec<String>, what: &str, got: Option<i64>, want: &Value) {
@@ -55,7 +55,7 @@ fn check_opt(problems: &mut Vec<String>, what: &str, got: Option<i64>, want: &Va
 fn compare_partition(
     problems: &mut Vec<String>,
     where_: &str,
-    p: &FetchPartition<'_>,
+    (p, set): (&FetchPartition<'_>, &RecordSetSummary),
     decoded: &Decoded<'_, '_>,
     expected: &Value,
     committed: bool,
@@ -119,8 +119,8 @@ fn compare_partition(
         }
     }
     let truncated = expected["truncated_tail_bytes"].as_i64().unwrap_or(0) > 0;
-    if p.record_set.partial != truncated {
-        pr.push(format!("partial: got {}, want {truncated}", p.record_set.partial));
+    if set.partial != truncated {
+        pr.push(format!("partial: got {}, want {truncated}", set.partial));
     }
     let want: Vec<&Value> = expected["records"]
         .as_array()
@@ -128,7 +128,7 @@ fn compare_partition(
         .iter()
         .filter(|r| !committed || (r["aborted"] != true && r["control"] != true))
         .collect();
-    let got: Vec<_> = decoded.records(&p.record_set).collect();
+    let got: Vec<_> = decoded.records(set).collect();
     if got.len() != want.len() {
         pr.push(format!("{} records, want {}", got.len(), want.len()));
     }
@@ -229,7 +229,7 @@ fn check_capture(decoder: &mut FetchDecoder, capture: &Capture, committed: bool)
             if committed { "committed" } else { "all" },
             name.clone().or(id.clone()).unwrap_or_default()
         );
-        match find(&response, &name, &id, index) {
+        match find(&response, &decoded, &name, &id, index) {
             Some(p) => compare_partition(&mut problems, &where_, p, &decoded, expected, committed),
             None => problems.push(format!("{where_}: partition missing")),
         }
@@ -290,10 +290,10 @@ fn invalid_crc_control_batches_fail_in_verify_mode_and_pass_in_report_mode() {
         // skip mode does not compute it at all
         let skip = options(&capture, CrcMode::Skip, IsolationLevel::ReadUncommitted, true);
         let (response, decoded) = decoder.decode_fetch_response(&capture.frame, &skip).unwrap();
-        let p = &response.topics[0].partitions[0];
+        let (_, _, set) = decoded.partitions(&response).next().unwrap();
         assert!(
             decoded
-                .batches(&p.record_set)
+                .batches(set)
                 .iter()
                 .all(|b| b.crc == CrcStatus::NotChecked)
         );

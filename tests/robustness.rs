@@ -47,11 +47,9 @@ fn options(api_version: i16, crc: CrcMode) -> FetchOptions {
 /// Decodes and, on success, reads every record (so lazy paths run too).
 fn decode_all(decoder: &mut FetchDecoder, input: &[u8], opts: &FetchOptions) {
     if let Ok((response, decoded)) = decoder.decode_fetch_response(input, opts) {
-        for t in &response.topics {
-            for p in &t.partitions {
-                for r in decoded.records(&p.record_set) {
-                    std::hint::black_box(r);
-                }
+        for (_, _, set) in decoded.partitions(&response) {
+            for r in decoded.records(set) {
+                std::hint::black_box(r);
             }
         }
     }

@@ -5,7 +5,7 @@ import { VirtualTable } from './table.js';
 import { renderDetail } from './detail.js';
 import { h, formatCount, plural, isoTime, show } from './dom.js';
 import { preview, foldedNeedle, containsFolded, toBase64, utf8, formatSize } from './bytes.js';
-import { errorLabel, TIMESTAMP_TYPE_SHORT, CODECS, FETCH_API_VERSIONS, DEFAULT_API_VERSION } from './kafka.js';
+import { errorLabel, TIMESTAMP_TYPE_SHORT, FETCH_API_VERSIONS, DEFAULT_API_VERSION } from './kafka.js';
 
 // Captures shipped in /samples/ at the repo root; a frame's api version is in NAME.json beside it.
 const SAMPLES = [
@@ -303,7 +303,8 @@ function renderSummary() {
     byCodec.set(b.compression, (byCodec.get(b.compression) ?? 0) + 1);
     byMagic.set(b.magic, (byMagic.get(b.magic) ?? 0) + 1);
   }
-  const codecs = [...byCodec].sort(([a], [b]) => CODECS.indexOf(a) - CODECS.indexOf(b));
+  // most batches first (codec names come from the decoder's batch objects)
+  const codecs = [...byCodec].sort(([, a], [, b]) => b - a);
   const chips = h('div', { class: 'chips', id: 'codec-counts' }, 'Batches by codec:',
     codecs.map(([codec, n]) => h('span', { class: 'chip', dataset: { codec: String(codec) } }, h('b', {}, String(codec)), ' ', formatCount(n))),
     h('span', { class: 'sep' }, 'by magic:'),

@@ -53,7 +53,5 @@ export const TIMESTAMP_TYPE_SHORT = {
   NO_TIMESTAMP: 'none',
 };
 
-export const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
-
 export const FETCH_API_VERSIONS = Array.from({ length: 19 }, (_, v) => v);
 export const DEFAULT_API_VERSION = 12;

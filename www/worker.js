@@ -99,9 +99,6 @@ const pick = (obj, keys) => Object.fromEntries(keys.map((k) => [k, obj?.[k] ?? n
 // The contract's fields, then extras the package may add (shown when present, null otherwise).
 const PARTITION_FIELDS = ['partition', 'errorCode', 'highWatermark', 'lastStableOffset', 'logStartOffset',
   'preferredReadReplica', 'partial', 'nextOffset', 'currentLeader', 'divergingEpoch', 'snapshotId'];
-const BATCH_FIELDS = ['baseOffset', 'lastOffset', 'partitionLeaderEpoch', 'producerId', 'producerEpoch',
-  'baseSequence', 'isTransactional', 'isControl', 'compression', 'timestampType', 'magic', 'crcValid',
-  'hasDeleteHorizon', 'baseTimestamp', 'maxTimestamp', 'recordCount', 'sizeInBytes', 'uncompressedSize', 'position'];
 
 /** Flattens topics/partitions (or one record set) into a list of partitions with their records. */
 function partitionsOf(result, kind) {
@@ -198,7 +195,7 @@ function collect(result, kind, id, isolationLevel) {
       let bi = index.get(b);
       if (bi === undefined) {
         bi = batches.length;
-        batches.push({ ...pick(b, BATCH_FIELDS), partition: pi, records: 0, firstControlType: null, aborted: false });
+        batches.push({ ...b, partition: pi, records: 0, firstControlType: null, aborted: false });
         index.set(b, bi);
         order.push(batches[bi]);
       }

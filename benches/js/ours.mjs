@@ -8,8 +8,10 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { REPO_ROOT } from './frames.mjs'
 
-// KFD_PKG_DIR / KFD_NATIVE_BIN / KFD_KAFKA_PROTOCOL_BIN point the harness at another build.
-export const PKG_DIR = resolve(process.env.KFD_PKG_DIR ?? resolve(REPO_ROOT, 'pkg'))
+// KFD_PKG_DIR / KFD_NATIVE_BIN / KFD_KAFKA_PROTOCOL_BIN point the harness at another build. The
+// default is pkg-bench/ (`node scripts/build.mjs --bench`): the package plus the
+// decompression-only export that the codec-ceiling row needs.
+export const PKG_DIR = resolve(process.env.KFD_PKG_DIR ?? resolve(REPO_ROOT, 'pkg-bench'))
 export const NATIVE_BIN = resolve(process.env.KFD_NATIVE_BIN ?? resolve(REPO_ROOT, 'target/release/examples/bench_native'))
 export const KAFKA_PROTOCOL_BIN = resolve(
   process.env.KFD_KAFKA_PROTOCOL_BIN ?? resolve(REPO_ROOT, 'benches/native-peers/target/release/kafka_protocol_bench'),

@@ -31,8 +31,8 @@ fuzz_target!(|data: &[u8]| {
     options.records.max_decompressed_bytes = 1 << 20;
     DECODER.with_borrow_mut(|decoder| {
         if let Ok((response, decoded)) = decoder.decode_fetch_response(frame, &options) {
-            for p in response.topics.iter().flat_map(|t| &t.partitions) {
-                for record in decoded.records(&p.record_set) {
+            for (_, _, set) in decoded.partitions(&response) {
+                for record in decoded.records(set) {
                     std::hint::black_box(record);
                 }
             }

@@ -2,8 +2,8 @@
 //! payload leak into the output, and errors are the same.
 #![no_main]
 
-use kafka_fetch_decoder::arena::Arena;
-use kafka_fetch_decoder::compression::{Compression, Decompressor};
+use kafka_fetch_decoder::Compression;
+use kafka_fetch_decoder::internals::{Arena, Decompressor};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -55,15 +55,12 @@ fn samples_match_their_ground_truth() {
             let name = get(&topic, "topic").as_string();
             for p in list(&get(&topic, "partitions")) {
                 let index = get(&p, "partition").as_f64().unwrap() as i32;
-                let got = response
-                    .topics
-                    .iter()
-                    .filter(|t| name.is_none() || t.name == name.as_deref())
-                    .flat_map(|t| &t.partitions)
-                    .find(|q| q.partition == index)
+                let (_, _, got) = decoded
+                    .partitions(&response)
+                    .find(|(t, q, _)| (name.is_none() || t.name == name.as_deref()) && q.partition == index)
                     .expect("partition present");
                 let want = list(&get(&p, "records"));
-                let records: Vec<_> = decoded.records(&got.record_set).collect();
+                let records: Vec<_> = decoded.records(got).collect();
                 assert_eq!(records.len(), want.len(), "{name:?}/{index}");
                 for (r, w) in records.iter().zip(&want) {
                     assert_eq!(r.offset as f64, get(w, "offset").as_f64().unwrap());
@@ -73,7 +70,7 @@ fn samples_match_their_ground_truth() {
                         assert_eq!(r.headers.len() as u32, Array::from(&get(w, "headers")).length());
                     }
                 }
-                assert_eq!(got.record_set.partial, get(&p, "truncated_tail_bytes").is_truthy());
+                assert_eq!(got.partial, get(&p, "truncated_tail_bytes").is_truthy());
             }
         }
     }
@@ -135,6 +132,7 @@ fn invalid_crc_in_wasm() {
     options.records.crc = CrcMode::Report;
     options.records.include_control_records = true;
     let (response, decoded) = decoder.decode_fetch_response(frame, &options).unwrap();
-    let batches = decoded.batches(&response.topics[0].partitions[0].record_set);
+    let (_, _, set) = decoded.partitions(&response).next().unwrap();
+    let batches = decoded.batches(set);
     assert_eq!(batches[0].crc, kafka_fetch_decoder::CrcStatus::Invalid);
 }

@@ -2,117 +2,35 @@
 //! magic 2 record batch or a magic 0/1 message, chosen per entry by its magic byte. A trailing
 //! entry cut short by the broker ends the set as `partial`; it is not an error.
 
-use crate::arena::Arena;
-use crate::compression::Decompressor;
+mod batch;
+mod context;
+mod legacy;
+
+pub(crate) use context::EntryContext;
+use context::LOG_OVERHEAD;
+
+/// Bytes of a record batch (magic 2) before its records section, offset and length included.
+pub const RECORD_BATCH_HEADER_SIZE: usize = batch::HEADER_SIZE;
+
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
-use crate::output::{BatchInfo, Bytes, Columns, ControlType, CrcStatus};
-use crate::{batch, legacy};
+use crate::options::IsolationLevel;
+use crate::output::RecordSetSummary;
+use crate::transactions::{AbortedFilter, AbortedTransaction};
 
-/// How batch and message checksums are treated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CrcMode {
-    /// A mismatch is an error naming topic, partition and batch offset.
-    #[default]
-    Verify,
-    /// A mismatch sets `BatchInfo::crc` to `Invalid`; decoding goes on.
-    Report,
-    /// Checksums are not computed.
-    Skip,
-}
-
-/// Which transactional records are returned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum IsolationLevel {
-    #[default]
-    ReadUncommitted,
-    /// Records of aborted transactions are removed, by the Java consumer's rule.
-    ReadCommitted,
-}
-
-/// Options shared by every record set of a call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordSetOptions {
-    pub crc: CrcMode,
-    pub isolation: IsolationLevel,
-    /// Keep control records (transaction markers) in the output.
-    pub include_control_records: bool,
-    /// Largest decompressed size of one batch or wrapper message.
-    pub max_decompressed_bytes: usize,
-}
-
-pub const DEFAULT_MAX_DECOMPRESSED_BYTES: usize = 64 << 20;
-
-impl Default for RecordSetOptions {
-    fn default() -> Self {
-        RecordSetOptions {
-            crc: CrcMode::Verify,
-            isolation: IsolationLevel::ReadUncommitted,
-            include_control_records: false,
-            max_decompressed_bytes: DEFAULT_MAX_DECOMPRESSED_BYTES,
-        }
-    }
-}
-
-/// An aborted transaction as listed in a fetch response partition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AbortedTransaction {
-    pub producer_id: i64,
-    pub first_offset: i64,
-}
-
-/// What one record set produced: index ranges into the call's `Columns`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RecordSetSummary {
-    pub batches: std::ops::Range<usize>,
-    pub records: std::ops::Range<usize>,
-    /// The set ends with an incomplete entry, which was ignored.
-    pub partial: bool,
-    /// Offset after the last complete batch (its last offset + 1, even when all its records were
-    /// compacted away or filtered, KAFKA-5443); `None` when the set holds no complete batch.
-    pub next_offset: Option<i64>,
-}
-
-/// Where decoded records go, shared by the batch and legacy decoders.
-pub(crate) struct Sink<'d> {
-    pub columns: &'d mut Columns,
-    pub arena: &'d mut Arena,
-    pub decompressor: &'d mut Decompressor,
-    /// Arena bytes are addressed after the input: position = `input_len` + arena offset.
-    pub input_len: usize,
-    pub options: &'d RecordSetOptions,
-}
-
-impl Sink<'_> {
-    /// Position in the output byte space of a range of the input.
-    pub fn input_bytes(pos: usize, len: usize) -> Bytes {
-        Bytes {
-            pos: pos as u32,
-            len: len as i32,
-        }
-    }
-
-    pub fn push_batch(&mut self, info: BatchInfo) -> u32 {
-        self.columns.batches.push(info);
-        (self.columns.batches.len() - 1) as u32
-    }
-}
-
-/// Size of the prefix every entry shares: offset i64, length i32 (the LOG_OVERHEAD).
-pub(crate) const LOG_OVERHEAD: usize = 12;
 /// Bytes up to and including the magic byte.
 const HEADER_SIZE_UP_TO_MAGIC: usize = 17;
 
 /// Decodes the entries of `bytes`, which start at `input_pos` in the input.
 pub(crate) fn decode(
-    sink: &mut Sink<'_>,
+    ctx: &mut EntryContext<'_>,
     bytes: &[u8],
     input_pos: usize,
     aborted: &[AbortedTransaction],
 ) -> Result<RecordSetSummary> {
-    let first_batch = sink.columns.batches.len();
-    let first_record = sink.columns.records.len();
+    let first_batch = ctx.columns.batches.len();
+    let first_record = ctx.columns.records.len();
     let mut filter =
-        (sink.options.isolation == IsolationLevel::ReadCommitted).then(|| AbortedFilter::new(aborted));
+        (ctx.options.isolation == IsolationLevel::ReadCommitted).then(|| AbortedFilter::new(aborted));
     let mut summary = RecordSetSummary::default();
     let mut pos = 0;
     while pos < bytes.len() {
@@ -149,135 +67,25 @@ pub(crate) fn decode(
         }
         let entry = &rest[..entry_len];
         let last_offset = if magic == 2 {
-            batch::decode(sink, entry, at, filter.as_mut())?
+            batch::decode(ctx, entry, at, filter.as_mut())?
         } else {
-            legacy::decode(sink, entry, at)?
+            legacy::decode(ctx, entry, at)?
         };
         summary.next_offset = Some(last_offset.saturating_add(1));
         pos += entry_len;
     }
-    summary.batches = first_batch..sink.columns.batches.len();
-    summary.records = first_record..sink.columns.records.len();
+    summary.batches = first_batch..ctx.columns.batches.len();
+    summary.records = first_record..ctx.columns.records.len();
     Ok(summary)
-}
-
-/// Checks a stored checksum against `covered` with `crc` (CRC-32C for batches, CRC-32 for legacy
-/// messages).
-pub(crate) fn check_crc(
-    mode: CrcMode,
-    crc: fn(&[u8]) -> u32,
-    stored: u32,
-    covered: &[u8],
-    crc_at: usize,
-) -> Result<CrcStatus> {
-    if mode == CrcMode::Skip {
-        return Ok(CrcStatus::NotChecked);
-    }
-    let computed = crc(covered);
-    if computed == stored {
-        return Ok(CrcStatus::Valid);
-    }
-    if mode == CrcMode::Verify {
-        return Err(DecodeError::new(
-            ErrorKind::CrcMismatch,
-            crc_at,
-            format!("stored checksum {stored:#010x} to match the bytes (computed {computed:#010x})"),
-        ));
-    }
-    Ok(CrcStatus::Invalid)
-}
-
-/// The Java consumer's read_committed rule: aborted transactions become active once the fetch
-/// passes their first offset; a transactional batch of an active producer is dropped; that
-/// producer's ABORT marker ends the range. The list may be unsorted and name a producer twice.
-pub(crate) struct AbortedFilter {
-    /// Sorted by first offset, descending, so the next one to activate is at the end.
-    pending: Vec<AbortedTransaction>,
-    active: Vec<i64>,
-}
-
-impl AbortedFilter {
-    pub fn new(aborted: &[AbortedTransaction]) -> Self {
-        let mut pending = aborted.to_vec();
-        pending.sort_by_key(|t| std::cmp::Reverse(t.first_offset));
-        AbortedFilter {
-            pending,
-            active: Vec::new(),
-        }
-    }
-
-    /// Whether the batch's records are to be dropped. Call for every batch, in order.
-    pub fn skips_batch(&mut self, info: &BatchInfo) -> bool {
-        if info.producer_id < 0 {
-            return false;
-        }
-        while self
-            .pending
-            .last()
-            .is_some_and(|t| t.first_offset <= info.last_offset)
-        {
-            let t = self.pending.pop().expect("checked above");
-            self.active.push(t.producer_id);
-        }
-        info.is_transactional && !info.is_control && self.active.contains(&info.producer_id)
-    }
-
-    /// An ABORT marker of `producer_id` closes its current aborted range.
-    pub fn on_control_record(&mut self, producer_id: i64, control: ControlType) {
-        if control == ControlType::Abort
-            && let Some(i) = self.active.iter().position(|&p| p == producer_id)
-        {
-            self.active.swap_remove(i);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compression::Compression;
-    use crate::output::TimestampType;
-
-    fn batch(producer_id: i64, base: i64, last: i64, transactional: bool, control: bool) -> BatchInfo {
-        BatchInfo {
-            base_offset: base,
-            last_offset: last,
-            partition_leader_epoch: 0,
-            producer_id,
-            producer_epoch: 0,
-            base_sequence: 0,
-            is_transactional: transactional,
-            is_control: control,
-            has_delete_horizon: false,
-            compression: Compression::None,
-            timestamp_type: TimestampType::CreateTime,
-            magic: 2,
-            crc: CrcStatus::NotChecked,
-            base_timestamp: 0,
-            max_timestamp: 0,
-            record_count: 1,
-            size_in_bytes: 0,
-            uncompressed_records_size: 0,
-            input_position: 0,
-            records_kept: 0,
-        }
-    }
-
-    /// Runs the filter over batches (a control batch is an ABORT marker) and returns the base
-    /// offsets of the data batches kept.
-    fn kept(aborted: &[AbortedTransaction], batches: &[BatchInfo]) -> Vec<i64> {
-        let mut f = AbortedFilter::new(aborted);
-        let mut out = vec![];
-        for b in batches {
-            let skip = f.skips_batch(b);
-            if b.is_control {
-                f.on_control_record(b.producer_id, ControlType::Abort);
-            } else if !skip {
-                out.push(b.base_offset);
-            }
-        }
-        out
-    }
+    use crate::arena::Arena;
+    use crate::compression::Decompressor;
+    use crate::options::{CrcMode, RecordSetOptions};
+    use crate::output::{ByteRange, Columns, CrcStatus};
 
     fn zigzag(out: &mut Vec<u8>, v: i64) {
         let mut u = ((v << 1) ^ (v >> 63)) as u64;
@@ -364,14 +172,14 @@ mod tests {
     ) -> Result<(RecordSetSummary, Columns)> {
         let (mut columns, mut arena, mut decompressor) =
             (Columns::default(), Arena::default(), Decompressor::default());
-        let mut sink = Sink {
+        let mut ctx = EntryContext {
             columns: &mut columns,
             arena: &mut arena,
             decompressor: &mut decompressor,
             input_len: bytes.len(),
             options: &options,
         };
-        let summary = decode(&mut sink, bytes, 0, aborted)?;
+        let summary = decode(&mut ctx, bytes, 0, aborted)?;
         Ok((summary, columns))
     }
 
@@ -425,7 +233,7 @@ mod tests {
         assert_eq!(keys, vec![&b"a"[..], b"b", b"a"]);
         assert_eq!(columns.header_keys.len(), 2, "keys interned");
         assert!(columns.headers.value[1].is_null());
-        assert_eq!(columns.records.key[0], Bytes::NULL);
+        assert_eq!(columns.records.key[0], ByteRange::NULL);
         assert_eq!(columns.records.value[0].len, 0, "empty is not null");
     }
 
@@ -507,37 +315,5 @@ mod tests {
         assert_eq!(columns.records.offset, vec![3]);
         assert_eq!(summary.next_offset, Some(4));
         assert_eq!(columns.batches[0].records_kept, 0);
-    }
-
-    #[test]
-    fn two_aborted_transactions_of_one_producer_and_an_unsorted_list() {
-        let t = |producer_id, first_offset| AbortedTransaction {
-            producer_id,
-            first_offset,
-        };
-        // producer 7 aborts twice (offsets 0-1 and 6-7), producer 8 commits 3-4, producer 9 aborts at 10.
-        let batches = [
-            batch(7, 0, 1, true, false),
-            batch(7, 2, 2, true, true), // ABORT marker of 7
-            batch(8, 3, 4, true, false),
-            batch(-1, 5, 5, false, false),
-            batch(7, 6, 7, true, false),
-            batch(7, 8, 8, true, true),  // second ABORT marker of 7
-            batch(7, 9, 9, true, false), // a later transaction of 7 that committed
-            batch(9, 10, 10, true, false),
-        ];
-        let unsorted = [t(9, 10), t(7, 6), t(7, 0)];
-        assert_eq!(kept(&unsorted, &batches), vec![3, 5, 9]);
-        // without the list nothing is dropped
-        assert_eq!(kept(&[], &batches), vec![0, 3, 5, 6, 9, 10]);
-    }
-
-    #[test]
-    fn non_transactional_batches_of_an_aborted_producer_id_are_kept() {
-        let aborted = [AbortedTransaction {
-            producer_id: 7,
-            first_offset: 0,
-        }];
-        assert_eq!(kept(&aborted, &[batch(7, 0, 3, false, false)]), vec![0]);
     }
 }

@@ -1,18 +1,22 @@
 //! Magic 2 record batches (`DefaultRecordBatch`): a 61-byte header, then `record_count` records,
 //! the whole records section compressed when the codec is not none.
 
-use crate::compression::{Compression, DecompressError};
+use super::context::{EntryContext, LOG_OVERHEAD};
+use crate::checksum;
+use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
-use crate::output::{BatchInfo, Bytes, Columns, ControlType, TimestampType};
-use crate::record_set::{AbortedFilter, LOG_OVERHEAD, Sink, check_crc};
+use crate::output::{BatchInfo, ByteRange, Columns, ControlType, CrcStatus, TimestampType};
+use crate::transactions::AbortedFilter;
 use crate::wire::Reader;
 
 /// Header size after the offset and length fields (61 - 12).
 pub(crate) const MIN_SIZE: usize = HEADER_SIZE - LOG_OVERHEAD;
 /// Bytes of a record batch before its records section (offset and length included).
-pub const HEADER_SIZE: usize = 61;
+pub(crate) const HEADER_SIZE: usize = 61;
 /// The CRC-32C covers attributes to the end of the batch.
 const CRC_START: usize = 21;
+/// Position of the stored CRC in the batch.
+const CRC_AT: usize = 17;
 /// A record takes at least 7 bytes: length, attributes, timestamp delta, offset delta, key
 /// length, value length, header count.
 const MIN_RECORD_SIZE: usize = 7;
@@ -25,23 +29,18 @@ const DELETE_HORIZON_BIT: i16 = 1 << 6;
 /// Decodes one complete batch (`entry` starts with its base offset; `at` is its input position)
 /// and returns its last offset.
 pub(crate) fn decode(
-    sink: &mut Sink<'_>,
+    ctx: &mut EntryContext<'_>,
     entry: &[u8],
     at: usize,
     filter: Option<&mut AbortedFilter>,
 ) -> Result<i64> {
     // the record-set layer only hands over entries of at least a batch header
     let base_offset = i64::from_be_bytes(entry[..8].try_into().unwrap_or_default());
-    decode_batch(sink, entry, at, base_offset, filter).map_err(|e| e.in_batch(base_offset))
+    decode_batch(ctx, entry, at, base_offset, filter).map_err(|e| e.in_batch(base_offset))
 }
 
-fn decode_batch(
-    sink: &mut Sink<'_>,
-    entry: &[u8],
-    at: usize,
-    base_offset: i64,
-    mut filter: Option<&mut AbortedFilter>,
-) -> Result<i64> {
+/// The fixed 61-byte header, read into the batch descriptor (CRC not yet checked).
+fn read_header(entry: &[u8], at: usize, base_offset: i64) -> Result<(BatchInfo, u32)> {
     let mut h = Reader::with_base(&entry[LOG_OVERHEAD..], at + LOG_OVERHEAD);
     let partition_leader_epoch = h.i32("partition leader epoch")?;
     let magic = h.i8("magic")?;
@@ -70,20 +69,7 @@ fn decode_batch(
             format!("record count >= 0, found {record_count}"),
         ));
     }
-    let crc = check_crc(
-        sink.options.crc,
-        crate::checksum::crc32c,
-        stored_crc,
-        &entry[CRC_START..],
-        at + 17,
-    )?;
-    let timestamp_type = if attributes & TIMESTAMP_TYPE_BIT != 0 {
-        TimestampType::LogAppendTime
-    } else {
-        TimestampType::CreateTime
-    };
-    let records_section = &entry[HEADER_SIZE..];
-    let mut info = BatchInfo {
+    let info = BatchInfo {
         base_offset,
         last_offset: base_offset.wrapping_add(i64::from(last_offset_delta)),
         partition_leader_epoch,
@@ -94,60 +80,84 @@ fn decode_batch(
         is_control: attributes & CONTROL_BIT != 0,
         has_delete_horizon: attributes & DELETE_HORIZON_BIT != 0,
         compression,
-        timestamp_type,
+        timestamp_type: if attributes & TIMESTAMP_TYPE_BIT != 0 {
+            TimestampType::LogAppendTime
+        } else {
+            TimestampType::CreateTime
+        },
         magic,
-        crc,
+        crc: CrcStatus::NotChecked,
         base_timestamp,
         max_timestamp,
         record_count,
         size_in_bytes: entry.len() as u32,
-        uncompressed_records_size: records_section.len() as u32,
+        uncompressed_records_size: (entry.len() - HEADER_SIZE) as u32,
         input_position: at as u32,
         records_kept: 0,
     };
+    Ok((info, stored_crc))
+}
+
+fn decode_batch(
+    ctx: &mut EntryContext<'_>,
+    entry: &[u8],
+    at: usize,
+    base_offset: i64,
+    mut filter: Option<&mut AbortedFilter>,
+) -> Result<i64> {
+    let (mut info, stored_crc) = read_header(entry, at, base_offset)?;
+    info.crc = checksum::verify(
+        ctx.options.crc,
+        checksum::crc32c,
+        stored_crc,
+        &entry[CRC_START..],
+        at + CRC_AT,
+    )?;
     let last_offset = info.last_offset;
 
     if let Some(f) = filter.as_deref_mut()
         && f.skips_batch(&info)
     {
         // An aborted transaction's batch: only its descriptor is kept (for nextOffset).
-        sink.push_batch(info);
+        ctx.push_batch(info);
         return Ok(last_offset);
     }
 
     // Records are read either straight from the input or from the arena after decompression.
+    let records_section = &entry[HEADER_SIZE..];
+    let compression = info.compression;
     let (records, reader_base, pos_base): (&[u8], usize, usize) = if compression == Compression::None {
         (records_section, at + HEADER_SIZE, at + HEADER_SIZE)
     } else {
-        let arena_start = sink.arena.len();
-        let limit = sink.options.max_decompressed_bytes;
-        let n = sink
+        let arena_start = ctx.arena.len();
+        let limit = ctx.options.max_decompressed_bytes;
+        let n = ctx
             .decompressor
-            .decompress_into(compression, records_section, sink.arena, limit, false)
-            .map_err(|e| decompress_error(e, at + HEADER_SIZE))?;
+            .decompress_into(compression, records_section, ctx.arena, limit, false)
+            .map_err(|e| e.at(at + HEADER_SIZE))?;
         info.uncompressed_records_size = n as u32;
         (
-            &sink.arena.as_slice()[arena_start..],
+            &ctx.arena.as_slice()[arena_start..],
             0,
-            sink.input_len + arena_start,
+            ctx.input_len + arena_start,
         )
     };
-    // `records` may borrow the arena while the columns are filled: disjoint fields of the sink.
-    let mark = sink.columns.mark();
+    // `records` may borrow the arena while the columns are filled: disjoint fields of the context.
+    let mark = ctx.columns.mark();
     let parsed = RecordParser {
         base_offset,
-        base_timestamp,
-        log_append_time: (timestamp_type == TimestampType::LogAppendTime).then_some(max_timestamp),
-        batch_index: sink.columns.batches.len() as u32,
+        base_timestamp: info.base_timestamp,
+        log_append_time: (info.timestamp_type == TimestampType::LogAppendTime).then_some(info.max_timestamp),
+        batch_index: ctx.columns.batches.len() as u32,
         pos_base,
         reader_base,
         is_control: info.is_control,
     }
-    .parse(sink.columns, records, record_count as usize);
+    .parse(ctx.columns, records, info.record_count as usize);
     let marker = match parsed {
         Ok(marker) => marker,
         Err(e) => {
-            sink.columns.rollback(mark);
+            ctx.columns.rollback(mark);
             return Err(if compression == Compression::None {
                 e
             } else {
@@ -157,24 +167,15 @@ fn decode_batch(
     };
     if info.is_control {
         if let (Some(f), Some(marker)) = (filter, marker) {
-            f.on_control_record(producer_id, marker);
+            f.on_control_record(info.producer_id, marker);
         }
-        if !sink.options.include_control_records {
-            sink.columns.rollback(mark);
+        if !ctx.options.include_control_records {
+            ctx.columns.rollback(mark);
         }
     }
-    info.records_kept = (sink.columns.records.len() - mark.records) as u32;
-    sink.push_batch(info);
+    info.records_kept = (ctx.columns.records.len() - mark.records) as u32;
+    ctx.push_batch(info);
     Ok(last_offset)
-}
-
-pub(crate) fn decompress_error(e: DecompressError, at: usize) -> DecodeError {
-    match e {
-        DecompressError::LimitExceeded { .. } => {
-            DecodeError::new(ErrorKind::DecompressionLimit, at, e.to_string())
-        }
-        DecompressError::Corrupt { .. } => corrupt(at, e.to_string()),
-    }
 }
 
 struct RecordParser {
@@ -252,15 +253,13 @@ impl RecordParser {
             let timestamp = self
                 .log_append_time
                 .unwrap_or(self.base_timestamp.wrapping_add(timestamp_delta));
-            let headers_end = columns.headers.key_id.len() as u32;
-            let out = &mut columns.records;
-            out.offset
-                .push(self.base_offset.wrapping_add(i64::from(offset_delta)));
-            out.timestamp.push(timestamp);
-            out.key.push(key);
-            out.value.push(value);
-            out.headers_end.push(headers_end);
-            out.batch.push(self.batch_index);
+            columns.push_record(
+                self.base_offset.wrapping_add(i64::from(offset_delta)),
+                timestamp,
+                key,
+                value,
+                self.batch_index,
+            );
         }
         if !r.is_empty() {
             return Err(corrupt(
@@ -276,15 +275,15 @@ impl RecordParser {
 
     /// A varint-length-prefixed byte field (-1 = null), as an output range.
     #[inline(always)]
-    fn read_bytes(&self, r: &mut Reader<'_>, what: &str) -> Result<Bytes> {
+    fn read_bytes(&self, r: &mut Reader<'_>, what: &str) -> Result<ByteRange> {
         let at = r.position();
         match r.varint(what)? {
-            -1 => Ok(Bytes::NULL),
+            -1 => Ok(ByteRange::NULL),
             n if n < 0 => Err(corrupt(at, format!("{what} length >= -1, found {n}"))),
             n => {
                 let pos = self.pos_base + r.position() - self.reader_base;
                 r.skip(n as usize, what)?;
-                Ok(Bytes {
+                Ok(ByteRange {
                     pos: pos as u32,
                     len: n,
                 })

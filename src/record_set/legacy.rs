@@ -4,10 +4,12 @@
 //! absolute offset (a wrapper offset of 0 means the inner offsets are already absolute);
 //! LogAppendTime on a magic-1 wrapper applies the wrapper's timestamp to every inner record.
 
+use super::context::{EntryContext, LOG_OVERHEAD};
+use crate::checksum;
 use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
-use crate::output::{BatchInfo, Bytes, CrcStatus, TimestampType};
-use crate::record_set::{CrcMode, LOG_OVERHEAD, Sink, check_crc};
+use crate::options::CrcMode;
+use crate::output::{BatchInfo, ByteRange, Columns, CrcStatus, TimestampType};
 use crate::wire::Reader;
 
 /// crc 4, magic 1, attributes 1, key length 4, value length 4.
@@ -82,9 +84,9 @@ fn read_message(entry: &[u8], base: usize, crc_mode: CrcMode) -> Result<Message>
             format!("end of message ({} bytes left)", r.remaining()),
         ));
     }
-    let crc = check_crc(
+    let crc = checksum::verify(
         crc_mode,
-        crate::checksum::crc32,
+        checksum::crc32,
         stored_crc,
         &entry[CRC_START..],
         base + 12,
@@ -115,13 +117,13 @@ fn read_bytes(r: &mut Reader<'_>, base: usize, what: &str) -> Result<Option<(usi
 }
 
 /// Decodes one complete legacy entry at input position `at`; returns its last offset.
-pub(crate) fn decode(sink: &mut Sink<'_>, entry: &[u8], at: usize) -> Result<i64> {
+pub(crate) fn decode(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i64> {
     let wrapper_offset = i64::from_be_bytes(entry[..8].try_into().unwrap_or_default());
-    decode_entry(sink, entry, at).map_err(|e| e.in_batch(wrapper_offset))
+    decode_entry(ctx, entry, at).map_err(|e| e.in_batch(wrapper_offset))
 }
 
-fn decode_entry(sink: &mut Sink<'_>, entry: &[u8], at: usize) -> Result<i64> {
-    let crc_mode = sink.options.crc;
+fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i64> {
+    let crc_mode = ctx.options.crc;
     let wrapper = read_message(entry, at, crc_mode)?;
     let mut info = BatchInfo {
         base_offset: wrapper.offset,
@@ -145,55 +147,54 @@ fn decode_entry(sink: &mut Sink<'_>, entry: &[u8], at: usize) -> Result<i64> {
         input_position: at as u32,
         records_kept: 1,
     };
-    let batch_index = sink.columns.batches.len() as u32;
-    let in_input =
-        |field: Option<(usize, usize)>| field.map_or(Bytes::NULL, |(p, n)| Sink::input_bytes(at + p, n));
+    let batch_index = ctx.columns.batches.len() as u32;
+    let in_input = |field: Option<(usize, usize)>| {
+        field.map_or(ByteRange::NULL, |(p, n)| EntryContext::input_range(at + p, n))
+    };
 
     if wrapper.compression == Compression::None {
-        let columns = &mut *sink.columns;
-        columns.reserve_records(1);
-        let r = &mut columns.records;
-        r.offset.push(wrapper.offset);
-        r.timestamp.push(wrapper.timestamp);
-        r.key.push(in_input(wrapper.key));
-        r.value.push(in_input(wrapper.value));
-        r.headers_end.push(columns.headers.key_id.len() as u32);
-        r.batch.push(batch_index);
-        sink.push_batch(info);
+        ctx.columns.push_record(
+            wrapper.offset,
+            wrapper.timestamp,
+            in_input(wrapper.key),
+            in_input(wrapper.value),
+            batch_index,
+        );
+        ctx.push_batch(info);
         return Ok(wrapper.offset);
     }
 
     let (value_pos, value_len) = wrapper
         .value
         .ok_or_else(|| corrupt(at + LOG_OVERHEAD, "a compressed message with a value"))?;
-    let arena_start = sink.arena.len();
-    let inner_len = sink
+    let arena_start = ctx.arena.len();
+    let inner_len = ctx
         .decompressor
         .decompress_into(
             wrapper.compression,
             &entry[value_pos..value_pos + value_len],
-            sink.arena,
-            sink.options.max_decompressed_bytes,
+            ctx.arena,
+            ctx.options.max_decompressed_bytes,
             wrapper.magic == 0,
         )
-        .map_err(|e| crate::batch::decompress_error(e, at + value_pos))?;
+        .map_err(|e| e.at(at + value_pos))?;
     info.uncompressed_records_size = inner_len as u32;
 
-    let mark = sink.columns.mark();
-    let inner = &sink.arena.as_slice()[arena_start..];
-    let pos_base = sink.input_len + arena_start;
-    let result = decode_inner(sink.columns, inner, pos_base, crc_mode, &wrapper, batch_index);
+    let mark = ctx.columns.mark();
+    let inner = &ctx.arena.as_slice()[arena_start..];
+    let pos_base = ctx.input_len + arena_start;
+    let result = decode_inner(ctx.columns, inner, pos_base, crc_mode, &wrapper, batch_index);
     let (count, inner_crc) = match result {
         Ok(r) => r,
         Err(e) => {
-            sink.columns.rollback(mark);
+            ctx.columns.rollback(mark);
             return Err(e.in_decompressed(at));
         }
     };
     if inner_crc == CrcStatus::Invalid {
         info.crc = CrcStatus::Invalid;
     }
-    let offsets = &mut sink.columns.records.offset[mark.records..];
+    let offsets = &mut ctx.columns.records.offset[mark.records..];
     // Magic 1: relative inner offsets become absolute, anchored at the wrapper's (last) offset.
     if wrapper.magic >= 1
         && wrapper.offset != 0
@@ -201,7 +202,7 @@ fn decode_entry(sink: &mut Sink<'_>, entry: &[u8], at: usize) -> Result<i64> {
     {
         let base = wrapper.offset.wrapping_sub(last_relative);
         if base < 0 {
-            sink.columns.rollback(mark);
+            ctx.columns.rollback(mark);
             return Err(corrupt(
                 at,
                 format!(
@@ -219,14 +220,14 @@ fn decode_entry(sink: &mut Sink<'_>, entry: &[u8], at: usize) -> Result<i64> {
     info.record_count = count as i32;
     info.records_kept = count as u32;
     let last_offset = info.last_offset;
-    sink.push_batch(info);
+    ctx.push_batch(info);
     Ok(last_offset)
 }
 
 /// Appends the inner messages of a decompressed wrapper (all of which must be complete and
 /// uncompressed) with their offsets as stored; returns their count and combined CRC status.
 fn decode_inner(
-    columns: &mut crate::output::Columns,
+    columns: &mut Columns,
     inner: &[u8],
     pos_base: usize,
     crc_mode: CrcMode,
@@ -259,7 +260,7 @@ fn decode_inner(
             (_, c) => c,
         };
         let at_pos = |field: Option<(usize, usize)>| {
-            field.map_or(Bytes::NULL, |(p, n)| Bytes {
+            field.map_or(ByteRange::NULL, |(p, n)| ByteRange {
                 pos: (pos_base + pos + p) as u32,
                 len: n as i32,
             })
@@ -269,14 +270,7 @@ fn decode_inner(
         } else {
             m.timestamp
         };
-        columns.reserve_records(1);
-        let r = &mut columns.records;
-        r.offset.push(m.offset);
-        r.timestamp.push(timestamp);
-        r.key.push(at_pos(m.key));
-        r.value.push(at_pos(m.value));
-        r.headers_end.push(columns.headers.key_id.len() as u32);
-        r.batch.push(batch_index);
+        columns.push_record(m.offset, timestamp, at_pos(m.key), at_pos(m.value), batch_index);
         count += 1;
         pos += entry.len();
     }

@@ -1,0 +1,156 @@
+//! LZ4 frames: lz4_flex decodes the blocks, the frame is parsed here.
+
+use super::codec::{Compression, DecompressError, corrupt};
+use crate::arena::Arena;
+
+/// LZ4 frames (the format Kafka uses since KIP-57), parsed here so that the magic-0 header
+/// checksum bug (KAFKA-3160: the checksum also covered the 4 magic bytes) can be accepted.
+/// Block and content checksums are not verified: the batch CRC covers the compressed bytes.
+pub(super) fn decompress(
+    mut input: &[u8],
+    arena: &mut Arena,
+    limit: usize,
+    legacy_framing: bool,
+) -> Result<(), DecompressError> {
+    const MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
+    let bad = |what: &str| corrupt(Compression::Lz4, what);
+    let start = arena.len();
+    while !input.is_empty() {
+        if input.len() < 7 || input[..4] != MAGIC {
+            return Err(bad("frame magic 04 22 4d 18"));
+        }
+        let flg = input[4];
+        let bd = input[5];
+        if flg >> 6 != 1 {
+            return Err(bad("frame version 01"));
+        }
+        let independent = flg & 0x20 != 0;
+        let block_checksums = flg & 0x10 != 0;
+        let has_content_size = flg & 0x08 != 0;
+        let content_checksum = flg & 0x04 != 0;
+        let has_dict = flg & 0x01 != 0;
+        let block_max = match (bd >> 4) & 0x7 {
+            4 => 64 << 10,
+            5 => 256 << 10,
+            6 => 1 << 20,
+            7 => 4 << 20,
+            _ => return Err(bad("block size code 4..7")),
+        };
+        let descriptor_len = 2 + if has_content_size { 8 } else { 0 } + if has_dict { 4 } else { 0 };
+        let hc_at = 4 + descriptor_len;
+        let header_checksum = *input.get(hc_at).ok_or_else(|| bad("frame descriptor"))?;
+        let expected = (twox_hash::XxHash32::oneshot(0, &input[4..hc_at]) >> 8) as u8;
+        let legacy = (twox_hash::XxHash32::oneshot(0, &input[..hc_at]) >> 8) as u8;
+        if header_checksum != expected && !(legacy_framing && header_checksum == legacy) {
+            return Err(bad("frame header checksum"));
+        }
+        if has_content_size {
+            let size = u64::from_le_bytes(input[6..14].try_into().unwrap_or_default());
+            if size > (limit - (arena.len() - start)) as u64 {
+                return Err(DecompressError::LimitExceeded { limit });
+            }
+        }
+        let frame_start = arena.len();
+        let mut rest = &input[hc_at + 1..];
+        loop {
+            let (word, body) = match rest {
+                [a, b, c, d, body @ ..] => (u32::from_le_bytes([*a, *b, *c, *d]), body),
+                _ => return Err(bad("block size")),
+            };
+            if word == 0 {
+                rest = body;
+                break;
+            }
+            let stored = word & 0x8000_0000 != 0;
+            let size = (word & 0x7fff_ffff) as usize;
+            if size > block_max {
+                return Err(bad("block no larger than the frame's block size"));
+            }
+            let data = body.get(..size).ok_or_else(|| bad("block data"))?;
+            let room = limit - (arena.len() - start);
+            if stored {
+                if size > room {
+                    return Err(DecompressError::LimitExceeded { limit });
+                }
+                arena.extend_from_slice(data);
+            } else {
+                // lz4 expands at most 255:1, so a small block never reserves the full block size
+                let n = block_max.min(room).min(size.saturating_mul(255) + 16);
+                let (history, out) = arena.writable_after(n);
+                // Linked blocks may copy from up to 64 KiB of this frame's earlier output.
+                let dict = if independent {
+                    &[][..]
+                } else {
+                    let h = &history[frame_start..];
+                    &h[h.len().saturating_sub(64 << 10)..]
+                };
+                let written =
+                    lz4_flex::block::decompress_into_with_dict(data, out, dict).map_err(|e| match e {
+                        lz4_flex::block::DecompressError::OutputTooSmall { .. }
+                            if n == room && n < block_max =>
+                        {
+                            DecompressError::LimitExceeded { limit }
+                        }
+                        e => corrupt(Compression::Lz4, e.to_string()),
+                    })?;
+                arena.commit(written);
+            }
+            rest = &body[size..];
+            if block_checksums {
+                rest = rest.get(4..).ok_or_else(|| bad("block checksum"))?;
+            }
+        }
+        if content_checksum {
+            rest = rest.get(4..).ok_or_else(|| bad("content checksum"))?;
+        }
+        input = rest;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compression::tests::run;
+
+    /// Builds an lz4 frame of independent blocks; `legacy` computes the header checksum the way
+    /// pre-KIP-57 Kafka did (over the magic bytes too).
+    fn lz4_frame(data: &[u8], legacy: bool) -> Vec<u8> {
+        let mut f = vec![0x04, 0x22, 0x4d, 0x18, 0x60, 0x40];
+        let hc_input = if legacy { &f[..] } else { &f[4..] };
+        let hc = (twox_hash::XxHash32::oneshot(0, hc_input) >> 8) as u8;
+        f.push(hc);
+        for chunk in data.chunks(64 << 10) {
+            let c = lz4_flex::block::compress(chunk);
+            f.extend_from_slice(&(c.len() as u32).to_le_bytes());
+            f.extend_from_slice(&c);
+        }
+        f.extend_from_slice(&0u32.to_le_bytes());
+        f
+    }
+
+    #[test]
+    fn lz4_frame_and_the_magic0_header_checksum_quirk() {
+        let data: Vec<u8> = (0..200_000u32)
+            .map(|i| (i % 251) as u8 ^ (i / 1000) as u8)
+            .collect();
+        assert_eq!(
+            run(Compression::Lz4, &lz4_frame(&data, false), 1 << 20, false).unwrap(),
+            data
+        );
+        let old = lz4_frame(&data, true);
+        assert_eq!(
+            run(Compression::Lz4, &old, 1 << 20, true).unwrap(),
+            data,
+            "magic 0 accepts the old checksum"
+        );
+        assert!(matches!(
+            run(Compression::Lz4, &old, 1 << 20, false),
+            Err(DecompressError::Corrupt { .. })
+        ));
+        assert_eq!(
+            run(Compression::Lz4, &lz4_frame(&data, false), 100_000, false).unwrap_err(),
+            DecompressError::LimitExceeded { limit: 100_000 }
+        );
+    }
+}

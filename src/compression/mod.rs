@@ -1,0 +1,107 @@
+//! Decompression of batch payloads into the arena: gzip (zlib-rs), snappy raw and xerial-framed
+//! (snap), lz4 frames (lz4_flex blocks, frame parsed here), zstd (ruzstd).
+//!
+//! Every codec appends to the arena and never lets one payload grow it by more than `limit`
+//! bytes: sizes the format declares are checked against the limit before memory is reserved, and
+//! streams without a declared size are inflated in bounded steps.
+
+mod codec;
+mod gzip;
+mod lz4;
+mod snappy;
+mod zstd;
+
+pub use codec::{Compression, DecompressError};
+
+use crate::arena::Arena;
+use crate::error::{DecodeError, ErrorKind};
+
+/// Codec state that is expensive to create, kept for the next batch and the next call.
+#[derive(Default)]
+pub struct Decompressor {
+    inflate: Option<zlib_rs::Inflate>,
+    zstd: ruzstd::decoding::FrameDecoder,
+}
+
+impl Decompressor {
+    /// Appends the decompressed form of `input` to `arena`. On error the arena is left as it was.
+    /// `legacy_lz4_framing` accepts the wrong lz4 header checksum of magic-0 messages (KAFKA-3160).
+    pub fn decompress_into(
+        &mut self,
+        codec: Compression,
+        input: &[u8],
+        arena: &mut Arena,
+        limit: usize,
+        legacy_lz4_framing: bool,
+    ) -> Result<usize, DecompressError> {
+        let start = arena.len();
+        let result = match codec {
+            Compression::None => {
+                if input.len() > limit {
+                    return Err(DecompressError::LimitExceeded { limit });
+                }
+                arena.extend_from_slice(input);
+                Ok(())
+            }
+            Compression::Gzip => {
+                let inflate = self
+                    .inflate
+                    .get_or_insert_with(|| zlib_rs::Inflate::new(false, 15));
+                gzip::decompress(inflate, input, arena, limit)
+            }
+            Compression::Snappy => snappy::decompress(input, arena, limit),
+            Compression::Lz4 => lz4::decompress(input, arena, limit, legacy_lz4_framing),
+            Compression::Zstd => zstd::decompress(&mut self.zstd, input, arena, limit),
+        };
+        match result {
+            Ok(()) => Ok(arena.len() - start),
+            Err(e) => {
+                arena.truncate(start);
+                Err(e)
+            }
+        }
+    }
+}
+
+impl DecompressError {
+    /// The record layer's error for a payload that starts at input position `at`.
+    pub(crate) fn at(self, at: usize) -> DecodeError {
+        let kind = match self {
+            DecompressError::LimitExceeded { .. } => ErrorKind::DecompressionLimit,
+            DecompressError::Corrupt { .. } => ErrorKind::Corrupt,
+        };
+        DecodeError::new(kind, at, self.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decompresses `input` after an earlier batch's bytes and returns only the new ones.
+    pub(super) fn run(
+        codec: Compression,
+        input: &[u8],
+        limit: usize,
+        legacy: bool,
+    ) -> Result<Vec<u8>, DecompressError> {
+        let mut arena = Arena::default();
+        arena.extend_from_slice(b"earlier batch");
+        let mut d = Decompressor::default();
+        let n = d.decompress_into(codec, input, &mut arena, limit, legacy)?;
+        assert_eq!(n, arena.len() - 13);
+        Ok(arena.as_slice()[13..].to_vec())
+    }
+
+    #[test]
+    fn errors_leave_the_arena_as_it_was() {
+        let mut arena = Arena::default();
+        arena.extend_from_slice(b"keep");
+        let mut d = Decompressor::default();
+        assert!(
+            d.decompress_into(Compression::Snappy, &[0xff, 0xff, 0xff], &mut arena, 100, false)
+                .is_err()
+        );
+        assert_eq!(arena.as_slice(), b"keep");
+    }
+}

@@ -1,0 +1,325 @@
+//! The JS/wasm contract, defined once: which columns a call hands to JavaScript and of what type,
+//! the batch fields by name, the enum name tables and the option bits. The wasm module writes
+//! its output by these tables and hands `describe()` to the JS layer at load, which builds its
+//! objects by name from it; nothing about the layout is repeated on the JS side.
+
+use crate::json::JsonWriter;
+use crate::output::{BatchInfo, CrcStatus, TimestampType};
+
+/// Option bits of the wasm `decode` call.
+pub mod flag {
+    /// The frame starts with the response header.
+    pub const HEADER: u32 = 1;
+    /// read_committed isolation.
+    pub const READ_COMMITTED: u32 = 2;
+    /// Checksum mismatches are reported, not errors.
+    pub const CRC_REPORT: u32 = 4;
+    /// Checksums are not computed.
+    pub const CRC_SKIP: u32 = 8;
+    /// Control records are kept.
+    pub const INCLUDE_CONTROL: u32 = 16;
+    /// int64 columns as BigInt64 instead of float64 numbers.
+    pub const BIGINT: u32 = 32;
+}
+
+const FLAGS: [(&str, u32); 6] = [
+    ("header", flag::HEADER),
+    ("readCommitted", flag::READ_COMMITTED),
+    ("crcReport", flag::CRC_REPORT),
+    ("crcSkip", flag::CRC_SKIP),
+    ("includeControl", flag::INCLUDE_CONTROL),
+    ("bigint", flag::BIGINT),
+];
+
+/// How JS views a column of the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnType {
+    /// int64 values: float64 numbers, or BigInt64 with the bigint flag.
+    Int64,
+    /// Pairs of i32: (position, length), length -1 for null.
+    ByteRanges,
+    /// u32 values.
+    Uint32,
+    /// i32 values.
+    Int32,
+    /// Bytes.
+    Uint8,
+}
+
+impl ColumnType {
+    fn name(self) -> &'static str {
+        match self {
+            ColumnType::Int64 => "int64",
+            ColumnType::ByteRanges => "byteRanges",
+            ColumnType::Uint32 => "uint32",
+            ColumnType::Int32 => "int32",
+            ColumnType::Uint8 => "uint8",
+        }
+    }
+}
+
+/// Every column a call hands to JS, by name.
+pub const COLUMNS: [(&str, ColumnType); 11] = [
+    ("offsets", ColumnType::Int64),
+    ("timestamps", ColumnType::Int64),
+    ("keys", ColumnType::ByteRanges),
+    ("values", ColumnType::ByteRanges),
+    ("headersEnd", ColumnType::Uint32),
+    ("batchIndex", ColumnType::Uint32),
+    ("headerKeyIds", ColumnType::Uint32),
+    ("headerValues", ColumnType::ByteRanges),
+    // the batch fields below, per batch: the int64 ones, then all others
+    ("batchInt64", ColumnType::Int64),
+    ("batchInt32", ColumnType::Int32),
+    // decompressed bytes; positions at or past the input length point here
+    ("arena", ColumnType::Uint8),
+];
+
+/// How a batch field reaches JS.
+#[derive(Debug, Clone, Copy)]
+pub enum FieldType {
+    /// In `batchInt64`.
+    Int64,
+    /// In `batchInt32`, as a number.
+    Int32,
+    /// In `batchInt32`, 0 or 1.
+    Bool,
+    /// In `batchInt32`: 0 = null, 1 = true, 2 = false.
+    NullableBool,
+    /// In `batchInt32`, an index into the names.
+    Name(&'static [&'static str]),
+}
+
+/// One field of the JS batch object.
+pub struct BatchField {
+    /// The JS property name.
+    pub name: &'static str,
+    /// How it crosses.
+    pub ty: FieldType,
+    /// Its value (int64 fields as they are; the others fit an i32).
+    pub value: fn(&BatchInfo) -> i64,
+}
+
+/// Codec names by id.
+pub const COMPRESSION_NAMES: [&str; 5] = ["none", "gzip", "snappy", "lz4", "zstd"];
+/// Timestamp type names by `timestamp_type_index`.
+pub const TIMESTAMP_TYPE_NAMES: [&str; 3] = ["NO_TIMESTAMP", "CREATE_TIME", "LOG_APPEND_TIME"];
+/// Control record names by type (the key's bytes 2-3); other types are `UNKNOWN`.
+pub const CONTROL_TYPE_NAMES: [&str; 7] = [
+    "ABORT",
+    "COMMIT",
+    "LEADER_CHANGE",
+    "SNAPSHOT_HEADER",
+    "SNAPSHOT_FOOTER",
+    "KRAFT_VERSION",
+    "KRAFT_VOTERS",
+];
+
+fn timestamp_type_index(t: TimestampType) -> i64 {
+    match t {
+        TimestampType::NoTimestamp => 0,
+        TimestampType::CreateTime => 1,
+        TimestampType::LogAppendTime => 2,
+    }
+}
+
+fn crc_valid(c: CrcStatus) -> i64 {
+    match c {
+        CrcStatus::NotChecked => 0,
+        CrcStatus::Valid => 1,
+        CrcStatus::Invalid => 2,
+    }
+}
+
+/// The JS batch object, field by field, in the order its properties are created.
+pub const BATCH_FIELDS: [BatchField; 19] = [
+    BatchField {
+        name: "baseOffset",
+        ty: FieldType::Int64,
+        value: |b| b.base_offset,
+    },
+    BatchField {
+        name: "lastOffset",
+        ty: FieldType::Int64,
+        value: |b| b.last_offset,
+    },
+    BatchField {
+        name: "partitionLeaderEpoch",
+        ty: FieldType::Int32,
+        value: |b| b.partition_leader_epoch.into(),
+    },
+    BatchField {
+        name: "producerId",
+        ty: FieldType::Int64,
+        value: |b| b.producer_id,
+    },
+    BatchField {
+        name: "producerEpoch",
+        ty: FieldType::Int32,
+        value: |b| b.producer_epoch.into(),
+    },
+    BatchField {
+        name: "baseSequence",
+        ty: FieldType::Int32,
+        value: |b| b.base_sequence.into(),
+    },
+    BatchField {
+        name: "isTransactional",
+        ty: FieldType::Bool,
+        value: |b| b.is_transactional.into(),
+    },
+    BatchField {
+        name: "isControl",
+        ty: FieldType::Bool,
+        value: |b| b.is_control.into(),
+    },
+    BatchField {
+        name: "hasDeleteHorizon",
+        ty: FieldType::Bool,
+        value: |b| b.has_delete_horizon.into(),
+    },
+    BatchField {
+        name: "compression",
+        ty: FieldType::Name(&COMPRESSION_NAMES),
+        value: |b| b.compression.id().into(),
+    },
+    BatchField {
+        name: "timestampType",
+        ty: FieldType::Name(&TIMESTAMP_TYPE_NAMES),
+        value: |b| timestamp_type_index(b.timestamp_type),
+    },
+    BatchField {
+        name: "magic",
+        ty: FieldType::Int32,
+        value: |b| b.magic.into(),
+    },
+    BatchField {
+        name: "crcValid",
+        ty: FieldType::NullableBool,
+        value: |b| crc_valid(b.crc),
+    },
+    BatchField {
+        name: "baseTimestamp",
+        ty: FieldType::Int64,
+        value: |b| b.base_timestamp,
+    },
+    BatchField {
+        name: "maxTimestamp",
+        ty: FieldType::Int64,
+        value: |b| b.max_timestamp,
+    },
+    BatchField {
+        name: "recordCount",
+        ty: FieldType::Int32,
+        value: |b| b.record_count.into(),
+    },
+    BatchField {
+        name: "sizeInBytes",
+        ty: FieldType::Int32,
+        value: |b| b.size_in_bytes.into(),
+    },
+    BatchField {
+        name: "uncompressedSize",
+        ty: FieldType::Int32,
+        value: |b| b.uncompressed_records_size.into(),
+    },
+    BatchField {
+        name: "position",
+        ty: FieldType::Int32,
+        value: |b| b.input_position.into(),
+    },
+];
+
+/// Appends the per-batch values of `b` to the two batch columns, in `BATCH_FIELDS` order.
+pub fn write_batch(b: &BatchInfo, int64: &mut Vec<i64>, int32: &mut Vec<i32>) {
+    for f in &BATCH_FIELDS {
+        let v = (f.value)(b);
+        match f.ty {
+            FieldType::Int64 => int64.push(v),
+            // every non-int64 field is an i32, u32 below 2^31, a bool or an index
+            _ => int32.push(v as i32),
+        }
+    }
+}
+
+/// The contract as the JSON document the JS layer reads at load.
+pub fn describe() -> String {
+    let mut out = String::new();
+    let mut j = JsonWriter::new(&mut out);
+    j.begin_object();
+    j.key("columns").begin_object();
+    for (name, ty) in COLUMNS {
+        j.key(name).string(ty.name());
+    }
+    j.end_object();
+    j.key("batchFields").begin_array();
+    for f in &BATCH_FIELDS {
+        j.item().begin_object();
+        j.key("name").string(f.name);
+        let (ty, names) = match f.ty {
+            FieldType::Int64 => ("int64", None),
+            FieldType::Int32 => ("int32", None),
+            FieldType::Bool => ("bool", None),
+            FieldType::NullableBool => ("nullableBool", None),
+            FieldType::Name(names) => ("name", Some(names)),
+        };
+        j.key("type").string(ty);
+        if let Some(names) = names {
+            j.key("names").begin_array();
+            for n in names {
+                j.item().string(n);
+            }
+            j.end_array();
+        }
+        j.end_object();
+    }
+    j.end_array();
+    j.key("flags").begin_object();
+    for (name, bit) in FLAGS {
+        j.key(name).number(bit);
+    }
+    j.end_object();
+    j.key("controlTypes").begin_array();
+    for n in CONTROL_TYPE_NAMES {
+        j.item().string(n);
+    }
+    j.end_array();
+    j.end_object();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compression::Compression;
+    use crate::output::ControlType;
+
+    #[test]
+    fn name_tables_agree_with_the_core_types() {
+        for (id, name) in COMPRESSION_NAMES.iter().enumerate() {
+            assert_eq!(Compression::from_id(id as u8).map(Compression::name), Some(*name));
+        }
+        for t in [
+            TimestampType::NoTimestamp,
+            TimestampType::CreateTime,
+            TimestampType::LogAppendTime,
+        ] {
+            assert_eq!(TIMESTAMP_TYPE_NAMES[timestamp_type_index(t) as usize], t.name());
+        }
+        for (i, name) in CONTROL_TYPE_NAMES.iter().enumerate() {
+            let key = [0, 0, 0, i as u8];
+            assert_eq!(ControlType::from_key(&key).map(ControlType::name), Some(*name));
+        }
+    }
+
+    #[test]
+    fn batch_field_names_are_unique_and_the_description_is_json() {
+        let mut names: Vec<_> = BATCH_FIELDS.iter().map(|f| f.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), BATCH_FIELDS.len());
+        let d = describe();
+        assert!(d.starts_with("{\"columns\":{\"offsets\":\"int64\""));
+        assert!(d.contains("\"flags\":{\"header\":1,"));
+    }
+}

@@ -1,0 +1,167 @@
+//! A minimal JSON writer for the documents that cross to JS (call metadata, errors, the
+//! contract): objects and arrays with comma bookkeeping, strings escaped, int64 as strings so
+//! that JS can make exact numbers or BigInts of them.
+
+use std::fmt::{Display, Write};
+
+/// Writes one JSON value into a `String`; `key` and `item` insert the commas.
+pub(crate) struct JsonWriter<'a> {
+    out: &'a mut String,
+    /// Per open object or array: whether it already has a member.
+    nonempty: Vec<bool>,
+}
+
+impl<'a> JsonWriter<'a> {
+    pub fn new(out: &'a mut String) -> Self {
+        JsonWriter {
+            out,
+            nonempty: Vec::new(),
+        }
+    }
+
+    fn separate(&mut self) {
+        if let Some(nonempty) = self.nonempty.last_mut() {
+            if *nonempty {
+                self.out.push(',');
+            }
+            *nonempty = true;
+        }
+    }
+
+    /// Starts a member of the current object.
+    pub fn key(&mut self, key: &str) -> &mut Self {
+        self.separate();
+        write_str(self.out, key);
+        self.out.push(':');
+        // the value that follows is not another member
+        self.nonempty.push(false);
+        self
+    }
+
+    /// Starts an element of the current array.
+    pub fn item(&mut self) -> &mut Self {
+        self.separate();
+        self.nonempty.push(false);
+        self
+    }
+
+    fn value_done(&mut self) {
+        self.nonempty.pop();
+    }
+
+    pub fn begin_object(&mut self) -> &mut Self {
+        self.out.push('{');
+        self.nonempty.push(false);
+        self
+    }
+
+    pub fn end_object(&mut self) -> &mut Self {
+        self.nonempty.pop();
+        self.out.push('}');
+        self.value_done();
+        self
+    }
+
+    pub fn begin_array(&mut self) -> &mut Self {
+        self.out.push('[');
+        self.nonempty.push(false);
+        self
+    }
+
+    pub fn end_array(&mut self) -> &mut Self {
+        self.nonempty.pop();
+        self.out.push(']');
+        self.value_done();
+        self
+    }
+
+    /// A number (integers up to 2^53, which JS reads exactly).
+    pub fn number(&mut self, v: impl Display) -> &mut Self {
+        let _ = write!(self.out, "{v}");
+        self.value_done();
+        self
+    }
+
+    pub fn bool(&mut self, v: bool) -> &mut Self {
+        self.out.push_str(if v { "true" } else { "false" });
+        self.value_done();
+        self
+    }
+
+    pub fn null(&mut self) -> &mut Self {
+        self.out.push_str("null");
+        self.value_done();
+        self
+    }
+
+    pub fn string(&mut self, s: &str) -> &mut Self {
+        write_str(self.out, s);
+        self.value_done();
+        self
+    }
+
+    pub fn opt_string(&mut self, s: Option<&str>) -> &mut Self {
+        match s {
+            Some(s) => self.string(s),
+            None => self.null(),
+        }
+    }
+
+    pub fn opt_number(&mut self, v: Option<impl Display>) -> &mut Self {
+        match v {
+            Some(v) => self.number(v),
+            None => self.null(),
+        }
+    }
+
+    /// An int64 as a decimal string (or null).
+    pub fn int64(&mut self, v: Option<i64>) -> &mut Self {
+        match v {
+            Some(v) => {
+                let _ = write!(self.out, "\"{v}\"");
+                self.value_done();
+                self
+            }
+            None => self.null(),
+        }
+    }
+}
+
+fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_values_with_commas_and_escapes() {
+        let mut s = String::new();
+        let mut j = JsonWriter::new(&mut s);
+        j.begin_object();
+        j.key("a").number(1);
+        j.key("b").begin_array();
+        j.item().string("x\"y\n");
+        j.item().int64(Some(-(1 << 60)));
+        j.item().begin_object().end_object();
+        j.end_array();
+        j.key("c").opt_string(None);
+        j.end_object();
+        assert_eq!(
+            s,
+            r#"{"a":1,"b":["x\"y\u000a","-1152921504606846976",{}],"c":null}"#
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! What a caller can choose for one call: the api version and header of a response, and how the
+//! record sets in it are decoded (checksums, isolation level, control records, limits).
+
+/// How batch and message checksums are treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CrcMode {
+    /// A mismatch is an error naming topic, partition and batch offset.
+    #[default]
+    Verify,
+    /// A mismatch sets `BatchInfo::crc` to `Invalid`; decoding goes on.
+    Report,
+    /// Checksums are not computed.
+    Skip,
+}
+
+/// Which transactional records are returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IsolationLevel {
+    /// Every record, including those of aborted transactions.
+    #[default]
+    ReadUncommitted,
+    /// Records of aborted transactions are removed, by the Java consumer's rule.
+    ReadCommitted,
+}
+
+/// Default for [`RecordSetOptions::max_decompressed_bytes`]: 64 MiB.
+pub const DEFAULT_MAX_DECOMPRESSED_BYTES: usize = 64 << 20;
+
+/// Options shared by every record set of a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordSetOptions {
+    /// How checksums are treated.
+    pub crc: CrcMode,
+    /// Whether records of aborted transactions are dropped.
+    pub isolation: IsolationLevel,
+    /// Keep control records (transaction markers) in the output.
+    pub include_control_records: bool,
+    /// Largest decompressed size of one batch or wrapper message.
+    pub max_decompressed_bytes: usize,
+}
+
+impl Default for RecordSetOptions {
+    fn default() -> Self {
+        RecordSetOptions {
+            crc: CrcMode::Verify,
+            isolation: IsolationLevel::ReadUncommitted,
+            include_control_records: false,
+            max_decompressed_bytes: DEFAULT_MAX_DECOMPRESSED_BYTES,
+        }
+    }
+}
+
+/// Options for a whole FetchResponse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchOptions {
+    /// The FetchResponse version the frame was sent with (0 to 18).
+    pub api_version: i16,
+    /// The input starts with the response header (correlation id, tagged fields from v12).
+    pub with_header: bool,
+    /// How the record set of every partition is decoded.
+    pub records: RecordSetOptions,
+}
+
+impl FetchOptions {
+    /// Options for a frame of `api_version` that starts with its response header, with the
+    /// default record options.
+    pub fn new(api_version: i16) -> Self {
+        FetchOptions {
+            api_version,
+            with_header: true,
+            records: RecordSetOptions::default(),
+        }
+    }
+}
