@@ -32,6 +32,7 @@ fn batch(b: &BatchInfo) -> Value {
         "baseSequence": b.base_sequence,
         "isTransactional": b.is_transactional,
         "isControl": b.is_control,
+        "isAborted": b.aborted,
         "hasDeleteHorizon": b.has_delete_horizon,
         "compression": b.compression.name(),
         "timestampType": b.timestamp_type.name(),
@@ -78,6 +79,7 @@ fn record_set(decoded: &Decoded<'_, '_>, set: &RecordSetSummary) -> Value {
         "batches": decoded.batches(set).iter().map(batch).collect::<Vec<_>>(),
         "partial": set.partial,
         "nextOffset": int64(set.next_offset),
+        "error": set.error.as_ref().map(|e| e.to_string()),
     })
 }
 
@@ -144,6 +146,9 @@ fn main() {
             "throttleTimeMs": response.throttle_time_ms,
             "errorCode": response.error_code,
             "sessionId": response.session_id,
+            "trailingBytes": response.trailing_bytes,
+            "hint": response.hint,
+            "error": response.error.as_ref().map(|e| e.to_string()),
             "topics": topics,
             "nodeEndpoints": response.node_endpoints.iter().map(|e| json!({
                 "nodeId": e.node_id, "host": e.host, "port": e.port, "rack": e.rack,

@@ -9,7 +9,10 @@
 //
 // This file is ESM; the build writes a CommonJS copy (api.cjs) by rewriting its last line.
 
-/** Thrown for malformed input: `code` says what kind, `offset` where (byte position). */
+/**
+ * Thrown for malformed input: `code` says what kind, `offset` where (byte position), `hint` what
+ * the input most likely is when it does not decode as asked (another api version, ...).
+ */
 class KafkaDecodeError extends Error {
   constructor(info) {
     super(info.message);
@@ -19,6 +22,7 @@ class KafkaDecodeError extends Error {
     this.topic = info.topic ?? null;
     this.partition = info.partition ?? null;
     this.batchOffset = info.batchOffset ?? null;
+    this.hint = info.hint ?? null;
   }
 }
 
@@ -33,35 +37,67 @@ function attach(bindings) {
 }
 
 const DEFAULT_MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL = 256 * 1024 * 1024;
+// Byte positions reach JS as 32-bit signed integers: no call's bytes pass 2 GiB.
+const MAX_ADDRESSABLE_BYTES = 2 ** 31 - 1;
 const NO_HEADERS = Object.freeze([]);
 
-function choice(value, allowed, name, fallback) {
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value)) throw new TypeError(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
-  return value;
-}
+const oneOf = (...allowed) => (v) => allowed.includes(v) || `one of ${allowed.map((a) => `'${a}'`).join(', ')}`;
+const isBoolean = (v) => typeof v === 'boolean' || 'true or false';
+const byteCount = (v) => (Number.isInteger(v) && v >= 0 && v <= MAX_ADDRESSABLE_BYTES) || `an integer from 0 to ${MAX_ADDRESSABLE_BYTES} (2 GiB - 1)`;
+
+// Every option, with the check of its value. Record-set calls take all but the frame ones.
+const OPTIONS = {
+  apiVersion: (v) => (Number.isInteger(v) && v >= 0) || 'the FetchResponse version, an integer (0 to 18)',
+  header: isBoolean,
+  isolationLevel: oneOf('read_uncommitted', 'read_committed'),
+  crc: oneOf('verify', 'report', 'skip'),
+  int64: oneOf('number', 'bigint'),
+  maxDecompressedBytes: byteCount,
+  maxDecompressedBytesPerCall: byteCount,
+  includeControlRecords: isBoolean,
+  onError: oneOf('throw', 'partition'),
+  transient: isBoolean,
+};
+const FRAME_ONLY = ['apiVersion', 'header'];
 
 function parseOptions(options, recordSet) {
-  const o = options ?? {};
-  let apiVersion = 0;
-  if (!recordSet) {
-    apiVersion = o.apiVersion;
-    if (!Number.isInteger(apiVersion)) throw new TypeError('options.apiVersion (an integer) is required');
+  if (options != null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new TypeError('kafka-fetch-decoder: options must be an object');
   }
-  const isolation = choice(o.isolationLevel, ['read_uncommitted', 'read_committed'], 'isolationLevel', 'read_uncommitted');
-  const crc = choice(o.crc, ['verify', 'report', 'skip'], 'crc', 'verify');
-  const int64 = choice(o.int64, ['number', 'bigint'], 'int64', 'number');
-  const max = o.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
-  if (typeof max !== 'number' || !(max >= 0)) throw new TypeError('maxDecompressedBytes must be a non-negative number');
+  const o = options ?? {};
+  const valid = Object.keys(OPTIONS).filter((k) => !recordSet || !FRAME_ONLY.includes(k));
+  for (const [name, value] of Object.entries(o)) {
+    if (!valid.includes(name)) {
+      const where = recordSet && FRAME_ONLY.includes(name) ? ' (it is for decodeFetchResponse)' : '';
+      throw new TypeError(`kafka-fetch-decoder: unknown option '${name}'${where}; valid options: ${valid.join(', ')}`);
+    }
+    const ok = value === undefined || OPTIONS[name](value);
+    if (ok !== true) {
+      const got = typeof value === 'string' ? `'${value}'` : String(value);
+      throw new TypeError(`kafka-fetch-decoder: option ${name} must be ${ok}, got ${got}`);
+    }
+  }
+  if (!recordSet && o.apiVersion === undefined) {
+    throw new TypeError('kafka-fetch-decoder: options.apiVersion (the FetchResponse version, 0 to 18) is required');
+  }
   const bit = contract.flags;
   let flags = 0;
   if (o.header !== false) flags |= bit.header;
-  if (isolation === 'read_committed') flags |= bit.readCommitted;
-  if (crc === 'report') flags |= bit.crcReport;
-  if (crc === 'skip') flags |= bit.crcSkip;
+  if (o.isolationLevel === 'read_committed') flags |= bit.readCommitted;
+  if (o.crc === 'report') flags |= bit.crcReport;
+  if (o.crc === 'skip') flags |= bit.crcSkip;
   if (o.includeControlRecords === true) flags |= bit.includeControl;
-  if (int64 === 'bigint') flags |= bit.bigint;
-  return { apiVersion, flags, max, bigint: int64 === 'bigint', transient: o.transient === true };
+  if (o.int64 === 'bigint') flags |= bit.bigint;
+  if (o.onError === 'partition') flags |= bit.onErrorPartition;
+  return {
+    apiVersion: o.apiVersion ?? 0,
+    flags,
+    max: o.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
+    maxPerCall: o.maxDecompressedBytesPerCall ?? DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL,
+    bigint: o.int64 === 'bigint',
+    transient: o.transient === true,
+  };
 }
 
 function toBytes(input) {
@@ -269,6 +305,7 @@ function recordSetObject(set, columns, int64) {
     batches: columns.batches.slice(set.batches[0], set.batches[1]),
     partial: set.partial,
     nextOffset: int64(set.nextOffset),
+    error: set.error,
   };
 }
 
@@ -296,6 +333,12 @@ class FetchDecoder {
         partitions: t.partitions.map((p) => partitionObject(p, columns, int64)),
       })),
       nodeEndpoints: r.nodeEndpoints,
+      // bytes after the last field (decoded as Java does; usually a wrong api version or a
+      // capture glued to the next frame: `hint` says which when it can tell)
+      trailingBytes: r.trailingBytes,
+      hint: r.hint,
+      // onError 'partition': the error that cut the response short (its complete partitions kept)
+      error: r.error,
     };
   }
 
@@ -311,14 +354,26 @@ class FetchDecoder {
     this._d.free();
   }
 
+  /**
+   * A failure that is not a decoding error is a bug (a panic, whose message went to the console)
+   * or memory running out; wasm-bindgen then refuses every later call on that handle. Start over
+   * with a fresh one so that the next call works, and say so.
+   */
+  _replaceAfter(e) {
+    this._d = new wasm.WasmDecoder();
+    const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}); it was reset, later calls work`);
+    error.cause = e;
+    return error;
+  }
+
   _decode(input, recordSet, o) {
     const ptr = this._d.input_buffer(input.length);
     new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
     let json;
     try {
-      json = this._d.decode(input.length, recordSet, o.apiVersion, o.flags, o.max);
+      json = this._d.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
     } catch (e) {
-      if (typeof e !== 'string') throw e;
+      if (typeof e !== 'string') throw this._replaceAfter(e);
       const info = JSON.parse(e);
       if (info.code === 'RANGE') throw new RangeError(info.message);
       throw new KafkaDecodeError(info);

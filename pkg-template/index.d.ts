@@ -11,6 +11,14 @@ export interface DecodeOptions {
   int64?: 'number' | 'bigint';
   /** Largest decompressed size of one batch, in bytes (default 64 MiB). */
   maxDecompressedBytes?: number;
+  /** Largest decompressed size of all batches of one call together (default 256 MiB, at most 2 GiB - 1). */
+  maxDecompressedBytesPerCall?: number;
+  /**
+   * 'throw' (default): an error fails the call. 'partition': a partition that fails keeps the
+   * records decoded before the error and carries it in `error`; a response cut short keeps its
+   * complete partitions (the response's `error`).
+   */
+  onError?: 'throw' | 'partition';
   /** Keep control records (transaction markers) in `records` (default false). */
   includeControlRecords?: boolean;
   /**
@@ -43,6 +51,8 @@ export interface Batch<T extends Int64 = number> {
   baseSequence: number;
   isTransactional: boolean;
   isControl: boolean;
+  /** Its records belong to an aborted transaction (the Java consumer's read_committed rule). */
+  isAborted: boolean;
   /** Attribute bit 6: baseTimestamp is the delete horizon of a compacted batch. */
   hasDeleteHorizon: boolean;
   compression: Compression;
@@ -93,6 +103,19 @@ export interface RecordSet<T extends Int64 = number> {
   partial: boolean;
   /** Last complete batch's last offset + 1, or null when no batch is complete. */
   nextOffset: T | null;
+  /** With onError 'partition': the error that ended this record set early, else null. */
+  error: DecodeErrorInfo | null;
+}
+
+/** A decoding error as data (the fields of KafkaDecodeError). */
+export interface DecodeErrorInfo {
+  code: DecodeErrorCode;
+  offset: number;
+  message: string;
+  topic: string | null;
+  partition: number | null;
+  batchOffset: string | null;
+  hint: string | null;
 }
 
 export interface AbortedTransaction<T extends Int64 = number> {
@@ -133,6 +156,12 @@ export interface FetchResponse<T extends Int64 = number> {
   sessionId: number | null;
   topics: FetchTopic<T>[];
   nodeEndpoints: { nodeId: number; host: string; port: number; rack: string | null }[];
+  /** Bytes after the last field, ignored as Java does (usually a wrong api version, or a capture glued to the next frame). */
+  trailingBytes: number;
+  /** What the frame most likely is, when bytes were left over or it was cut short. */
+  hint: string | null;
+  /** With onError 'partition': the error that cut the response short, else null. */
+  error: DecodeErrorInfo | null;
 }
 
 type Out<O> = O extends { int64: 'bigint' } ? bigint : number;
@@ -150,7 +179,8 @@ export class FetchDecoder {
 }
 
 export type DecodeErrorCode =
-  | 'TRUNCATED' | 'CORRUPT' | 'CRC_MISMATCH' | 'UNSUPPORTED_VERSION' | 'UNSUPPORTED_COMPRESSION' | 'DECOMPRESSION_LIMIT' | 'INVALID_ARGUMENT';
+  | 'TRUNCATED' | 'CORRUPT' | 'CRC_MISMATCH' | 'UNSUPPORTED_VERSION' | 'UNSUPPORTED_COMPRESSION' | 'DECOMPRESSION_LIMIT'
+  | 'INVALID_ARGUMENT' | 'OUT_OF_MEMORY';
 
 export class KafkaDecodeError extends Error {
   readonly code: DecodeErrorCode;
@@ -159,6 +189,8 @@ export class KafkaDecodeError extends Error {
   readonly topic: string | null;
   readonly partition: number | null;
   readonly batchOffset: string | null;
+  /** What the input most likely is when it does not decode as asked (another api version, the size prefix, ...). */
+  readonly hint: string | null;
 }
 
 /** Browsers and bundlers: load the wasm module once before decoding. In Node it resolves at once. */

@@ -20,15 +20,18 @@ pub mod flag {
     pub const INCLUDE_CONTROL: u32 = 16;
     /// int64 columns as BigInt64 instead of float64 numbers.
     pub const BIGINT: u32 = 32;
+    /// `OnError::Partition`: errors stay with their partition.
+    pub const ON_ERROR_PARTITION: u32 = 64;
 }
 
-const FLAGS: [(&str, u32); 6] = [
+const FLAGS: [(&str, u32); 7] = [
     ("header", flag::HEADER),
     ("readCommitted", flag::READ_COMMITTED),
     ("crcReport", flag::CRC_REPORT),
     ("crcSkip", flag::CRC_SKIP),
     ("includeControl", flag::INCLUDE_CONTROL),
     ("bigint", flag::BIGINT),
+    ("onErrorPartition", flag::ON_ERROR_PARTITION),
 ];
 
 /// How JS views a column of the output.
@@ -132,7 +135,7 @@ fn crc_valid(c: CrcStatus) -> i64 {
 }
 
 /// The JS batch object, field by field, in the order its properties are created.
-pub const BATCH_FIELDS: [BatchField; 19] = [
+pub const BATCH_FIELDS: [BatchField; 20] = [
     BatchField {
         name: "baseOffset",
         ty: FieldType::Int64,
@@ -172,6 +175,11 @@ pub const BATCH_FIELDS: [BatchField; 19] = [
         name: "isControl",
         ty: FieldType::Bool,
         value: |b| b.is_control.into(),
+    },
+    BatchField {
+        name: "isAborted",
+        ty: FieldType::Bool,
+        value: |b| b.aborted.into(),
     },
     BatchField {
         name: "hasDeleteHorizon",

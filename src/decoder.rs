@@ -5,7 +5,8 @@ use crate::arena::Arena;
 use crate::compression::{Compression, Decompressor};
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::fetch::{self, FetchPartition, FetchResponse, FetchTopic};
-use crate::options::{FetchOptions, RecordSetOptions};
+use crate::hint;
+use crate::options::{FetchOptions, MAX_ADDRESSABLE_BYTES, OnError, RecordSetOptions};
 use crate::output::{BatchInfo, ByteRange, Columns, ControlType, RecordSetSummary};
 use crate::record_set::{self, EntryContext};
 
@@ -31,7 +32,9 @@ impl FetchDecoder {
         options: &FetchOptions,
     ) -> Result<(FetchResponse<'i>, Decoded<'_, 'i>)> {
         self.start(input)?;
-        let response = fetch::parse(input, options.api_version, options.with_header)?;
+        let lenient = options.records.on_error == OnError::Partition;
+        let parsed = fetch::parse(input, options.api_version, options.with_header, lenient);
+        let mut response = parsed.map_err(|e| with_hint(e, input, options))?;
         let mut ctx = EntryContext {
             columns: &mut self.columns,
             arena: &mut self.arena,
@@ -45,19 +48,30 @@ impl FetchDecoder {
                     None => RecordSetSummary::default(),
                     Some(records) => {
                         let aborted = p.aborted_transactions.as_deref().unwrap_or(&[]);
-                        record_set::decode(&mut ctx, records, p.records_position, aborted).map_err(|e| {
+                        let in_partition = |e: DecodeError| {
                             let name = topic
                                 .name
                                 .map(str::to_owned)
                                 .or(topic.topic_id.as_ref().map(fetch::format_uuid));
                             e.in_partition(name.as_deref(), p.partition)
-                        })?
+                        };
+                        let mut summary = record_set::decode(&mut ctx, records, p.records_position, aborted)
+                            .map_err(|e| with_hint(in_partition(e), input, options))?;
+                        summary.error = summary.error.map(in_partition);
+                        if p.records_truncated {
+                            // the input ends inside these records: what is there was decoded
+                            summary.partial = true;
+                            summary.error = summary.error.or(response.error.clone());
+                        }
+                        summary
                     }
                 };
                 ctx.columns.record_sets.push(summary);
             }
         }
-        self.finish(input)?;
+        if response.trailing_bytes > 0 || response.error.is_some() {
+            response.hint = hint::for_frame(input, options.api_version, options.with_header);
+        }
         Ok((response, self.decoded(input)))
     }
 
@@ -77,7 +91,6 @@ impl FetchDecoder {
         };
         let summary = record_set::decode(&mut ctx, input, 0, &[])?;
         self.columns.record_sets.push(summary.clone());
-        self.finish(input)?;
         Ok((summary, self.decoded(input)))
     }
 
@@ -102,27 +115,32 @@ impl FetchDecoder {
         }
     }
 
+    /// Byte positions are 31-bit (JS reads them as i32): the input itself must fit, and the
+    /// decompressed bytes are kept within what is left by the per-call budget (EntryContext).
     fn start(&mut self, input: &[u8]) -> Result<()> {
         self.columns.clear();
         self.arena.clear();
-        check_addressable(input.len())
-    }
-
-    /// Byte positions are 31-bit (JS reads them as i32): input plus decompressed bytes stay below 2 GiB.
-    fn finish(&self, input: &[u8]) -> Result<()> {
-        check_addressable(input.len() + self.arena.len())
+        if input.len() > MAX_ADDRESSABLE_BYTES {
+            return Err(DecodeError::new(
+                ErrorKind::InvalidArgument,
+                0,
+                format!("an input below 2 GiB ({} bytes)", input.len()),
+            ));
+        }
+        Ok(())
     }
 }
 
-fn check_addressable(n: usize) -> Result<()> {
-    if n > u32::MAX as usize {
-        return Err(DecodeError::new(
-            ErrorKind::InvalidArgument,
-            0,
-            "input plus decompressed data below 4 GiB",
-        ));
+/// Adds what the frame most likely is to an error of a frame that did not decode as asked.
+fn with_hint(mut e: DecodeError, input: &[u8], options: &FetchOptions) -> DecodeError {
+    // only structural errors: a bad checksum or a codec limit is not a misread frame
+    if matches!(
+        e.kind,
+        ErrorKind::Truncated | ErrorKind::Corrupt | ErrorKind::UnsupportedVersion
+    ) {
+        e.hint = hint::for_frame(input, options.api_version, options.with_header);
     }
-    Ok(())
+    e
 }
 
 /// Read access to one call's output: the columns plus the bytes their positions point into.

@@ -20,8 +20,11 @@ pub enum ErrorKind {
     UnsupportedCompression,
     /// A batch inflates past `max_decompressed_bytes`.
     DecompressionLimit,
-    /// The caller passed an option that makes no sense.
+    /// The caller passed an option that makes no sense, or the output would pass what JS can
+    /// address (2 GiB).
     InvalidArgument,
+    /// Memory for the output could not be allocated.
+    OutOfMemory,
 }
 
 impl ErrorKind {
@@ -35,6 +38,7 @@ impl ErrorKind {
             ErrorKind::UnsupportedCompression => "UNSUPPORTED_COMPRESSION",
             ErrorKind::DecompressionLimit => "DECOMPRESSION_LIMIT",
             ErrorKind::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorKind::OutOfMemory => "OUT_OF_MEMORY",
         }
     }
 }
@@ -52,9 +56,15 @@ pub struct ErrorContext {
     pub decompressed_offset: Option<usize>,
 }
 
-/// A decoding failure. Cheap to build on the error path only; never produced by a panic.
+/// A decoding failure: its details (`ErrorDetail`, reached through `Deref`) in one allocation, so
+/// that the `Result` of every read on the hot path stays small. Built on the error path only;
+/// never produced by a panic.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
+pub struct DecodeError(Box<ErrorDetail>);
+
+/// What a `DecodeError` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorDetail {
     /// What went wrong.
     pub kind: ErrorKind,
     /// Byte position in the input (frame or record set) where the problem was found. For errors
@@ -64,17 +74,34 @@ pub struct DecodeError {
     pub expected: String,
     /// Where in the response.
     pub context: ErrorContext,
+    /// What the input most likely is, when it does not decode as asked (another api version,
+    /// the size prefix still in front, ...).
+    pub hint: Option<String>,
+}
+
+impl std::ops::Deref for DecodeError {
+    type Target = ErrorDetail;
+    fn deref(&self) -> &ErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for DecodeError {
+    fn deref_mut(&mut self) -> &mut ErrorDetail {
+        &mut self.0
+    }
 }
 
 impl DecodeError {
     /// An error of `kind` at input position `offset`, where `expected` was expected.
     pub fn new(kind: ErrorKind, offset: usize, expected: impl Into<String>) -> Self {
-        DecodeError {
+        DecodeError(Box::new(ErrorDetail {
             kind,
             offset,
             expected: expected.into(),
             context: ErrorContext::default(),
-        }
+            hint: None,
+        }))
     }
 
     /// The stable code of its kind (`ErrorKind::code`).
@@ -83,11 +110,17 @@ impl DecodeError {
     }
 
     /// Fills in the topic and partition unless an inner layer already did.
-    pub(crate) fn in_partition(mut self, topic: Option<&str>, partition: i32) -> Self {
+    pub(crate) fn in_partition(self, topic: Option<&str>, partition: i32) -> Self {
+        let mut e = self.in_topic(topic);
+        e.context.partition.get_or_insert(partition);
+        e
+    }
+
+    /// Fills in the topic unless an inner layer already did.
+    pub(crate) fn in_topic(mut self, topic: Option<&str>) -> Self {
         if self.context.topic.is_none() {
             self.context.topic = topic.map(str::to_owned);
         }
-        self.context.partition.get_or_insert(partition);
         self
     }
 
@@ -117,6 +150,7 @@ impl fmt::Display for DecodeError {
             ErrorKind::UnsupportedCompression => "unsupported compression",
             ErrorKind::DecompressionLimit => "decompression limit exceeded",
             ErrorKind::InvalidArgument => "invalid argument",
+            ErrorKind::OutOfMemory => "out of memory",
         };
         write!(f, "{} at byte {}: expected {}", what, self.offset, self.expected)?;
         let c = &self.context;
@@ -131,6 +165,9 @@ impl fmt::Display for DecodeError {
         }
         if let Some(o) = c.batch_offset {
             write!(f, ", batch at offset {o}")?;
+        }
+        if let Some(hint) = &self.hint {
+            write!(f, " (hint: {hint})")?;
         }
         Ok(())
     }

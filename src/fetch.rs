@@ -2,7 +2,7 @@
 //! version checks, with the response header (v0, or v1 with tagged fields from v12) optional.
 //! Fields a version lacks are `None`. Records are left as slices for the record-set layer.
 
-use crate::error::{DecodeError, ErrorKind, Result, corrupt};
+use crate::error::{DecodeError, ErrorKind, Result};
 use crate::transactions::AbortedTransaction;
 use crate::wire::Reader;
 
@@ -30,6 +30,13 @@ pub struct FetchResponse<'a> {
     pub topics: Vec<FetchTopic<'a>>,
     /// Tagged field 0 of v16+: where the new leaders named in `current_leader` live.
     pub node_endpoints: Vec<NodeEndpoint<'a>>,
+    /// Bytes after the last field of the response (ignored, as Java does; they usually mean a
+    /// wrong api version, or a capture glued to the next frame).
+    pub trailing_bytes: usize,
+    /// Lenient parsing only: the error that ended the structure early.
+    pub error: Option<DecodeError>,
+    /// Set by the decoder when something is off (trailing bytes): what the input most likely is.
+    pub hint: Option<String>,
 }
 
 /// One topic of a response.
@@ -64,6 +71,9 @@ pub struct FetchPartition<'a> {
     pub records: Option<&'a [u8]>,
     /// Position of `records` in the input.
     pub records_position: usize,
+    /// Lenient parsing only: the input ends inside this partition's records, and `records` is
+    /// what is there (nothing after it was read).
+    pub records_truncated: bool,
     /// Tagged field 0 (v12+).
     pub diverging_epoch: Option<EpochEndOffset>,
     /// Tagged field 1 (v12+).
@@ -113,8 +123,13 @@ pub struct NodeEndpoint<'a> {
 }
 
 /// Parses the response structure. `with_header`: the input starts with the response header
-/// (correlation id, plus a tagged-field section from v12).
-pub fn parse(input: &[u8], api_version: i16, with_header: bool) -> Result<FetchResponse<'_>> {
+/// (correlation id, plus a tagged-field section from v12). Bytes after the last field are not an
+/// error, as in Java's `FetchResponse.parse`: they are counted in `trailing_bytes`.
+///
+/// `lenient`: a structure that ends early keeps what was read before (in `error`); a partition
+/// whose records run past the end of the input keeps the bytes that are there
+/// (`records_truncated`), so a capture cut short still shows its complete partitions.
+pub fn parse(input: &[u8], api_version: i16, with_header: bool, lenient: bool) -> Result<FetchResponse<'_>> {
     if !(MIN_API_VERSION..=MAX_API_VERSION).contains(&api_version) {
         return Err(DecodeError::new(
             ErrorKind::UnsupportedVersion,
@@ -122,82 +137,121 @@ pub fn parse(input: &[u8], api_version: i16, with_header: bool) -> Result<FetchR
             format!("FetchResponse version {MIN_API_VERSION}..{MAX_API_VERSION}, got {api_version}"),
         ));
     }
-    let v = api_version;
-    let flexible = v >= FIRST_FLEXIBLE;
+    let mut response = FetchResponse {
+        correlation_id: None,
+        throttle_time_ms: None,
+        error_code: None,
+        session_id: None,
+        topics: Vec::new(),
+        node_endpoints: Vec::new(),
+        trailing_bytes: 0,
+        error: None,
+        hint: None,
+    };
     let mut r = Reader::new(input);
-    let correlation_id = if with_header {
-        let id = r.i32("correlation id")?;
+    match parse_body(&mut r, api_version, with_header, lenient, &mut response) {
+        Ok(()) => response.trailing_bytes = r.remaining(),
+        Err(e) if lenient => response.error = Some(e),
+        Err(e) => return Err(e),
+    }
+    Ok(response)
+}
+
+fn parse_body<'a>(
+    r: &mut Reader<'a>,
+    v: i16,
+    with_header: bool,
+    lenient: bool,
+    response: &mut FetchResponse<'a>,
+) -> Result<()> {
+    let flexible = v >= FIRST_FLEXIBLE;
+    if with_header {
+        response.correlation_id = Some(r.i32("correlation id")?);
         if flexible {
             r.skip_tagged_fields()?;
         }
-        Some(id)
-    } else {
-        None
-    };
-    let throttle_time_ms = (v >= 1).then(|| r.i32("throttle time")).transpose()?;
-    let (error_code, session_id) = if v >= 7 {
-        (Some(r.i16("error code")?), Some(r.i32("session id")?))
-    } else {
-        (None, None)
-    };
+    }
+    response.throttle_time_ms = (v >= 1).then(|| r.i32("throttle time")).transpose()?;
+    if v >= 7 {
+        response.error_code = Some(r.i16("error code")?);
+        response.session_id = Some(r.i32("session id")?);
+    }
     // a topic takes at least: name/id, partition count
     let topic_count = r.array_len(flexible, 2, "topics")?.unwrap_or(0);
-    let mut topics = Vec::with_capacity(topic_count);
+    response.topics.reserve(topic_count);
     for _ in 0..topic_count {
-        topics.push(parse_topic(&mut r, v)?);
+        parse_topic(r, v, lenient, &mut response.topics)?;
     }
-    let mut node_endpoints = Vec::new();
     if flexible {
         r.tagged_fields(|tag, f| {
             if tag == 0 && v >= 16 {
-                node_endpoints = parse_node_endpoints(f)?;
+                response.node_endpoints = parse_node_endpoints(f)?;
                 return Ok(true);
             }
             Ok(false)
         })?;
     }
-    if !r.is_empty() {
-        return Err(corrupt(
-            r.position(),
-            format!("end of the response ({} bytes left)", r.remaining()),
-        ));
-    }
-    Ok(FetchResponse {
-        correlation_id,
-        throttle_time_ms,
-        error_code,
-        session_id,
-        topics,
-        node_endpoints,
-    })
+    Ok(())
 }
 
-fn parse_topic<'a>(r: &mut Reader<'a>, v: i16) -> Result<FetchTopic<'a>> {
+/// Appends the next topic to `topics`, partition by partition, so that a lenient parse keeps
+/// those read before an error.
+fn parse_topic<'a>(
+    r: &mut Reader<'a>,
+    v: i16,
+    lenient: bool,
+    topics: &mut Vec<FetchTopic<'a>>,
+) -> Result<()> {
     let flexible = v >= FIRST_FLEXIBLE;
     let (name, topic_id) = if v >= FIRST_TOPIC_ID {
         (None, Some(r.uuid("topic id")?))
     } else {
         (Some(r.string(flexible, "topic name")?), None)
     };
+    let topic_label = name.map(str::to_owned).or(topic_id.as_ref().map(format_uuid));
+    let in_topic = |e: DecodeError| e.in_topic(topic_label.as_deref());
     // a partition takes at least: index, error code, high watermark, records length
-    let count = r.array_len(flexible, 15, "partitions")?.unwrap_or(0);
-    let mut partitions = Vec::with_capacity(count);
-    for _ in 0..count {
-        partitions.push(parse_partition(r, v)?);
-    }
-    if flexible {
-        r.skip_tagged_fields()?;
-    }
-    Ok(FetchTopic {
+    let count = r
+        .array_len(flexible, 15, "partitions")
+        .map_err(in_topic)?
+        .unwrap_or(0);
+    topics.push(FetchTopic {
         name,
         topic_id,
-        partitions,
-    })
+        partitions: Vec::with_capacity(count),
+    });
+    let partitions = &mut topics.last_mut().expect("pushed above").partitions;
+    for _ in 0..count {
+        let partition = parse_partition(r, v, lenient).map_err(in_topic)?;
+        let cut = partition.records_truncated;
+        let index = partition.partition;
+        partitions.push(partition);
+        if cut {
+            return Err(crate::error::truncated(
+                r.position(),
+                "the rest of the partition's records (the input ends inside them)",
+            )
+            .in_partition(topic_label.as_deref(), index));
+        }
+    }
+    if flexible {
+        r.skip_tagged_fields().map_err(in_topic)?;
+    }
+    Ok(())
 }
 
-fn parse_partition<'a>(r: &mut Reader<'a>, v: i16) -> Result<FetchPartition<'a>> {
-    let flexible = v >= FIRST_FLEXIBLE;
+fn parse_partition<'a>(r: &mut Reader<'a>, v: i16, lenient: bool) -> Result<FetchPartition<'a>> {
     let partition = r.i32("partition index")?;
+    parse_partition_fields(r, v, lenient, partition).map_err(|e| e.in_partition(None, partition))
+}
+
+fn parse_partition_fields<'a>(
+    r: &mut Reader<'a>,
+    v: i16,
+    lenient: bool,
+    partition: i32,
+) -> Result<FetchPartition<'a>> {
+    let flexible = v >= FIRST_FLEXIBLE;
     let error_code = r.i16("partition error code")?;
     let high_watermark = r.i64("high watermark")?;
     let last_stable_offset = (v >= 4).then(|| r.i64("last stable offset")).transpose()?;
@@ -224,7 +278,11 @@ fn parse_partition<'a>(r: &mut Reader<'a>, v: i16) -> Result<FetchPartition<'a>>
         None
     };
     let preferred_read_replica = (v >= 11).then(|| r.i32("preferred read replica")).transpose()?;
-    let records = r.nullable_bytes(flexible, "records")?;
+    let (records, records_truncated) = if lenient {
+        r.nullable_bytes_or_rest(flexible, "records")?
+    } else {
+        (r.nullable_bytes(flexible, "records")?, false)
+    };
     let records_position = r.position() - records.map_or(0, <[u8]>::len);
     let mut partition = FetchPartition {
         partition,
@@ -236,11 +294,12 @@ fn parse_partition<'a>(r: &mut Reader<'a>, v: i16) -> Result<FetchPartition<'a>>
         preferred_read_replica,
         records,
         records_position,
+        records_truncated,
         diverging_epoch: None,
         current_leader: None,
         snapshot_id: None,
     };
-    if flexible {
+    if flexible && !records_truncated {
         r.tagged_fields(|tag, f| {
             match tag {
                 0 => {

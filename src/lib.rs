@@ -29,6 +29,7 @@ pub mod contract;
 mod decoder;
 mod error;
 mod fetch;
+mod hint;
 // Natively only `contract::describe` writes JSON; the call metadata (wasm) uses the rest.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod json;
@@ -45,12 +46,15 @@ mod wire;
 
 pub use compression::Compression;
 pub use decoder::{Decoded, FetchDecoder, Record};
-pub use error::{DecodeError, ErrorContext, ErrorKind};
+pub use error::{DecodeError, ErrorContext, ErrorDetail, ErrorKind};
 pub use fetch::{
     EpochEndOffset, FetchPartition, FetchResponse, FetchTopic, LeaderIdAndEpoch, MAX_API_VERSION,
     MIN_API_VERSION, NodeEndpoint, SnapshotId, format_uuid,
 };
-pub use options::{CrcMode, DEFAULT_MAX_DECOMPRESSED_BYTES, FetchOptions, IsolationLevel, RecordSetOptions};
+pub use options::{
+    CrcMode, DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL, FetchOptions,
+    IsolationLevel, MAX_ADDRESSABLE_BYTES, OnError, RecordSetOptions,
+};
 pub use output::{
     BatchInfo, ByteRange, Columns, ControlType, CrcStatus, HeaderColumns, KeyTable, RecordColumns,
     RecordSetSummary, TimestampType,

@@ -6,10 +6,14 @@ use crate::fetch::{self, FetchPartition, FetchResponse};
 use crate::json::JsonWriter;
 use crate::output::RecordSetSummary;
 
-/// An error as `{code, offset, message, topic, partition, batchOffset}`.
+/// An error as `{code, offset, message, topic, partition, batchOffset, hint}`.
 pub(crate) fn error(e: &DecodeError) -> String {
     let mut s = String::new();
-    let mut j = JsonWriter::new(&mut s);
+    write_error(&mut JsonWriter::new(&mut s), e);
+    s
+}
+
+fn write_error(j: &mut JsonWriter<'_>, e: &DecodeError) {
     j.begin_object();
     j.key("code").string(e.code());
     j.key("offset").number(e.offset);
@@ -17,8 +21,17 @@ pub(crate) fn error(e: &DecodeError) -> String {
     j.key("topic").opt_string(e.context.topic.as_deref());
     j.key("partition").opt_number(e.context.partition);
     j.key("batchOffset").int64(e.context.batch_offset);
+    j.key("hint").opt_string(e.hint.as_deref());
     j.end_object();
-    s
+}
+
+fn write_opt_error(j: &mut JsonWriter<'_>, e: Option<&DecodeError>) {
+    match e {
+        Some(e) => write_error(j, e),
+        None => {
+            j.null();
+        }
+    }
 }
 
 /// A response's metadata; `record_sets` are its partitions' record sets in response order.
@@ -32,6 +45,10 @@ pub(crate) fn write_response(
     j.key("throttleTimeMs").opt_number(r.throttle_time_ms);
     j.key("errorCode").opt_number(r.error_code);
     j.key("sessionId").opt_number(r.session_id);
+    j.key("trailingBytes").number(r.trailing_bytes);
+    j.key("hint").opt_string(r.hint.as_deref());
+    j.key("error");
+    write_opt_error(j, r.error.as_ref());
     j.key("topics").begin_array();
     let mut sets = record_sets.iter();
     for t in &r.topics {
@@ -140,6 +157,8 @@ pub(crate) fn write_record_set(j: &mut JsonWriter<'_>, s: &RecordSetSummary) {
     j.end_array();
     j.key("partial").bool(s.partial);
     j.key("nextOffset").int64(s.next_offset);
+    j.key("error");
+    write_opt_error(j, s.error.as_ref());
     j.end_object();
 }
 

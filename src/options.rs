@@ -23,8 +23,25 @@ pub enum IsolationLevel {
     ReadCommitted,
 }
 
+/// What a decoding error does to the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnError {
+    /// The call fails with the error.
+    #[default]
+    Throw,
+    /// For inspection: a record set that fails keeps the records decoded before the error and
+    /// carries the error (`RecordSetSummary::error`); the other partitions are decoded as usual.
+    /// A response cut short keeps the partitions read before the cut (`FetchResponse::error`).
+    Partition,
+}
+
 /// Default for [`RecordSetOptions::max_decompressed_bytes`]: 64 MiB.
 pub const DEFAULT_MAX_DECOMPRESSED_BYTES: usize = 64 << 20;
+/// Default for [`RecordSetOptions::max_decompressed_bytes_per_call`]: 256 MiB.
+pub const DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL: usize = 256 << 20;
+/// Byte positions reach JS as 32-bit signed integers, so the input plus the decompressed bytes
+/// of one call stay below 2 GiB, whatever the options say.
+pub const MAX_ADDRESSABLE_BYTES: usize = i32::MAX as usize;
 
 /// Options shared by every record set of a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +54,11 @@ pub struct RecordSetOptions {
     pub include_control_records: bool,
     /// Largest decompressed size of one batch or wrapper message.
     pub max_decompressed_bytes: usize,
+    /// Largest decompressed size of all batches of one call together (never more than
+    /// [`MAX_ADDRESSABLE_BYTES`] minus the input); each batch may use only what is left.
+    pub max_decompressed_bytes_per_call: usize,
+    /// Whether an error fails the call or stays with its partition.
+    pub on_error: OnError,
 }
 
 impl Default for RecordSetOptions {
@@ -46,6 +68,8 @@ impl Default for RecordSetOptions {
             isolation: IsolationLevel::ReadUncommitted,
             include_control_records: false,
             max_decompressed_bytes: DEFAULT_MAX_DECOMPRESSED_BYTES,
+            max_decompressed_bytes_per_call: DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL,
+            on_error: OnError::Throw,
         }
     }
 }

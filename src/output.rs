@@ -116,6 +116,9 @@ pub struct BatchInfo {
     pub input_position: u32,
     /// Records of this batch that were kept in the output (0 if filtered as aborted).
     pub records_kept: u32,
+    /// Its records belong to an aborted transaction (by the read_committed rule, from the
+    /// partition's aborted transactions); they are dropped under read_committed only.
+    pub aborted: bool,
 }
 
 /// Control record types (key: version i16, type i16).
@@ -329,14 +332,16 @@ impl Columns {
         r.batch.push(batch);
     }
 
-    pub(crate) fn reserve_records(&mut self, n: usize) {
+    /// Room for `n` more records, or an error if the memory cannot be had (the caller bounds
+    /// `n` by the bytes present).
+    pub(crate) fn reserve_records(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
         let r = &mut self.records;
-        r.offset.reserve(n);
-        r.timestamp.reserve(n);
-        r.key.reserve(n);
-        r.value.reserve(n);
-        r.headers_end.reserve(n);
-        r.batch.reserve(n);
+        r.offset.try_reserve(n)?;
+        r.timestamp.try_reserve(n)?;
+        r.key.try_reserve(n)?;
+        r.value.try_reserve(n)?;
+        r.headers_end.try_reserve(n)?;
+        r.batch.try_reserve(n)
     }
 
     /// Header index range of record `i`.
@@ -377,6 +382,8 @@ pub struct RecordSetSummary {
     /// Offset after the last complete batch (its last offset + 1, even when all its records were
     /// compacted away or filtered, KAFKA-5443); `None` when the set holds no complete batch.
     pub next_offset: Option<i64>,
+    /// With `OnError::Partition`: the error that ended the set (the records before it are kept).
+    pub error: Option<crate::error::DecodeError>,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -213,6 +213,20 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Like `nullable_bytes`, but a length past the end of the input gives the bytes that are
+    /// there and `true` (for inputs cut short on purpose, as captures can be).
+    pub fn nullable_bytes_or_rest(&mut self, compact: bool, what: &str) -> Result<(Option<&'a [u8]>, bool)> {
+        match self.length(compact, true, what)? {
+            None => Ok((None, false)),
+            Some(n) if n > self.remaining() => {
+                let rest = &self.buf[self.pos..];
+                self.pos = self.buf.len();
+                Ok((Some(rest), true))
+            }
+            Some(n) => self.bytes(n, what).map(|b| (Some(b), false)),
+        }
+    }
+
     /// An array count (`None` = null array), checked against the bytes left so that no caller
     /// sizes an allocation from an unchecked count: each element takes at least `min_element` bytes.
     pub fn array_len(&mut self, compact: bool, min_element: usize, what: &str) -> Result<Option<usize>> {

@@ -266,13 +266,31 @@ function loaded(data) {
   state.labels = data.partitions.map(partitionLabel);
   document.body.dataset.state = 'loaded';
   const { stats } = data;
-  setStatus('ok', `Decoded ${plural(data.records.count, 'record')} in ${plural(data.batches.length, 'batch', 'batches')} from ${state.source.name} (${formatSize(stats.inputBytes)}): `
-    + `decode ${stats.decodeMs.toFixed(1)} ms, prepare ${stats.collectMs.toFixed(1)} ms${stats.int64 === 'bigint' ? ', 64-bit values beyond 2^53 kept exact' : ''}.`, null);
+  const decoded = `Decoded ${plural(data.records.count, 'record')} in ${plural(data.batches.length, 'batch', 'batches')} from ${state.source.name} (${formatSize(stats.inputBytes)}): `
+    + `decode ${stats.decodeMs.toFixed(1)} ms, prepare ${stats.collectMs.toFixed(1)} ms${stats.int64 === 'bigint' ? ', 64-bit values beyond 2^53 kept exact' : ''}.`;
+  const problems = decodeWarnings(data);
+  if (problems.length) setStatus('warn', `${decoded} ${problems.join(' ')}`, null);
+  else setStatus('ok', decoded, null);
   $('export').disabled = false;
   renderSummary();
   fillPartitionFilter();
   $('detail').scrollTop = 0;
   runFilter({ selectFirst: true });
+}
+
+/** What did not decode cleanly, in sentences: the page shows the rest of the input anyway. */
+function decodeWarnings(data) {
+  const out = [];
+  const r = data.response;
+  if (r?.error) out.push(`The response ends early (${r.error.code} at byte ${r.error.offset}): the partitions before the cut are shown.`);
+  if (r?.trailingBytes) {
+    out.push(`${plural(r.trailingBytes, 'byte')} after the end of the response were ignored: ${r.hint ?? 'the API version may be wrong, or the capture runs into the next frame'}.`);
+  }
+  const failed = data.partitions.filter((p) => p.error);
+  if (failed.length && !(failed.length === 1 && r?.error && failed[0].error.code === r.error.code)) {
+    out.push(`${plural(failed.length, 'partition')} could not be decoded to the end: see the Decode error column.`);
+  }
+  return out;
 }
 
 function renderSummary() {
@@ -291,6 +309,10 @@ function renderSummary() {
     const r = d.response;
     facts.push(['Correlation id', show(r.correlationId)], ['Throttle', r.throttleTimeMs == null ? '—' : `${r.throttleTimeMs} ms`],
       ['Error', errorCell(r.errorCode)], ['Session id', show(r.sessionId)]);
+    if (r.trailingBytes) {
+      facts.push(['Trailing bytes', h('span', { class: 'badge warn', id: 'trailing-bytes', title: r.hint ?? 'usually a wrong API version, or a capture glued to the next frame' }, `${formatCount(r.trailingBytes)} ignored`)]);
+    }
+    if (r.error) facts.push(['Cut short', h('span', { class: 'badge warn', title: r.error.message }, `${r.error.code} at byte ${r.error.offset}`)]);
     if (r.nodeEndpoints?.length) {
       facts.push(['Node endpoints', r.nodeEndpoints.map((n) => `${n.nodeId}: ${n.host}:${n.port}${n.rack ? ` (${n.rack})` : ''}`).join(', ')]);
     }
@@ -312,6 +334,7 @@ function renderSummary() {
 
   // Tagged fields (v12+) only get a column when some partition carries one.
   const tagged = d.partitions.some((p) => p.currentLeader || p.divergingEpoch || p.snapshotId);
+  const failed = d.partitions.some((p) => p.error);
   const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => { $('filter-partition').value = String(i); runFilter(); } },
     h('td', { class: 'topic' }, p.partition == null ? state.source.name : (p.topic ?? h('span', { class: 'mono' }, p.topicId ?? '—'))),
     h('td', { class: 'num' }, show(p.partition)),
@@ -325,14 +348,15 @@ function renderSummary() {
     h('td', {}, p.partial ? h('span', { class: 'badge warn', title: 'The records end inside a batch (cut at max bytes); that batch is not shown' }, 'partial') : 'no'),
     h('td', { class: 'aborted-list' }, abortedText(p.abortedTransactions)),
     h('td', { class: 'num' }, p.preferredReadReplica == null || Number(p.preferredReadReplica) < 0 ? '—' : String(p.preferredReadReplica)),
-    tagged && h('td', {}, taggedText(p))));
+    tagged && h('td', {}, taggedText(p)),
+    failed && h('td', { class: 'decode-error' }, p.error ? h('span', { class: 'badge error', title: p.error.message }, `${p.error.code} at byte ${p.error.offset}`) : '—')));
 
   root.replaceChildren(
     h('dl', { class: 'facts inline' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
     chips,
     h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'partitions' },
       h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Error', 'High watermark', 'Last stable', 'Log start', 'Records',
-        'Batches', 'Next offset', 'Partial', 'Aborted transactions', 'Preferred replica', tagged && 'Tagged fields']
+        'Batches', 'Next offset', 'Partial', 'Aborted transactions', 'Preferred replica', tagged && 'Tagged fields', failed && 'Decode error']
         .filter(Boolean).map((t) => h('th', {}, t)))),
       h('tbody', {}, rows))));
 }

@@ -44,16 +44,20 @@ function describeError(err) {
   return { code: err?.code ?? null, offset: err?.offset ?? null, message: String(err?.message ?? err) };
 }
 
-function decodeOptions(options, int64) {
+function decodeOptions(kind, options, int64) {
   const out = {
-    header: options.header,
     isolationLevel: options.isolationLevel,
     crc: options.crc,
     int64,
     // Always decoded so the page can show them and find abort markers; hiding them is a page filter.
     includeControlRecords: true,
+    // An inspection page shows what decodes and the error where it happened, not one error.
+    onError: 'partition',
   };
-  if (options.apiVersion != null) out.apiVersion = options.apiVersion;
+  if (kind === 'frame') {
+    out.apiVersion = options.apiVersion;
+    out.header = options.header;
+  }
   if (options.maxDecompressedBytes) out.maxDecompressedBytes = options.maxDecompressedBytes;
   return out;
 }
@@ -63,8 +67,8 @@ function decodeInput(api, msg) {
   const { kind, options, id } = msg;
   self.postMessage({ type: 'state', id, phase: 'decoding', total: input.length });
   const run = (int64) => (kind === 'frame'
-    ? api.decodeFetchResponse(input, decodeOptions(options, int64))
-    : api.decodeRecordSet(input, decodeOptions(options, int64)));
+    ? api.decodeFetchResponse(input, decodeOptions(kind, options, int64))
+    : api.decodeRecordSet(input, decodeOptions(kind, options, int64)));
   const started = performance.now();
   let result;
   let int64 = 'number';
@@ -77,7 +81,7 @@ function decodeInput(api, msg) {
     result = run(int64);
   }
   const decodeMs = performance.now() - started;
-  const collected = collect(result, kind, id, options.isolationLevel);
+  const collected = collect(result, kind, id);
   collected.data.stats = { decodeMs, collectMs: performance.now() - started - decodeMs, int64, inputBytes: input.length };
   return collected;
 }
@@ -98,7 +102,7 @@ function probeVersions(api, header) {
 const pick = (obj, keys) => Object.fromEntries(keys.map((k) => [k, obj?.[k] ?? null]));
 // The contract's fields, then extras the package may add (shown when present, null otherwise).
 const PARTITION_FIELDS = ['partition', 'errorCode', 'highWatermark', 'lastStableOffset', 'logStartOffset',
-  'preferredReadReplica', 'partial', 'nextOffset', 'currentLeader', 'divergingEpoch', 'snapshotId'];
+  'preferredReadReplica', 'partial', 'nextOffset', 'currentLeader', 'divergingEpoch', 'snapshotId', 'error'];
 
 /** Flattens topics/partitions (or one record set) into a list of partitions with their records. */
 function partitionsOf(result, kind) {
@@ -130,7 +134,7 @@ const byteLength = (bytes) => (bytes ? bytes.length : 0);
  * Copies the decoded records into columns. Two passes: the first sizes every array, the second fills
  * them, so nothing is re-allocated while 100,000 records are copied.
  */
-function collect(result, kind, id, isolationLevel) {
+function collect(result, kind, id) {
   const parts = partitionsOf(result, kind);
 
   let count = 0;
@@ -195,7 +199,8 @@ function collect(result, kind, id, isolationLevel) {
       let bi = index.get(b);
       if (bi === undefined) {
         bi = batches.length;
-        batches.push({ ...b, partition: pi, records: 0, firstControlType: null, aborted: false });
+        // isAborted comes from the decoder's read_committed rule (the Java consumer's)
+        batches.push({ ...b, partition: pi, records: 0, firstControlType: null, aborted: b.isAborted });
         index.set(b, bi);
         order.push(batches[bi]);
       }
@@ -244,40 +249,15 @@ function collect(result, kind, id, isolationLevel) {
       rec++;
       if ((rec & 0x3fff) === 0) self.postMessage({ type: 'state', id, phase: 'collecting', done: rec, total: count });
     }
-    // read_committed output has the aborted batches removed already, and maybe their ABORT markers too.
-    if (isolationLevel !== 'read_committed') markAborted(order, part.meta.abortedTransactions);
     partitions.push({ ...part.meta, firstRecord, recordCount: rec - firstRecord, batchCount: order.length });
   });
 
   const response = kind === 'frame'
-    ? pick(result, ['correlationId', 'throttleTimeMs', 'errorCode', 'sessionId', 'nodeEndpoints'])
+    ? pick(result, ['correlationId', 'throttleTimeMs', 'errorCode', 'sessionId', 'nodeEndpoints', 'trailingBytes', 'hint', 'error'])
     : null;
   const data = { kind, response, partitions, batches, records, headers, headerKeys, controlTypes, payload };
   const transfer = [payload.buffer, ...Object.values(records), ...Object.values(headers)]
     .filter((v) => ArrayBuffer.isView(v))
     .map((v) => v.buffer ?? v);
   return { data, transfer: [...new Set(transfer)] };
-}
-
-/**
- * Flags the batches a read_committed Java consumer would skip (CompletedFetch): walking the batches in
- * order, an aborted transaction becomes active once its first offset is at or below the batch's last
- * offset; the producer's ABORT marker ends it; a transactional batch of an active producer is aborted.
- */
-function markAborted(batchesInOrder, abortedTransactions) {
-  if (!abortedTransactions?.length) return;
-  const pending = abortedTransactions
-    .map((a) => ({ producerId: BigInt(a.producerId), firstOffset: BigInt(a.firstOffset) }))
-    .sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0));
-  const active = new Set();
-  let next = 0;
-  for (const batch of batchesInOrder) {
-    if (batch.producerId == null || batch.lastOffset == null) continue;
-    const producerId = BigInt(batch.producerId);
-    if (producerId === -1n) continue; // no producer id: never part of a transaction
-    const lastOffset = BigInt(batch.lastOffset);
-    while (next < pending.length && pending[next].firstOffset <= lastOffset) active.add(pending[next++].producerId);
-    if (batch.isControl && batch.firstControlType === 'ABORT') active.delete(producerId);
-    else if (batch.isTransactional && active.has(producerId)) batch.aborted = true;
-  }
 }

@@ -63,6 +63,17 @@ pub enum DecompressError {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// Memory for the output could not be allocated.
+    OutOfMemory {
+        /// Bytes the output buffer would have held.
+        bytes: usize,
+    },
+}
+
+impl From<crate::arena::OutOfMemory> for DecompressError {
+    fn from(e: crate::arena::OutOfMemory) -> Self {
+        DecompressError::OutOfMemory { bytes: e.bytes }
+    }
 }
 
 impl fmt::Display for DecompressError {
@@ -73,6 +84,9 @@ impl fmt::Display for DecompressError {
             }
             DecompressError::LimitExceeded { limit } => {
                 write!(f, "at most {limit} decompressed bytes per batch")
+            }
+            DecompressError::OutOfMemory { bytes } => {
+                write!(f, "memory for {bytes} decompressed bytes (the allocation failed)")
             }
         }
     }

@@ -22,14 +22,17 @@ pub(super) fn decompress(
             n if n >= 4 => u32::from_le_bytes(input[n - 4..].try_into().unwrap_or_default()) as usize,
             _ => 0,
         };
-        let mut step = hint.min(body.len().saturating_mul(1032)).clamp(1024, STEP * 16);
+        let hint = hint.min(body.len().saturating_mul(1032));
+        // the trailer's size, if it tells the truth, is all the room this member needs
+        arena.reserve(hint.min(limit.saturating_sub(member_start - start).saturating_add(1)))?;
+        let mut step = hint.clamp(1024, STEP * 16);
         let mut consumed = 0usize;
         loop {
             let produced = arena.len() - start;
             let room = limit.saturating_sub(produced);
             // One byte past the limit tells a stream that ends exactly at it from one that goes on.
             let n = step.min(room.saturating_add(1)).max(1);
-            let out = arena.writable(n);
+            let out = arena.writable(n)?;
             let before_in = inflate.total_in();
             let before_out = inflate.total_out();
             let status = inflate

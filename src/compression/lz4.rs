@@ -52,6 +52,8 @@ pub(super) fn decompress(
         }
         let frame_start = arena.len();
         let mut rest = &input[hc_at + 1..];
+        let room = limit - (frame_start - start);
+        arena.reserve(output_bound(rest, block_max, block_checksums).min(room))?;
         loop {
             let (word, body) = match rest {
                 [a, b, c, d, body @ ..] => (u32::from_le_bytes([*a, *b, *c, *d]), body),
@@ -72,11 +74,11 @@ pub(super) fn decompress(
                 if size > room {
                     return Err(DecompressError::LimitExceeded { limit });
                 }
-                arena.extend_from_slice(data);
+                arena.extend_from_slice(data)?;
             } else {
                 // lz4 expands at most 255:1, so a small block never reserves the full block size
                 let n = block_max.min(room).min(size.saturating_mul(255) + 16);
-                let (history, out) = arena.writable_after(n);
+                let (history, out) = arena.writable_after(n)?;
                 // Linked blocks may copy from up to 64 KiB of this frame's earlier output.
                 let dict = if independent {
                     &[][..]
@@ -106,6 +108,28 @@ pub(super) fn decompress(
         input = rest;
     }
     Ok(())
+}
+
+/// The most a frame's blocks can produce (stored blocks exactly, compressed ones at most the
+/// block size and lz4's 255:1), read from their size words only.
+fn output_bound(mut blocks: &[u8], block_max: usize, block_checksums: bool) -> usize {
+    let mut bound = 0usize;
+    while let [a, b, c, d, body @ ..] = blocks {
+        let word = u32::from_le_bytes([*a, *b, *c, *d]);
+        let size = (word & 0x7fff_ffff) as usize;
+        if word == 0 || size > body.len() {
+            break;
+        }
+        bound = bound.saturating_add(if word & 0x8000_0000 != 0 {
+            size
+        } else {
+            block_max.min(size.saturating_mul(255) + 16)
+        });
+        blocks = body
+            .get(size + if block_checksums { 4 } else { 0 }..)
+            .unwrap_or_default();
+    }
+    bound
 }
 
 #[cfg(test)]

@@ -17,10 +17,18 @@ use crate::arena::Arena;
 use crate::error::{DecodeError, ErrorKind};
 
 /// Codec state that is expensive to create, kept for the next batch and the next call.
-#[derive(Default)]
 pub struct Decompressor {
     inflate: Option<zlib_rs::Inflate>,
     zstd: ruzstd::decoding::FrameDecoder,
+}
+
+impl Default for Decompressor {
+    fn default() -> Self {
+        Decompressor {
+            inflate: None,
+            zstd: zstd::primed_decoder(),
+        }
+    }
 }
 
 impl Decompressor {
@@ -35,13 +43,14 @@ impl Decompressor {
         legacy_lz4_framing: bool,
     ) -> Result<usize, DecompressError> {
         let start = arena.len();
+        // no codec needs more than the limit (and one byte past it to see a stream go on)
+        arena.limit_growth(start.saturating_add(limit).saturating_add(1));
         let result = match codec {
             Compression::None => {
                 if input.len() > limit {
                     return Err(DecompressError::LimitExceeded { limit });
                 }
-                arena.extend_from_slice(input);
-                Ok(())
+                arena.extend_from_slice(input).map_err(DecompressError::from)
             }
             Compression::Gzip => {
                 let inflate = self
@@ -69,6 +78,7 @@ impl DecompressError {
         let kind = match self {
             DecompressError::LimitExceeded { .. } => ErrorKind::DecompressionLimit,
             DecompressError::Corrupt { .. } => ErrorKind::Corrupt,
+            DecompressError::OutOfMemory { .. } => ErrorKind::OutOfMemory,
         };
         DecodeError::new(kind, at, self.to_string())
     }
@@ -86,7 +96,7 @@ mod tests {
         legacy: bool,
     ) -> Result<Vec<u8>, DecompressError> {
         let mut arena = Arena::default();
-        arena.extend_from_slice(b"earlier batch");
+        arena.extend_from_slice(b"earlier batch").unwrap();
         let mut d = Decompressor::default();
         let n = d.decompress_into(codec, input, &mut arena, limit, legacy)?;
         assert_eq!(n, arena.len() - 13);
@@ -96,7 +106,7 @@ mod tests {
     #[test]
     fn errors_leave_the_arena_as_it_was() {
         let mut arena = Arena::default();
-        arena.extend_from_slice(b"keep");
+        arena.extend_from_slice(b"keep").unwrap();
         let mut d = Decompressor::default();
         assert!(
             d.decompress_into(Compression::Snappy, &[0xff, 0xff, 0xff], &mut arena, 100, false)

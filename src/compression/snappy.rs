@@ -9,21 +9,64 @@ pub(super) fn decompress(input: &[u8], arena: &mut Arena, limit: usize) -> Resul
     const XERIAL_MAGIC: [u8; 8] = [0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0];
     let start = arena.len();
     if input.len() >= 16 && input[..8] == XERIAL_MAGIC {
-        let mut rest = &input[16..];
-        while !rest.is_empty() {
-            let (len, body) = match rest {
-                [a, b, c, d, body @ ..] => (u32::from_be_bytes([*a, *b, *c, *d]) as usize, body),
-                _ => return Err(corrupt(Compression::Snappy, "xerial chunk length")),
-            };
-            let chunk = body
-                .get(..len)
-                .ok_or_else(|| corrupt(Compression::Snappy, "xerial chunk"))?;
-            snappy_block(chunk, arena, limit.saturating_sub(arena.len() - start), limit)?;
-            rest = &body[len..];
+        // every chunk declares its size: check the total and reserve it once, before decoding
+        let mut total = 0usize;
+        for chunk in xerial_chunks(&input[16..]) {
+            total = total.saturating_add(declared_len(chunk?)?);
+        }
+        if total > limit {
+            return Err(DecompressError::LimitExceeded { limit });
+        }
+        arena.reserve(total)?;
+        for chunk in xerial_chunks(&input[16..]) {
+            snappy_block(chunk?, arena, limit.saturating_sub(arena.len() - start), limit)?;
         }
         return Ok(());
     }
     snappy_block(input, arena, limit, limit)
+}
+
+/// The `[u32 BE length][raw block]` chunks of a xerial stream.
+fn xerial_chunks(mut rest: &[u8]) -> impl Iterator<Item = Result<&[u8], DecompressError>> {
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let chunk = match rest {
+            [a, b, c, d, body @ ..] => {
+                let len = u32::from_be_bytes([*a, *b, *c, *d]) as usize;
+                body.get(..len).map(|chunk| (chunk, &body[len..]))
+            }
+            _ => None,
+        };
+        Some(match chunk {
+            Some((chunk, after)) => {
+                rest = after;
+                Ok(chunk)
+            }
+            None => {
+                rest = &[];
+                Err(corrupt(Compression::Snappy, "xerial chunk"))
+            }
+        })
+    })
+}
+
+/// The size a raw block declares, refused when it could not be true.
+fn declared_len(block: &[u8]) -> Result<usize, DecompressError> {
+    if block.is_empty() {
+        return Ok(0);
+    }
+    let n = snap::raw::decompress_len(block).map_err(|e| corrupt(Compression::Snappy, e.to_string()))?;
+    // A snappy element expands at most ~21x (3-byte copy of 64 bytes): a larger declared size is
+    // a lie, and must not size an allocation.
+    if n > block.len().saturating_mul(32) + 64 {
+        return Err(corrupt(
+            Compression::Snappy,
+            format!("declared size {n} for a {}-byte block", block.len()),
+        ));
+    }
+    Ok(n)
 }
 
 fn snappy_block(block: &[u8], arena: &mut Arena, room: usize, limit: usize) -> Result<(), DecompressError> {
@@ -35,16 +78,9 @@ fn snappy_block(block: &[u8], arena: &mut Arena, room: usize, limit: usize) -> R
     if n > room {
         return Err(DecompressError::LimitExceeded { limit });
     }
-    // A snappy element expands at most ~21x (3-byte copy of 64 bytes): a larger declared size is
-    // a lie, and must not size an allocation.
-    if n > block.len().saturating_mul(32) + 64 {
-        return Err(corrupt(
-            Compression::Snappy,
-            format!("declared size {n} for a {}-byte block", block.len()),
-        ));
-    }
+    declared_len(block)?;
     let written = snap::raw::Decoder::new()
-        .decompress(block, arena.writable(n))
+        .decompress(block, arena.writable(n)?)
         .map_err(bad)?;
     arena.commit(written);
     Ok(())

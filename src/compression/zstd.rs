@@ -1,8 +1,99 @@
 //! zstd frames (ruzstd), with skippable frames and several frames in one payload.
+//!
+//! Memory: ruzstd reserves a frame's whole window when the frame starts and keeps the last
+//! window of output until the frame ends. The window is bounded on its own (2^27 bytes, the
+//! zstd default limit Java's zstd-jni applies), not by the output limit: a small batch written
+//! with a large window decodes under a small limit. It is clamped for ruzstd to what the output
+//! limit can need, since no match can reach back past the bytes produced, and output that ends
+//! up both in the arena and in ruzstd's buffer is counted once, so a payload costs no more
+//! memory than its limit allows, plus ruzstd's fixed working memory (its buffer holds two
+//! 128 KiB blocks beyond the window) and the rounding of the window to a size a frame header can
+//! name (none for power-of-two limits such as the default; at most 1/8).
 
-use super::codec::{Compression, DecompressError, STEP, corrupt};
+use super::codec::{Compression, DecompressError, corrupt};
 use crate::arena::Arena;
 use ruzstd::decoding::FrameDecoder;
+use std::io::Read;
+
+/// Largest window accepted: 2^27 (ZSTD_WINDOWLOG_LIMIT_DEFAULT; Java's zstd-jni default).
+const MAX_WINDOW: u64 = 1 << 27;
+const FRAME_MAGIC: u32 = 0xFD2F_B528;
+/// Skippable frames: magic 0x184D2A50 to 0x184D2A5F, a u32 size, then that many bytes.
+const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
+/// Largest frame header: magic 4, descriptor 1, window 1, dictionary id 4, content size 8.
+const MAX_HEADER: usize = 18;
+
+/// What the frame header declares.
+struct FrameHeader {
+    /// Header length in bytes.
+    len: usize,
+    /// Position of the window descriptor byte (absent in single-segment frames).
+    window_descriptor_at: Option<usize>,
+    window: u64,
+}
+
+fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
+    let bad = |what: &str| corrupt(Compression::Zstd, what);
+    let descriptor = *input.get(4).ok_or_else(|| bad("frame header"))?;
+    let content_size_flag = descriptor >> 6;
+    let single_segment = descriptor & 0x20 != 0;
+    let dict_id_len = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let content_size_len = match (content_size_flag, single_segment) {
+        (0, false) => 0,
+        (0, true) => 1,
+        (1, _) => 2,
+        (2, _) => 4,
+        _ => 8,
+    };
+    let window_at = (!single_segment).then_some(5);
+    let len = 5 + usize::from(!single_segment) + dict_id_len + content_size_len;
+    let header = input.get(..len).ok_or_else(|| bad("frame header"))?;
+    let window = match window_at {
+        Some(at) => {
+            let w = header[at];
+            let base = 1u64 << (10 + (w >> 3));
+            base + (base / 8) * u64::from(w & 7)
+        }
+        // a single segment's window is its content size
+        None => {
+            let field = &header[len - content_size_len..];
+            let mut bytes = [0u8; 8];
+            bytes[..field.len()].copy_from_slice(field);
+            u64::from_le_bytes(bytes) + if content_size_len == 2 { 256 } else { 0 }
+        }
+    };
+    Ok(FrameHeader {
+        len,
+        window_descriptor_at: window_at,
+        window,
+    })
+}
+
+/// The smallest window descriptor whose window is at least `n` bytes (and its window).
+fn window_descriptor_at_least(n: u64) -> (u8, u64) {
+    for exponent in 0u8..=31 {
+        let base = 1u64 << (10 + exponent);
+        for mantissa in 0u8..8 {
+            let window = base + (base / 8) * u64::from(mantissa);
+            if window >= n {
+                return ((exponent << 3) | mantissa, window);
+            }
+        }
+    }
+    (0xff, u64::MAX)
+}
+
+/// A frame decoder that has seen one (empty) frame. ruzstd sets up a fresh decoder's buffer by
+/// growing it block by block, copying it at each step; a decoder with state instead reserves
+/// each frame's window at once, which keeps its memory at the window and the limit checks exact.
+pub(super) fn primed_decoder() -> FrameDecoder {
+    // single segment of 0 bytes, one empty raw last block
+    const EMPTY_FRAME: [u8; 9] = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0, 1, 0, 0];
+    let mut decoder = FrameDecoder::new();
+    let primed = decoder.reset(&EMPTY_FRAME[..]);
+    debug_assert!(primed.is_ok(), "{primed:?}");
+    decoder
+}
 
 pub(super) fn decompress(
     decoder: &mut FrameDecoder,
@@ -11,49 +102,120 @@ pub(super) fn decompress(
     limit: usize,
 ) -> Result<(), DecompressError> {
     use ruzstd::decoding::BlockDecodingStrategy;
-    use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
     let start = arena.len();
-    let bad = |e: FrameDecoderError| corrupt(Compression::Zstd, e.to_string());
-    // A window larger than the limit could only be needed by output larger than the limit.
-    decoder.set_max_window_size((limit as u64).max(1 << 10));
+    let bad = |e: ruzstd::decoding::errors::FrameDecoderError| corrupt(Compression::Zstd, e.to_string());
+    decoder.set_max_window_size(MAX_WINDOW);
     while !input.is_empty() {
-        match decoder.reset(&mut input) {
-            Ok(()) => {}
-            Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
-                length, ..
-            })) => {
-                input = input
-                    .get(length as usize..)
-                    .ok_or_else(|| corrupt(Compression::Zstd, "skippable frame"))?;
-                continue;
-            }
-            Err(FrameDecoderError::WindowSizeTooBig { .. }) => {
-                return Err(DecompressError::LimitExceeded { limit });
-            }
-            Err(e) => return Err(bad(e)),
+        let magic = match input {
+            [a, b, c, d, ..] => u32::from_le_bytes([*a, *b, *c, *d]),
+            _ => return Err(corrupt(Compression::Zstd, "frame magic")),
+        };
+        if magic & 0xFFFF_FFF0 == SKIPPABLE_MAGIC {
+            let size = input
+                .get(4..8)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+                .ok_or_else(|| corrupt(Compression::Zstd, "skippable frame size"))?;
+            input = input
+                .get(8usize.saturating_add(size)..)
+                .ok_or_else(|| corrupt(Compression::Zstd, "skippable frame"))?;
+            continue;
         }
+        if magic != FRAME_MAGIC {
+            return Err(corrupt(Compression::Zstd, "frame magic 28 b5 2f fd"));
+        }
+        let header = read_header(input)?;
+        if header.window > MAX_WINDOW {
+            return Err(corrupt(
+                Compression::Zstd,
+                format!("a window of at most 2^27 bytes, found {}", header.window),
+            ));
+        }
+        let room = limit - (arena.len() - start);
+        // ruzstd reserves the window up front: clamp it to what `room` bytes of output can use.
+        let mut patched = [0u8; MAX_HEADER];
+        patched[..header.len].copy_from_slice(&input[..header.len]);
+        let mut window = header.window;
+        if let Some(at) = header.window_descriptor_at {
+            let (descriptor, clamped) = window_descriptor_at_least(room as u64);
+            if clamped < window {
+                patched[at] = descriptor;
+                window = clamped;
+            }
+        }
+        let mut source = (&patched[..header.len]).chain(&input[header.len..]);
+        decoder.reset(&mut source).map_err(bad)?;
         let declared = decoder.content_size();
-        if declared > (limit - (arena.len() - start)) as u64 {
+        if declared > room as u64 {
             return Err(DecompressError::LimitExceeded { limit });
         }
+        let window = window as usize;
+        // ruzstd holds the last window of output: the arena need not reserve room for it too
+        let bound = if declared > 0 {
+            declared as usize
+        } else {
+            output_bound(&input[header.len..], window)
+        };
+        let arena_room = if bound <= room {
+            bound
+        } else {
+            room.saturating_sub(window) + 1
+        };
+        arena.limit_growth(arena.len() + arena_room);
+        arena.reserve(arena_room)?;
         loop {
             let finished = decoder
-                .decode_blocks(&mut input, BlockDecodingStrategy::UptoBytes(STEP))
+                // one block (at most 128 KiB) at a time keeps ruzstd's buffer within its window
+                // plus the slack, so it never doubles
+                .decode_blocks(&mut source, BlockDecodingStrategy::UptoBlocks(1))
                 .map_err(bad)?;
             let ready = decoder.can_collect();
-            if arena.len() - start + ready > limit {
+            // Until the frame ends ruzstd keeps a window of output that is not ready yet; once
+            // anything is ready, that window is full and counts as output too.
+            let kept = if !finished && ready > 0 { window } else { 0 };
+            if arena.len() - start + ready + kept > limit {
                 return Err(DecompressError::LimitExceeded { limit });
             }
-            let out = arena.writable(ready);
-            let n =
-                std::io::Read::read(decoder, out).map_err(|e| corrupt(Compression::Zstd, e.to_string()))?;
+            let out = arena.writable(ready)?;
+            let n = decoder
+                .read(out)
+                .map_err(|e| corrupt(Compression::Zstd, e.to_string()))?;
             arena.commit(n);
             if finished {
                 break;
             }
         }
+        let consumed = decoder.bytes_read_from_source() as usize;
+        input = input
+            .get(consumed..)
+            .ok_or_else(|| corrupt(Compression::Zstd, "frame length"))?;
     }
     Ok(())
+}
+
+/// The most a frame's blocks can produce, read from the block headers: raw and RLE blocks say
+/// their size, compressed ones produce at most 128 KiB (and no more than the window).
+fn output_bound(mut blocks: &[u8], window: usize) -> usize {
+    const MAX_BLOCK: usize = 128 << 10;
+    let mut bound = 0usize;
+    while let [a, b, c, body @ ..] = blocks {
+        let header = u32::from_le_bytes([*a, *b, *c, 0]);
+        let (last, kind, size) = (header & 1 != 0, (header >> 1) & 3, (header >> 3) as usize);
+        let (produced, stored) = match kind {
+            0 => (size, size),
+            1 => (size, 1),
+            2 => (MAX_BLOCK.min(window), size),
+            _ => break,
+        };
+        bound = bound.saturating_add(produced);
+        if last {
+            break;
+        }
+        match body.get(stored..) {
+            Some(rest) => blocks = rest,
+            None => break,
+        }
+    }
+    bound
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use super::context::{EntryContext, LOG_OVERHEAD};
 use crate::checksum;
 use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
+use crate::options::IsolationLevel;
 use crate::output::{BatchInfo, ByteRange, Columns, ControlType, CrcStatus, TimestampType};
 use crate::transactions::AbortedFilter;
 use crate::wire::Reader;
@@ -94,6 +95,7 @@ fn read_header(entry: &[u8], at: usize, base_offset: i64) -> Result<(BatchInfo, 
         uncompressed_records_size: (entry.len() - HEADER_SIZE) as u32,
         input_position: at as u32,
         records_kept: 0,
+        aborted: false,
     };
     Ok((info, stored_crc))
 }
@@ -115,9 +117,8 @@ fn decode_batch(
     )?;
     let last_offset = info.last_offset;
 
-    if let Some(f) = filter.as_deref_mut()
-        && f.skips_batch(&info)
-    {
+    info.aborted = filter.as_deref_mut().is_some_and(|f| f.skips_batch(&info));
+    if info.aborted && ctx.options.isolation == IsolationLevel::ReadCommitted {
         // An aborted transaction's batch: only its descriptor is kept (for nextOffset).
         ctx.push_batch(info);
         return Ok(last_offset);
@@ -129,12 +130,7 @@ fn decode_batch(
     let (records, reader_base, pos_base): (&[u8], usize, usize) = if compression == Compression::None {
         (records_section, at + HEADER_SIZE, at + HEADER_SIZE)
     } else {
-        let arena_start = ctx.arena.len();
-        let limit = ctx.options.max_decompressed_bytes;
-        let n = ctx
-            .decompressor
-            .decompress_into(compression, records_section, ctx.arena, limit, false)
-            .map_err(|e| e.at(at + HEADER_SIZE))?;
+        let (arena_start, n) = ctx.decompress(compression, records_section, false, at + HEADER_SIZE)?;
         info.uncompressed_records_size = n as u32;
         (
             &ctx.arena.as_slice()[arena_start..],
@@ -201,7 +197,13 @@ impl RecordParser {
                 format!("{count} records in {} bytes", records.len()),
             ));
         }
-        columns.reserve_records(count);
+        columns.reserve_records(count).map_err(|_| {
+            DecodeError::new(
+                ErrorKind::OutOfMemory,
+                self.reader_base,
+                format!("memory for the columns of {count} records"),
+            )
+        })?;
         let mut marker = None;
         for i in 0..count {
             let record_at = r.position();

@@ -1,8 +1,9 @@
 //! What every entry decoder of a record set writes into and reads its options from.
 
 use crate::arena::Arena;
-use crate::compression::Decompressor;
-use crate::options::RecordSetOptions;
+use crate::compression::{Compression, DecompressError, Decompressor};
+use crate::error::{DecodeError, ErrorKind, Result};
+use crate::options::{MAX_ADDRESSABLE_BYTES, RecordSetOptions};
 use crate::output::{BatchInfo, ByteRange, Columns};
 
 /// Size of the prefix every entry shares: offset i64, length i32 (Java's LOG_OVERHEAD).
@@ -31,5 +32,55 @@ impl EntryContext<'_> {
     /// Appends a batch descriptor.
     pub fn push_batch(&mut self, info: BatchInfo) {
         self.columns.batches.push(info);
+    }
+
+    /// The arena size this call may reach: the per-call budget, and never past what JS can
+    /// address (positions are 31-bit).
+    fn call_limit(&self) -> (usize, &'static str) {
+        let addressable = MAX_ADDRESSABLE_BYTES.saturating_sub(self.input_len);
+        let budget = self.options.max_decompressed_bytes_per_call;
+        if budget <= addressable {
+            (budget, "per call (maxDecompressedBytesPerCall)")
+        } else {
+            (
+                addressable,
+                "per call, input included, so that JS can address them (2 GiB)",
+            )
+        }
+    }
+
+    /// Decompresses the payload at input position `at` into the arena, within the per-batch
+    /// limit and what is left of the per-call budget, both checked before memory is reserved.
+    /// Returns the arena offset where its bytes start and their length.
+    pub fn decompress(
+        &mut self,
+        codec: Compression,
+        payload: &[u8],
+        legacy_lz4_framing: bool,
+        at: usize,
+    ) -> Result<(usize, usize)> {
+        let start = self.arena.len();
+        let (call_limit, what) = self.call_limit();
+        let left = call_limit.saturating_sub(start);
+        let per_batch = self.options.max_decompressed_bytes;
+        self.decompressor
+            .decompress_into(
+                codec,
+                payload,
+                self.arena,
+                per_batch.min(left),
+                legacy_lz4_framing,
+            )
+            .map(|n| (start, n))
+            .map_err(|e| match e {
+                DecompressError::LimitExceeded { .. } if left < per_batch => DecodeError::new(
+                    ErrorKind::DecompressionLimit,
+                    at,
+                    format!(
+                        "at most {call_limit} decompressed bytes {what}; {left} were left for this batch"
+                    ),
+                ),
+                e => e.at(at),
+            })
     }
 }

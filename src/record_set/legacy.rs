@@ -146,6 +146,7 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
         uncompressed_records_size: entry.len() as u32,
         input_position: at as u32,
         records_kept: 1,
+        aborted: false,
     };
     let batch_index = ctx.columns.batches.len() as u32;
     let in_input = |field: Option<(usize, usize)>| {
@@ -167,17 +168,12 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
     let (value_pos, value_len) = wrapper
         .value
         .ok_or_else(|| corrupt(at + LOG_OVERHEAD, "a compressed message with a value"))?;
-    let arena_start = ctx.arena.len();
-    let inner_len = ctx
-        .decompressor
-        .decompress_into(
-            wrapper.compression,
-            &entry[value_pos..value_pos + value_len],
-            ctx.arena,
-            ctx.options.max_decompressed_bytes,
-            wrapper.magic == 0,
-        )
-        .map_err(|e| e.at(at + value_pos))?;
+    let (arena_start, inner_len) = ctx.decompress(
+        wrapper.compression,
+        &entry[value_pos..value_pos + value_len],
+        wrapper.magic == 0,
+        at + value_pos,
+    )?;
     info.uncompressed_records_size = inner_len as u32;
 
     let mark = ctx.columns.mark();

@@ -3,7 +3,7 @@
 //! entry cut short by the broker ends the set as `partial`; it is not an error.
 
 mod batch;
-mod context;
+pub(crate) mod context;
 mod legacy;
 
 pub(crate) use context::EntryContext;
@@ -13,14 +13,22 @@ use context::LOG_OVERHEAD;
 pub const RECORD_BATCH_HEADER_SIZE: usize = batch::HEADER_SIZE;
 
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
-use crate::options::IsolationLevel;
+use crate::options::OnError;
 use crate::output::RecordSetSummary;
 use crate::transactions::{AbortedFilter, AbortedTransaction};
 
 /// Bytes up to and including the magic byte.
 const HEADER_SIZE_UP_TO_MAGIC: usize = 17;
+/// The smallest entry of any format (Java's `LegacyRecord.RECORD_OVERHEAD_V0`): a declared size
+/// below it is corrupt, not a partial tail.
+const MIN_ENTRY_SIZE: usize = legacy::MIN_SIZE_V0;
 
-/// Decodes the entries of `bytes`, which start at `input_pos` in the input.
+/// Decodes the entries of `bytes`, which start at `input_pos` in the input, with the Java
+/// client's rules (`ByteBufferLogInputStream`): an entry whose declared size runs past the end
+/// is the partial tail; a declared size below the minimum, for any format or for the entry's
+/// magic, is corrupt. `aborted` is the partition's aborted-transaction list: batches of aborted
+/// transactions are marked, and dropped under read_committed. With `OnError::Partition` an
+/// error ends the set instead of the call, in `RecordSetSummary::error`.
 pub(crate) fn decode(
     ctx: &mut EntryContext<'_>,
     bytes: &[u8],
@@ -29,54 +37,86 @@ pub(crate) fn decode(
 ) -> Result<RecordSetSummary> {
     let first_batch = ctx.columns.batches.len();
     let first_record = ctx.columns.records.len();
-    let mut filter =
-        (ctx.options.isolation == IsolationLevel::ReadCommitted).then(|| AbortedFilter::new(aborted));
+    let mut filter = (!aborted.is_empty()).then(|| AbortedFilter::new(aborted));
     let mut summary = RecordSetSummary::default();
     let mut pos = 0;
     while pos < bytes.len() {
         let rest = &bytes[pos..];
         let at = input_pos + pos;
-        if rest.len() < HEADER_SIZE_UP_TO_MAGIC {
-            summary.partial = true;
-            break;
-        }
-        let size = i32::from_be_bytes([rest[8], rest[9], rest[10], rest[11]]);
-        let magic = rest[16] as i8;
-        let min_size = match magic {
-            0 => legacy::MIN_SIZE_V0,
-            1 => legacy::MIN_SIZE_V1,
-            2 => batch::MIN_SIZE,
-            _ => {
-                return Err(DecodeError::new(
-                    ErrorKind::UnsupportedVersion,
-                    at + 16,
-                    format!("record magic 0, 1 or 2, found {magic}"),
-                ));
+        match decode_entry(ctx, rest, at, filter.as_mut()) {
+            Ok(Entry::Decoded { len, last_offset }) => {
+                summary.next_offset = Some(last_offset.saturating_add(1));
+                pos += len;
             }
-        };
-        if size < min_size as i32 {
-            return Err(corrupt(
-                at + 8,
-                format!("entry size of at least {min_size}, found {size}"),
-            ));
+            Ok(Entry::PartialTail) => {
+                summary.partial = true;
+                break;
+            }
+            Err(e) if ctx.options.on_error == OnError::Partition => {
+                summary.error = Some(e);
+                break;
+            }
+            Err(e) => return Err(e),
         }
-        let entry_len = LOG_OVERHEAD + size as usize;
-        if rest.len() < entry_len {
-            summary.partial = true;
-            break;
-        }
-        let entry = &rest[..entry_len];
-        let last_offset = if magic == 2 {
-            batch::decode(ctx, entry, at, filter.as_mut())?
-        } else {
-            legacy::decode(ctx, entry, at)?
-        };
-        summary.next_offset = Some(last_offset.saturating_add(1));
-        pos += entry_len;
     }
     summary.batches = first_batch..ctx.columns.batches.len();
     summary.records = first_record..ctx.columns.records.len();
     Ok(summary)
+}
+
+enum Entry {
+    Decoded { len: usize, last_offset: i64 },
+    PartialTail,
+}
+
+/// Decodes the entry at the start of `rest` (input position `at`).
+fn decode_entry(
+    ctx: &mut EntryContext<'_>,
+    rest: &[u8],
+    at: usize,
+    filter: Option<&mut AbortedFilter>,
+) -> Result<Entry> {
+    if rest.len() < LOG_OVERHEAD {
+        return Ok(Entry::PartialTail);
+    }
+    let size = i32::from_be_bytes([rest[8], rest[9], rest[10], rest[11]]);
+    if size < MIN_ENTRY_SIZE as i32 {
+        return Err(corrupt(
+            at + 8,
+            format!("entry size of at least {MIN_ENTRY_SIZE}, found {size}"),
+        ));
+    }
+    let len = LOG_OVERHEAD + size as usize;
+    if rest.len() < len {
+        return Ok(Entry::PartialTail);
+    }
+    // a complete entry holds its magic byte (len >= 26)
+    let magic = rest[HEADER_SIZE_UP_TO_MAGIC - 1] as i8;
+    let min_size = match magic {
+        0 => legacy::MIN_SIZE_V0,
+        1 => legacy::MIN_SIZE_V1,
+        2 => batch::MIN_SIZE,
+        _ => {
+            return Err(DecodeError::new(
+                ErrorKind::UnsupportedVersion,
+                at + 16,
+                format!("record magic 0, 1 or 2, found {magic}"),
+            ));
+        }
+    };
+    if size < min_size as i32 {
+        return Err(corrupt(
+            at + 8,
+            format!("entry size of at least {min_size} for magic {magic}, found {size}"),
+        ));
+    }
+    let entry = &rest[..len];
+    let last_offset = if magic == 2 {
+        batch::decode(ctx, entry, at, filter)?
+    } else {
+        legacy::decode(ctx, entry, at)?
+    };
+    Ok(Entry::Decoded { len, last_offset })
 }
 
 #[cfg(test)]
@@ -84,7 +124,7 @@ mod tests {
     use super::*;
     use crate::arena::Arena;
     use crate::compression::Decompressor;
-    use crate::options::{CrcMode, RecordSetOptions};
+    use crate::options::{CrcMode, IsolationLevel, RecordSetOptions};
     use crate::output::{ByteRange, Columns, CrcStatus};
 
     fn zigzag(out: &mut Vec<u8>, v: i64) {
@@ -165,8 +205,34 @@ mod tests {
         decode_set_with(bytes, options, &[])
     }
 
+    /// The batch with its records section as a zstd frame of one raw block (CRC fixed).
+    fn zstd_batch(batch: &[u8]) -> Vec<u8> {
+        let section = &batch[61..];
+        let mut out = batch[..61].to_vec();
+        out[22] |= 4;
+        out.extend_from_slice(&[0x28, 0xb5, 0x2f, 0xfd, 0x60, 0, 0]); // single segment, 2-byte size
+        out[66..68].copy_from_slice(&((section.len() - 256) as u16).to_le_bytes());
+        out.extend_from_slice(&((section.len() as u32) << 3 | 1).to_le_bytes()[..3]);
+        out.extend_from_slice(section);
+        let len = (out.len() - 12) as i32;
+        out[8..12].copy_from_slice(&len.to_be_bytes());
+        let crc = crate::checksum::crc32c(&out[21..]);
+        out[17..21].copy_from_slice(&crc.to_be_bytes());
+        out
+    }
+
     fn decode_set_with(
         bytes: &[u8],
+        options: RecordSetOptions,
+        aborted: &[AbortedTransaction],
+    ) -> Result<(RecordSetSummary, Columns)> {
+        decode_set_at(bytes, bytes.len(), options, aborted)
+    }
+
+    /// Decodes `bytes` as if they were the last `bytes.len()` bytes of an input of `input_len`.
+    fn decode_set_at(
+        bytes: &[u8],
+        input_len: usize,
         options: RecordSetOptions,
         aborted: &[AbortedTransaction],
     ) -> Result<(RecordSetSummary, Columns)> {
@@ -176,11 +242,29 @@ mod tests {
             columns: &mut columns,
             arena: &mut arena,
             decompressor: &mut decompressor,
-            input_len: bytes.len(),
+            input_len,
             options: &options,
         };
-        let summary = decode(&mut ctx, bytes, 0, aborted)?;
+        let summary = decode(&mut ctx, bytes, input_len - bytes.len(), aborted)?;
         Ok((summary, columns))
+    }
+
+    #[test]
+    fn decompressed_positions_stay_below_2_gib_whatever_the_budget() {
+        let value = vec![b'x'; 1000];
+        let set = zstd_batch(&record_batch(0, 0, 0, -1, &[record(0, None, Some(&value), &[])]));
+        let huge_budget = RecordSetOptions {
+            max_decompressed_bytes_per_call: usize::MAX,
+            ..Default::default()
+        };
+        let (summary, columns) = decode_set_at(&set, 1 << 20, huge_budget.clone(), &[]).unwrap();
+        assert_eq!(summary.records.len(), 1);
+        assert_eq!(columns.records.value[0].len, 1000);
+        // an input that ends 500 bytes below 2 GiB leaves no room for 1 KB of output
+        let near = crate::options::MAX_ADDRESSABLE_BYTES - 500;
+        let err = decode_set_at(&set, near, huge_budget, &[]).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::DecompressionLimit);
+        assert!(err.to_string().contains("2 GiB"), "{err}");
     }
 
     #[test]

@@ -12,12 +12,19 @@ use crate::decoder::FetchDecoder;
 use crate::error::DecodeError;
 use crate::json::JsonWriter;
 use crate::metadata::{write_record_set, write_response};
-use crate::options::{CrcMode, FetchOptions, IsolationLevel, RecordSetOptions};
+use crate::options::{CrcMode, FetchOptions, IsolationLevel, OnError, RecordSetOptions};
 use crate::output::Columns;
 use wasm_bindgen::prelude::*;
 
 /// Largest integer a JS number holds exactly.
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// Runs when the module is instantiated: a panic (a bug; decoding errors are values) then
+/// reaches the console with its message instead of a bare `unreachable` trap.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
 
 /// The wasm memory, so JS can view the columns.
 #[wasm_bindgen(js_name = wasmMemory)]
@@ -66,6 +73,7 @@ impl WasmDecoder {
         api_version: i16,
         flags: u32,
         max_decompressed_bytes: f64,
+        max_decompressed_bytes_per_call: f64,
     ) -> Result<String, JsValue> {
         let records = RecordSetOptions {
             crc: if flags & flag::CRC_SKIP != 0 {
@@ -82,6 +90,13 @@ impl WasmDecoder {
             },
             include_control_records: flags & flag::INCLUDE_CONTROL != 0,
             max_decompressed_bytes: max_decompressed_bytes.clamp(0.0, usize::MAX as f64) as usize,
+            max_decompressed_bytes_per_call: max_decompressed_bytes_per_call.clamp(0.0, usize::MAX as f64)
+                as usize,
+            on_error: if flags & flag::ON_ERROR_PARTITION != 0 {
+                OnError::Partition
+            } else {
+                OnError::Throw
+            },
         };
         let bigint = flags & flag::BIGINT != 0;
         let Self {

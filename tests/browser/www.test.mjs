@@ -208,6 +208,26 @@ test('aborted transactions are flagged as a read_committed Java consumer would s
   assert.equal(abortedRows, want.filter((r) => r.aborted).length);
 });
 
+test('trailing bytes and a capture cut short are shown as warnings, with what did decode', async () => {
+  const { frame } = loadCapture(corpusDir, MULTIBATCH);
+  const open = (name, buffer) => decoded(() => page.setInputFiles('#file-input', { name, mimeType: 'application/octet-stream', buffer: Buffer.from(buffer) }));
+  await page.selectOption('#opt-api', '12');
+  const glued = new Uint8Array(frame.length + 79);
+  glued.set(frame);
+  await open('glued.bin', glued);
+  assert.equal(await page.getAttribute('#status', 'data-kind'), 'warn');
+  assert.match(await page.locator('#status-text').textContent(), /79 bytes after the end of the response were ignored/);
+  assert.equal(await page.locator('#trailing-bytes').textContent(), '79 ignored');
+
+  await open('cut.bin', frame.subarray(0, Math.floor(frame.length * 0.9)));
+  assert.equal(await page.getAttribute('#status', 'data-kind'), 'warn');
+  assert.match(await page.locator('#status-text').textContent(), /The response ends early \(TRUNCATED/);
+  assert.ok(Number(await page.getAttribute('#match-count', 'data-count')) > 0, 'the complete partitions are shown');
+  const errors = await page.$$eval('#partitions td.decode-error .badge.error', (cells) => cells.map((c) => c.textContent));
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /^TRUNCATED at byte \d+$/);
+});
+
 test('every sample button opens its capture from samples/', async () => {
   const samples = await page.$$eval('button[data-sample]', (buttons) => buttons.map((b) => b.dataset.sample));
   assert.ok(samples.length > 0);

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod build;
+
 use std::path::PathBuf;
 
 pub fn corpus_dir() -> PathBuf {

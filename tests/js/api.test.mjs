@@ -220,12 +220,3 @@ test('the package is complete: npm pack lists every file, wasm under 300 KB', ()
   }
   assert.ok(fs.statSync(path.join(root, 'pkg/wasm/kafka_fetch_decoder_bg.wasm')).size < 300 * 1024);
 });
-
-test('the CLI prints a table and JSON lines', () => {
-  const table = execFileSync(process.execPath, [path.join(root, 'pkg/cli.cjs')]).toString();
-  assert.match(table, /topic\s+part\s+offset\s+time\s+key\s+value\s+hdrs\s+codec/);
-  assert.match(table, /88|70 records/);
-  const lines = execFileSync(process.execPath, [path.join(root, 'pkg/cli.cjs'), path.join(root, 'samples/tansu_v12_multibatch.bin'), '--json'], { maxBuffer: 1 << 28 }).toString().trim().split('\n');
-  assert.equal(lines.length, 1680);
-  assert.equal(JSON.parse(lines[0]).topic, 'payments-none');
-});

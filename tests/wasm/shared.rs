@@ -86,17 +86,17 @@ fn wasm_decoder_reports_errors_and_recovers() {
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), d.input_buffer(bytes.len()), bytes.len())
     };
     write(&mut d, frame);
-    let ok = JSON::parse(&d.decode(frame.len(), false, 12, 1, 1e9).unwrap()).unwrap();
+    let ok = JSON::parse(&d.decode(frame.len(), false, 12, 1, 1e9, 1e9).unwrap()).unwrap();
     assert_eq!(list(&get(&get(&ok, "response"), "topics")).len(), 1);
     // cut inside the topic array: the structure itself is truncated
     write(&mut d, &frame[..40]);
-    let err = d.decode(40, false, 12, 1, 1e9).unwrap_err().as_string().unwrap();
+    let err = d.decode(40, false, 12, 1, 1e9, 1e9).unwrap_err().as_string().unwrap();
     let err = JSON::parse(&err).unwrap();
     assert_eq!(get(&err, "code").as_string().unwrap(), "TRUNCATED");
     assert!(get(&err, "offset").as_f64().unwrap() <= 40.0);
     write(&mut d, frame);
-    assert!(d.decode(frame.len(), false, 99, 1, 1e9).is_err(), "unsupported version");
-    assert!(d.decode(frame.len(), false, 12, 1, 1e9).is_ok(), "works again after errors");
+    assert!(d.decode(frame.len(), false, 99, 1, 1e9, 1e9).is_err(), "unsupported version");
+    assert!(d.decode(frame.len(), false, 12, 1, 1e9, 1e9).is_ok(), "works again after errors");
 }
 
 /// The arena and output buffers are reused: wasm memory stops growing after warm-up.
@@ -112,7 +112,7 @@ fn memory_stops_growing_after_warm_up() {
     for i in 0..200 {
         let ptr = d.input_buffer(frame.len());
         unsafe { std::ptr::copy_nonoverlapping(frame.as_ptr(), ptr, frame.len()) };
-        d.decode(frame.len(), false, 12, 1, 64e6).unwrap();
+        d.decode(frame.len(), false, 12, 1, 64e6, 1e9).unwrap();
         if i == 10 {
             after_warm_up = memory();
         }

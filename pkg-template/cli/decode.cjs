@@ -1,0 +1,119 @@
+// `kafka-fetch-decoder [decode] FILE`: decodes a FetchResponse frame (.bin) or a record set / log
+// segment (.log) and prints its records. Every problem in the data is shown, and makes the exit
+// code 1: a bad CRC (batches marked in the table and the JSON), a partition that does not decode
+// (its error in place, the rest shown), bytes after the response, a response cut short.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { decodeFetchResponse, decodeRecordSet, KafkaDecodeError } = require('../node.cjs');
+const { UsageError, parseArgs, parse } = require('./args.cjs');
+const { recordJson, tableHeader, tableRow } = require('./output.cjs');
+
+const SAMPLE = path.join(__dirname, '..', 'samples', 'kpb_v12_mixed_magic.bin');
+
+const usage = `kafka-fetch-decoder [decode] [FILE] [options]
+  Decodes FILE: a FetchResponse frame (the bytes after the 4-byte size prefix; a .bin capture)
+  or a raw record set / log segment (.log). Without FILE, a sample shipped in the package.
+  --api-version N       FetchResponse version of the frame, 0-18 (default: api_version of FILE's
+                        .json beside it, as in captures written by \`capture\`)
+  --no-header           the frame starts at the response body (no correlation id)
+  --record-set          read FILE as a record set even if it is not named .log
+  --json                one JSON object per record and line (offsets and timestamps as strings)
+  --encoding E          bytes in --json: base64 (default), utf8 (text; bytes that are not UTF-8 as
+                        {"base64": ...}) or hex
+  --isolation-level L   read_uncommitted (default) or read_committed (drops aborted transactions)
+  --crc M               report (default: bad batches marked BAD-CRC, exit code 1), verify (stop at
+                        the first) or skip`;
+
+const spec = {
+  '--api-version': { value: 'N', parse: parse.integer(0, 18) },
+  '--no-header': {},
+  '--record-set': {},
+  '--json': {},
+  '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') },
+  '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
+  '--crc': { value: 'M', parse: parse.oneOf('report', 'verify', 'skip') },
+  '--help': {},
+};
+
+function readInput(file) {
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch (e) {
+    throw new UsageError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  }
+  if (stat.isDirectory()) throw new UsageError(`${file}: is a directory (give a .bin frame or a .log segment)`);
+  return fs.readFileSync(file);
+}
+
+/** The api version: --api-version, else the `api_version` of a NAME.json beside a NAME.bin. */
+function apiVersionFor(file, given) {
+  if (given !== undefined) return given;
+  const meta = file.replace(/\.bin$/, '.json');
+  if (meta !== file && fs.existsSync(meta)) {
+    const v = JSON.parse(fs.readFileSync(meta, 'utf8')).api_version;
+    if (Number.isInteger(v)) return v;
+  }
+  throw new UsageError(`${file}: pass --api-version N (the FetchResponse version it was sent with)`);
+}
+
+function run(argv, out = process.stdout, err = process.stderr) {
+  const { options, positionals } = parseArgs(argv, spec, ['FILE']);
+  if (options.help) {
+    out.write(`${usage}\n`);
+    return 0;
+  }
+  const file = positionals[0] ?? SAMPLE;
+  const bytes = readInput(file);
+  const common = {
+    crc: options.crc ?? 'report',
+    int64: 'bigint',
+    includeControlRecords: true,
+    isolationLevel: options.isolationLevel ?? 'read_uncommitted',
+    onError: 'partition',
+  };
+  const problems = [];
+  let partitions;
+  try {
+    if (options.recordSet || file.endsWith('.log')) {
+      const set = decodeRecordSet(bytes, common);
+      partitions = [{ topic: path.basename(file), p: { partition: '-', errorCode: 0, ...set } }];
+    } else {
+      const res = decodeFetchResponse(bytes, { ...common, apiVersion: apiVersionFor(file, options.apiVersion), header: !options.noHeader });
+      partitions = res.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, p })));
+      if (res.error) problems.push(`the response ends early: ${res.error.message}${res.hint ? ` (hint: ${res.hint})` : ''}`);
+      if (res.trailingBytes) problems.push(`${res.trailingBytes} bytes after the end of the response were ignored${res.hint ? `: ${res.hint}` : ' (a wrong --api-version, or a capture glued to the next frame?)'}`);
+    }
+  } catch (e) {
+    if (!(e instanceof KafkaDecodeError)) throw e;
+    err.write(`kafka-fetch-decoder: ${file}: ${e.code}: ${e.message}\n`);
+    return 1;
+  }
+  for (const { topic, p } of partitions) {
+    const bad = p.batches.filter((b) => b.crcValid === false);
+    if (bad.length) problems.push(`${topic}/${p.partition}: ${bad.length} batch(es) with a bad CRC, at offsets ${bad.map((b) => b.baseOffset).join(', ')}`);
+    if (p.error && !(p.error.code === 'TRUNCATED' && p.partial)) problems.push(`${topic}/${p.partition}: ${p.error.code}: ${p.error.message}`);
+  }
+  if (!positionals.length && !options.json) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)})\n\n`);
+  if (options.json) {
+    for (const { topic, p } of partitions) {
+      for (const r of p.records) out.write(`${JSON.stringify(recordJson(topic, p.partition, r, options.encoding ?? 'base64'))}\n`);
+    }
+  } else {
+    out.write(`${tableHeader()}\n`);
+    for (const { topic, p } of partitions) {
+      for (const r of p.records) out.write(`${tableRow(topic, p.partition, r)}\n`);
+    }
+    out.write('\n');
+    for (const { topic, p } of partitions) {
+      const flags = [p.partial ? 'partial' : null, p.errorCode ? `error ${p.errorCode}` : null, p.error ? p.error.code : null].filter(Boolean).join(', ');
+      out.write(`${topic}/${p.partition}: ${p.records.length} records in ${p.batches.length} batches, next offset ${p.nextOffset}${flags ? ` (${flags})` : ''}\n`);
+    }
+  }
+  for (const problem of problems) err.write(`kafka-fetch-decoder: ${file}: ${problem}\n`);
+  return problems.length ? 1 : 0;
+}
+
+module.exports = { run, usage };

@@ -1,0 +1,64 @@
+// How the CLI prints records: a table for people, or one JSON object per line for tools (the same
+// for a capture file and for a live topic).
+'use strict';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** Bytes for JSON: base64 (default), hex, or UTF-8 text (bytes that are not UTF-8: { base64 }). */
+function encodeBytes(bytes, encoding) {
+  if (bytes === null) return null;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (encoding === 'hex') return buf.toString('hex');
+  if (encoding === 'utf8') {
+    try {
+      return strictUtf8.decode(bytes);
+    } catch {
+      return { base64: buf.toString('base64') };
+    }
+  }
+  return buf.toString('base64');
+}
+
+/** One record as a JSON line's object. int64 values are strings, so that no tool rounds them. */
+function recordJson(topic, partition, r, encoding) {
+  const out = {
+    topic,
+    partition,
+    offset: String(r.offset),
+    timestamp: String(r.timestamp),
+    key: encodeBytes(r.key, encoding),
+    value: encodeBytes(r.value, encoding),
+    headers: r.headers.map((h) => ({ key: h.key, value: encodeBytes(h.value, encoding) })),
+    compression: r.batch.compression,
+    leaderEpoch: r.leaderEpoch,
+  };
+  if (r.isControl) out.control = r.controlType;
+  if (r.batch.crcValid === false) out.crcValid = false;
+  return out;
+}
+
+function preview(bytes, width) {
+  if (bytes === null) return '(null)';
+  let s = lenientUtf8.decode(bytes.subarray(0, width * 4)).replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '.');
+  if (s.length > width) s = `${s.slice(0, width - 1)}…`;
+  return s;
+}
+
+const COLUMNS = [['topic', 20], ['part', 4], ['offset', 8], ['time', 24], ['key', 16], ['value', 40], ['hdrs', 4], ['codec', 6], ['flags', 12]];
+const line = (cells) => cells.map((c, i) => String(c).padEnd(COLUMNS[i][1]).slice(0, COLUMNS[i][1])).join('  ').trimEnd();
+
+function tableHeader() {
+  return `${line(COLUMNS.map((c) => c[0]))}\n${COLUMNS.map((c) => '-'.repeat(c[1])).join('  ')}`;
+}
+
+/** One table row; `flags` marks what a reader must not miss (a bad CRC, an aborted transaction). */
+function tableRow(topic, partition, r) {
+  const ts = Number(r.timestamp);
+  const time = ts >= 0 ? new Date(ts).toISOString() : '-';
+  const value = r.isControl ? `[${r.controlType} marker]` : preview(r.value, 40);
+  const flags = [r.batch.crcValid === false && 'BAD-CRC', r.batch.isAborted && 'aborted'].filter(Boolean).join(',');
+  return line([topic, partition, r.offset, time, preview(r.key, 16), value, r.headers.length, r.batch.compression, flags]);
+}
+
+module.exports = { encodeBytes, recordJson, tableHeader, tableRow };

@@ -1,0 +1,92 @@
+// The command line (pkg/cli.cjs): tables and JSON lines, problems in the data always visible with a
+// non-zero exit, and every user error one line with exit code 2.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { root } from './helpers.mjs';
+
+const CLI = path.join(root, 'pkg/cli.cjs');
+const MULTIBATCH = path.join(root, 'samples/tansu_v12_multibatch.bin');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-cli-'));
+
+function cli(...args) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { maxBuffer: 1 << 28 });
+  return { code: r.status, out: r.stdout.toString(), err: r.stderr.toString() };
+}
+
+test('a table of the bundled sample, and JSON lines of a capture', () => {
+  const table = cli();
+  assert.equal(table.code, 0, table.err);
+  assert.match(table.out, /topic\s+part\s+offset\s+time\s+key\s+value\s+hdrs\s+codec\s+flags/);
+  const json = cli(MULTIBATCH, '--json');
+  assert.equal(json.code, 0, json.err);
+  const lines = json.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines.length, 1680);
+  assert.equal(lines[0].topic, 'payments-none');
+  assert.equal(typeof lines[0].offset, 'string');
+  assert.equal(Buffer.from(lines[0].key, 'base64').toString(), 'user-65');
+  const text = JSON.parse(cli(MULTIBATCH, '--json', '--encoding', 'utf8').out.split('\n')[0]);
+  assert.equal(text.key, 'user-65');
+  const hex = JSON.parse(cli(MULTIBATCH, '--json', '--encoding', 'hex').out.split('\n')[0]);
+  assert.equal(hex.key, Buffer.from('user-65').toString('hex'));
+});
+
+test('one flipped byte inside a batch: the bad CRC is reported and the exit code is 1', () => {
+  const frame = fs.readFileSync(MULTIBATCH);
+  frame[5000] ^= 1;
+  const file = path.join(tmp, 'flipped.bin');
+  fs.writeFileSync(file, frame);
+  fs.copyFileSync(MULTIBATCH.replace(/\.bin$/, '.json'), file.replace(/\.bin$/, '.json'));
+  const table = cli(file);
+  assert.equal(table.code, 1);
+  assert.match(table.out, /BAD-CRC/);
+  assert.match(table.err, /payments-none\/0: 1 batch\(es\) with a bad CRC/);
+  const json = cli(file, '--json');
+  assert.equal(json.code, 1);
+  assert.ok(json.out.split('\n').some((l) => l.includes('"crcValid":false')));
+  const verify = cli(file, '--crc', 'verify');
+  assert.equal(verify.code, 1);
+  assert.match(verify.err, /CRC_MISMATCH/);
+});
+
+test('a frame read at the wrong version says which one decodes it', () => {
+  const r = cli(MULTIBATCH, '--api-version', '11');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /this frame decodes as Fetch v12; you passed v11/);
+  assert.equal(r.err.trim().split('\n').length, 1);
+});
+
+test('every user error is one line and exit code 2', () => {
+  const cases = [
+    [['/no/such/file.bin'], /no such file/],
+    [[tmp], /is a directory/],
+    [[MULTIBATCH, '--api-version'], /--api-version needs a value/],
+    [[MULTIBATCH, '--api-version', 'twelve'], /--api-version must be an integer from 0 to 18/],
+    [[MULTIBATCH, '--api-version', '19'], /--api-version must be an integer from 0 to 18/],
+    [[MULTIBATCH, '--crc', 'maybe'], /--crc must be one of report, verify, skip/],
+    [[MULTIBATCH, '--encoding', 'latin1'], /--encoding must be one of/],
+    [[MULTIBATCH, 'extra'], /unexpected argument extra/],
+    [[MULTIBATCH, '--bogus'], /unknown option --bogus/],
+    [[path.join(tmp, 'x.bin')], /no such file/],
+  ];
+  fs.writeFileSync(path.join(tmp, 'noversion.bin'), fs.readFileSync(MULTIBATCH));
+  cases.push([[path.join(tmp, 'noversion.bin')], /pass --api-version N/]);
+  for (const [args, message] of cases) {
+    const r = cli(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message);
+    assert.equal(r.err.trim().split('\n').length, 1, `one line for ${args.join(' ')}: ${r.err}`);
+    assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
+  }
+});
+
+test('--help lists every command and option', () => {
+  const r = cli('--help');
+  assert.equal(r.code, 0);
+  for (const word of ['decode', '--api-version', '--no-header', '--json', '--encoding', '--isolation-level', '--crc', '--record-set']) {
+    assert.ok(r.out.includes(word), word);
+  }
+});

@@ -1,0 +1,155 @@
+// Limits and protocol rules through the package: decompression bombs (wasm memory grows by at most
+// the limit plus the input, plus the codecs' fixed working memory), the per-call budget, trailing bytes, error hints, the lenient mode,
+// strict options, and a decoder that keeps working after every error.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { pkg, sample, root } from './helpers.mjs';
+
+const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError } = pkg;
+const multibatch = sample('tansu_v12_multibatch');
+const MIB = 1 << 20;
+// Fixed working memory, whatever the limit: wasm memory grows in 64 KiB pages, and each codec has
+// its state (zlib-rs's 32 KiB window, ...); ruzstd also holds two 128 KiB blocks beyond its window
+// and its decoding tables (src/compression/zstd.rs).
+const WORKING_MEMORY = 256 << 10;
+const ZSTD_WORKING_MEMORY = 512 << 10;
+
+const bombDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-bombs-'));
+execFileSync('cargo', ['run', '--quiet', '--example', 'make_bombs', '--', bombDir], { cwd: root });
+
+// Each bomb in a fresh process, so that the growth measured is this decode's alone.
+const MEASURE = `
+  const { FetchDecoder, wasmMemory } = require(${JSON.stringify(path.join(root, 'pkg'))});
+  const fs = require('node:fs');
+  const [file, limit] = [process.argv[1], Number(process.argv[2])];
+  const frame = fs.readFileSync(file);
+  const d = new FetchDecoder();
+  const before = wasmMemory().buffer.byteLength;
+  let code = null;
+  try { d.decodeFetchResponse(frame, { apiVersion: 12, maxDecompressedBytes: limit }); } catch (e) { code = e.code; }
+  const growth = wasmMemory().buffer.byteLength - before;
+  const sample = fs.readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))});
+  const after = d.decodeFetchResponse(sample, { apiVersion: 12 }).topics[0].partitions[0].records.length;
+  console.log(JSON.stringify({ code, growth, input: frame.length, after }));
+`;
+
+for (const codec of ['gzip', 'snappy', 'lz4', 'zstd']) {
+  test(`a 1 GiB ${codec} bomb: DECOMPRESSION_LIMIT, wasm memory grows by at most the limit plus the input (and fixed working memory)`, (t) => {
+    for (const limit of [64 * MIB, MIB]) {
+      const out = execFileSync(process.execPath, ['-e', MEASURE, path.join(bombDir, `bomb-${codec}.bin`), String(limit)]);
+      const { code, growth, input, after } = JSON.parse(out.toString());
+      assert.equal(code, 'DECOMPRESSION_LIMIT', `${codec} ${limit}`);
+      const allowed = limit + input + (codec === 'zstd' ? ZSTD_WORKING_MEMORY : WORKING_MEMORY);
+      assert.ok(growth <= allowed, `${codec}, limit ${limit}: wasm memory grew ${growth} bytes, allowed ${allowed}`);
+      t.diagnostic(`${codec} bomb, limit ${limit}: wasm memory grew ${growth} bytes (limit + input = ${limit + input})`);
+      assert.equal(after, 70, 'the decoder works afterwards');
+    }
+  });
+}
+
+test('the per-call budget: a response whose batches together pass it is refused', () => {
+  const d = new FetchDecoder();
+  const res = d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
+  const inflated = res.topics.flatMap((t) => t.partitions).flatMap((p) => p.batches)
+    .filter((b) => b.compression !== 'none').reduce((n, b) => n + b.uncompressedSize, 0);
+  assert.throws(
+    () => d.decodeFetchResponse(multibatch.frame, { apiVersion: 12, maxDecompressedBytesPerCall: Math.floor(inflated / 2) }),
+    (e) => e instanceof KafkaDecodeError && e.code === 'DECOMPRESSION_LIMIT' && /per call/.test(e.message),
+  );
+  assert.throws(() => d.decodeFetchResponse(multibatch.frame, { apiVersion: 12, maxDecompressedBytesPerCall: 2 ** 31 }), TypeError);
+  assert.equal(d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.length, res.topics.length);
+});
+
+test('bytes after the response are decoded and counted; the hint names the size prefix', () => {
+  const glued = new Uint8Array(multibatch.frame.length + 79);
+  glued.set(multibatch.frame);
+  const res = decodeFetchResponse(glued, { apiVersion: 12 });
+  assert.equal(res.trailingBytes, 79);
+  assert.equal(decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).trailingBytes, 0);
+  const prefixed = new Uint8Array(multibatch.frame.length + 4);
+  new DataView(prefixed.buffer).setUint32(0, multibatch.frame.length);
+  prefixed.set(multibatch.frame, 4);
+  const p = decodeFetchResponse(prefixed, { apiVersion: 12 });
+  assert.ok(p.trailingBytes > 0);
+  assert.equal(p.hint, 'the frame starts with its 4-byte size prefix: pass the bytes after it');
+});
+
+test('a v12 frame decoded as v11 or v13 says which version decodes it', () => {
+  for (const wrong of [11, 13]) {
+    assert.throws(() => decodeFetchResponse(multibatch.frame, { apiVersion: wrong }), (e) => {
+      assert.ok(e instanceof KafkaDecodeError);
+      assert.match(e.hint, /decodes as Fetch v12; you passed v1[13]/);
+      assert.ok(e.message.includes(e.hint));
+      return true;
+    });
+  }
+});
+
+test("onError 'partition': complete partitions are kept, the failed one carries its error", () => {
+  const cut = multibatch.frame.subarray(0, Math.floor(multibatch.frame.length * 0.9));
+  assert.throws(() => decodeFetchResponse(cut, { apiVersion: 12 }), (e) => e.code === 'TRUNCATED');
+  const res = decodeFetchResponse(cut, { apiVersion: 12, onError: 'partition' });
+  assert.equal(res.error.code, 'TRUNCATED');
+  const parts = res.topics.flatMap((t) => t.partitions);
+  const full = decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.flatMap((t) => t.partitions);
+  const last = parts.at(-1);
+  assert.ok(last.partial && last.error && last.error.partition === last.partition, JSON.stringify(last.error));
+  parts.slice(0, -1).forEach((p, i) => {
+    assert.equal(p.error, null);
+    assert.equal(p.records.length, full[i].records.length);
+  });
+  // a corrupt batch in the middle of a partition: the records before it are kept
+  const flipped = multibatch.frame.slice();
+  const batch = full[0].batches[2];
+  flipped[batch.position + 30] ^= 0xff;
+  const lenient = decodeFetchResponse(flipped, { apiVersion: 12, onError: 'partition' });
+  const first = lenient.topics[0].partitions[0];
+  assert.equal(first.error.code, 'CRC_MISMATCH');
+  assert.equal(first.records.length, full[0].batches[0].recordCount + full[0].batches[1].recordCount);
+  assert.ok(lenient.topics.flatMap((t) => t.partitions).slice(1).every((p) => p.error === null));
+});
+
+test('options are checked: unknown names, wrong types and values are TypeErrors naming what is valid', () => {
+  const bad = [
+    [{ apiVersion: 12, isolation: 'read_committed' }, /unknown option 'isolation'.*isolationLevel/],
+    [{ apiVersion: '12' }, /apiVersion must be/],
+    [{ apiVersion: 12, crc: 'maybe' }, /crc must be one of 'verify', 'report', 'skip', got 'maybe'/],
+    [{ apiVersion: 12, maxDecompressedBytes: -1 }, /maxDecompressedBytes must be/],
+    [{ apiVersion: 12, header: 'no' }, /header must be true or false/],
+    [{}, /apiVersion .* is required/],
+  ];
+  for (const [options, message] of bad) {
+    assert.throws(() => decodeFetchResponse(multibatch.frame, options), (e) => e instanceof TypeError && message.test(e.message));
+  }
+  assert.throws(() => decodeRecordSet(new Uint8Array(0), { apiVersion: 12 }), /it is for decodeFetchResponse/);
+});
+
+test('a decoder that failed inside wasm is replaced, and the next call works', () => {
+  const d = new FetchDecoder();
+  const handle = d._d;
+  handle.decode = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+  assert.throws(() => d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }), /failed inside wasm .*unreachable.*later calls work/);
+  assert.notEqual(d._d, handle);
+  assert.ok(d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.length > 0);
+});
+
+test('the shared and an owned decoder work after every kind of error', () => {
+  const owned = new FetchDecoder();
+  const errors = [
+    [multibatch.frame.subarray(0, 40), { apiVersion: 12 }],
+    [multibatch.frame, { apiVersion: 19 }],
+    [multibatch.frame, { apiVersion: 12, maxDecompressedBytes: 10 }],
+    [multibatch.frame, { apiVersion: 12, maxDecompressedBytesPerCall: 10 }],
+    [fs.readFileSync(path.join(bombDir, 'bomb-zstd.bin')), { apiVersion: 12 }],
+  ];
+  for (const decode of [(f, o) => decodeFetchResponse(f, o), (f, o) => owned.decodeFetchResponse(f, o)]) {
+    for (const [frame, options] of errors) {
+      assert.throws(() => decode(frame, options), KafkaDecodeError);
+      assert.ok(decode(multibatch.frame, { apiVersion: 12 }).topics.length > 0);
+    }
+  }
+});
