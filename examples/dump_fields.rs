@@ -9,6 +9,7 @@
 use base64::Engine;
 use kafka_fetch_decoder::{
     BatchInfo, CrcMode, CrcStatus, Decoded, FetchDecoder, FetchOptions, RecordSetSummary, format_uuid,
+    kafka_error_name,
 };
 use serde_json::{Value, json};
 
@@ -122,6 +123,7 @@ fn main() {
             let mut partition = json!({
                 "partition": p.partition,
                 "errorCode": p.error_code,
+                "errorName": kafka_error_name(p.error_code),
                 "highWatermark": int64(Some(p.high_watermark)),
                 "lastStableOffset": int64(p.last_stable_offset),
                 "logStartOffset": int64(p.log_start_offset),
@@ -145,6 +147,7 @@ fn main() {
             "correlationId": response.correlation_id,
             "throttleTimeMs": response.throttle_time_ms,
             "errorCode": response.error_code,
+            "errorName": response.error_code.and_then(kafka_error_name),
             "sessionId": response.session_id,
             "trailingBytes": response.trailing_bytes,
             "hint": response.hint,

@@ -46,7 +46,9 @@ impl Arena {
         self.used = 0;
     }
 
-    /// Bytes used by the current call.
+    /// Bytes used by the current call (the write position; the arena is not a collection to
+    /// ask for emptiness).
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.used
     }

@@ -292,6 +292,15 @@ pub fn describe() -> String {
         j.item().string(n);
     }
     j.end_array();
+    // Kafka's error codes by name (errorName next to every errorCode)
+    j.key("errorNames").begin_object();
+    for code in -1..=i16::MAX {
+        let Some(name) = crate::protocol::kafka_error_name(code) else {
+            break;
+        };
+        j.key(&code.to_string()).string(name);
+    }
+    j.end_object();
     j.end_object();
     out
 }

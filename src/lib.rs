@@ -37,6 +37,7 @@ mod json;
 mod metadata;
 mod options;
 mod output;
+mod protocol;
 mod record_set;
 mod transactions;
 #[cfg(target_arch = "wasm32")]
@@ -59,6 +60,17 @@ pub use output::{
     BatchInfo, ByteRange, Columns, ControlType, CrcStatus, HeaderColumns, KeyTable, RecordColumns,
     RecordSetSummary, TimestampType,
 };
+// The protocol layer of a live-reading client (requests, their responses, version negotiation).
+pub use protocol::{
+    ApiKey, ApiSupport, ApiVersionRange, ApiVersionsRequest, ApiVersionsResponse, EARLIEST_LOCAL_TIMESTAMP,
+    EARLIEST_TIMESTAMP, FetchRequest, FetchRequestPartition, FetchRequestTopic, KAFKA_ERROR_NAMES,
+    LATEST_TIERED_TIMESTAMP, LATEST_TIMESTAMP, ListOffsetsPartition, ListOffsetsPartitionResponse,
+    ListOffsetsRequest, ListOffsetsResponse, ListOffsetsTopic, ListOffsetsTopicResponse, MAX_TIMESTAMP,
+    MetadataBroker, MetadataPartition, MetadataRequest, MetadataResponse, MetadataTopic, MetadataTopics,
+    NegotiatedVersion, ProtocolResponse, RequestHeader, SUPPORTED_APIS, SaslAuthenticateRequest,
+    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse, decode_response, kafka_error_name,
+    negotiate_versions,
+};
 pub use record_set::RECORD_BATCH_HEADER_SIZE;
 pub use transactions::AbortedTransaction;
 
@@ -69,4 +81,9 @@ pub mod internals {
     pub use crate::arena::Arena;
     pub use crate::compression::{DecompressError, Decompressor};
     pub use crate::wire::Reader;
+
+    /// A decoded protocol response as the JSON document the wasm bindings return.
+    pub fn protocol_response_json(response: &crate::ProtocolResponse<'_>, version: i16) -> String {
+        crate::protocol::to_json::response(response, version)
+    }
 }

@@ -1,0 +1,56 @@
+//! The Kafka protocol of a live-reading client (an inspection reader: it reads partitions from
+//! offsets, with no consumer group and no produce): request frames to send and the responses to
+//! decode, for ApiVersions, Metadata, ListOffsets, Fetch (requests only: `FetchDecoder` reads the
+//! responses), SaslHandshake and SaslAuthenticate. Socket I/O, timeouts, correlation ids and
+//! retries belong to the caller.
+//!
+//! Every encoder and decoder is one code path driven by version checks, written from Apache
+//! Kafka's message schemas (`clients/src/main/resources/common/message/*.json`). Requests are
+//! whole frames, the 4-byte size in front; responses are decoded from the bytes after their size
+//! (bytes left after a response are counted, not an error, as in Java).
+//!
+//! ```text
+//! protocol
+//! ├─ versions      api keys, the supported versions per api, where each turns flexible, negotiation
+//! ├─ writer        Writer: the encoding half of wire::Reader
+//! ├─ frame         request header v1/v2 and the size-prefixed frame; response header v0/v1
+//! ├─ api_versions, metadata, list_offsets, fetch_request, sasl    one file per api
+//! ├─ response      decode_response: any of them by api key and version
+//! ├─ error_codes   Kafka error code -> name
+//! └─ to_json       responses and version tables as JSON (for the wasm bindings)
+//! ```
+
+mod api_versions;
+mod error_codes;
+mod fetch_request;
+mod frame;
+mod list_offsets;
+mod metadata;
+mod response;
+#[cfg(test)]
+mod samples;
+mod sasl;
+#[cfg(any(target_arch = "wasm32", test, feature = "internals"))]
+pub(crate) mod to_json;
+mod versions;
+mod writer;
+
+pub use api_versions::{ApiVersionsRequest, ApiVersionsResponse};
+pub use error_codes::{KAFKA_ERROR_NAMES, kafka_error_name};
+pub use fetch_request::{FetchRequest, FetchRequestPartition, FetchRequestTopic};
+pub use frame::RequestHeader;
+pub use list_offsets::{
+    EARLIEST_LOCAL_TIMESTAMP, EARLIEST_TIMESTAMP, LATEST_TIERED_TIMESTAMP, LATEST_TIMESTAMP,
+    ListOffsetsPartition, ListOffsetsPartitionResponse, ListOffsetsRequest, ListOffsetsResponse,
+    ListOffsetsTopic, ListOffsetsTopicResponse, MAX_TIMESTAMP,
+};
+pub use metadata::{
+    MetadataBroker, MetadataPartition, MetadataRequest, MetadataResponse, MetadataTopic, MetadataTopics,
+};
+pub use response::{ProtocolResponse, decode_response};
+pub use sasl::{
+    SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
+};
+pub use versions::{
+    ApiKey, ApiSupport, ApiVersionRange, NegotiatedVersion, SUPPORTED_APIS, negotiate_versions,
+};

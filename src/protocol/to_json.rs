@@ -1,0 +1,357 @@
+//! The JSON documents the wasm bindings hand to JS: decoded responses (int64 as strings, an error
+//! name next to every error code, topic ids as 8-4-4-4-12 hex, bytes as base64), the supported
+//! versions and the negotiation result. Field names are the JS API's (camelCase).
+
+use super::api_versions::ApiVersionsResponse;
+use super::error_codes::kafka_error_name;
+use super::list_offsets::ListOffsetsResponse;
+use super::metadata::MetadataResponse;
+use super::response::ProtocolResponse;
+use super::sasl::{SaslAuthenticateResponse, SaslHandshakeResponse};
+use super::versions::{NegotiatedVersion, SUPPORTED_APIS};
+use crate::fetch::format_uuid;
+use crate::json::JsonWriter;
+
+/// `response` as a JSON object: `{apiKey, api, version, correlationId, trailingBytes, ...its fields}`.
+pub fn response(response: &ProtocolResponse<'_>, version: i16) -> String {
+    let mut s = String::new();
+    let mut j = JsonWriter::new(&mut s);
+    j.begin_object();
+    let api = response.api_key();
+    int(&mut j, "apiKey", api.code());
+    text(&mut j, "api", api.name());
+    int(&mut j, "version", version);
+    int(&mut j, "correlationId", response.correlation_id());
+    int(&mut j, "trailingBytes", response.trailing_bytes() as i64);
+    match response {
+        ProtocolResponse::ApiVersions(r) => api_versions(&mut j, r),
+        ProtocolResponse::Metadata(r) => metadata(&mut j, r),
+        ProtocolResponse::ListOffsets(r) => list_offsets(&mut j, r),
+        ProtocolResponse::SaslHandshake(r) => sasl_handshake(&mut j, r),
+        ProtocolResponse::SaslAuthenticate(r) => sasl_authenticate(&mut j, r),
+    }
+    j.end_object();
+    s
+}
+
+// Members by type, out of line: each is written in one place instead of at every field (the
+// .wasm stays small).
+
+#[inline(never)]
+fn object(j: &mut JsonWriter<'_>) {
+    j.item().begin_object();
+}
+
+#[inline(never)]
+fn end_object(j: &mut JsonWriter<'_>) {
+    j.end_object();
+}
+
+#[inline(never)]
+fn array(j: &mut JsonWriter<'_>, key: &str) {
+    j.key(key).begin_array();
+}
+
+#[inline(never)]
+fn end_array(j: &mut JsonWriter<'_>) {
+    j.end_array();
+}
+
+#[inline(never)]
+fn int(j: &mut JsonWriter<'_>, key: &str, v: impl Into<i64>) {
+    j.key(key).number(v.into());
+}
+
+#[inline(never)]
+fn opt_int(j: &mut JsonWriter<'_>, key: &str, v: Option<i32>) {
+    j.key(key).opt_number(v);
+}
+
+/// An int64 as a decimal string (or null).
+#[inline(never)]
+fn int64(j: &mut JsonWriter<'_>, key: &str, v: Option<i64>) {
+    j.key(key).int64(v);
+}
+
+#[inline(never)]
+fn text(j: &mut JsonWriter<'_>, key: &str, v: &str) {
+    j.key(key).string(v);
+}
+
+#[inline(never)]
+fn opt_text(j: &mut JsonWriter<'_>, key: &str, v: Option<&str>) {
+    j.key(key).opt_string(v);
+}
+
+#[inline(never)]
+fn boolean(j: &mut JsonWriter<'_>, key: &str, v: bool) {
+    j.key(key).bool(v);
+}
+
+/// `"errorCode": n, "errorName": "NAME" | null`.
+#[inline(never)]
+fn error(j: &mut JsonWriter<'_>, code: i16) {
+    int(j, "errorCode", code);
+    opt_text(j, "errorName", kafka_error_name(code));
+}
+
+/// An array of int32 (or null).
+#[inline(never)]
+fn int_list(j: &mut JsonWriter<'_>, key: &str, list: Option<&[i32]>) {
+    j.key(key);
+    let Some(list) = list else {
+        j.null();
+        return;
+    };
+    j.begin_array();
+    for &v in list {
+        j.item().number(v);
+    }
+    j.end_array();
+}
+
+fn api_versions(j: &mut JsonWriter<'_>, r: &ApiVersionsResponse) {
+    error(j, r.error_code);
+    int(j, "bodyVersion", r.body_version);
+    opt_int(j, "throttleTimeMs", r.throttle_time_ms);
+    array(j, "apiKeys");
+    for a in &r.api_keys {
+        object(j);
+        int(j, "apiKey", a.api_key);
+        int(j, "minVersion", a.min_version);
+        int(j, "maxVersion", a.max_version);
+        end_object(j);
+    }
+    end_array(j);
+}
+
+fn metadata(j: &mut JsonWriter<'_>, r: &MetadataResponse<'_>) {
+    opt_int(j, "throttleTimeMs", r.throttle_time_ms);
+    array(j, "brokers");
+    for b in &r.brokers {
+        object(j);
+        int(j, "nodeId", b.node_id);
+        text(j, "host", b.host);
+        int(j, "port", b.port);
+        opt_text(j, "rack", b.rack);
+        end_object(j);
+    }
+    end_array(j);
+    opt_text(j, "clusterId", r.cluster_id);
+    int(j, "controllerId", r.controller_id);
+    opt_int(j, "clusterAuthorizedOperations", r.cluster_authorized_operations);
+    array(j, "topics");
+    for t in &r.topics {
+        object(j);
+        error(j, t.error_code);
+        opt_text(j, "topic", t.name);
+        opt_text(j, "topicId", t.topic_id.as_ref().map(format_uuid).as_deref());
+        boolean(j, "isInternal", t.is_internal);
+        opt_int(j, "topicAuthorizedOperations", t.topic_authorized_operations);
+        array(j, "partitions");
+        for p in &t.partitions {
+            object(j);
+            error(j, p.error_code);
+            int(j, "partition", p.partition);
+            int(j, "leaderId", p.leader_id);
+            opt_int(j, "leaderEpoch", p.leader_epoch);
+            int_list(j, "replicaNodes", Some(&p.replica_nodes));
+            int_list(j, "isrNodes", Some(&p.isr_nodes));
+            int_list(j, "offlineReplicas", p.offline_replicas.as_deref());
+            end_object(j);
+        }
+        end_array(j);
+        end_object(j);
+    }
+    end_array(j);
+}
+
+fn list_offsets(j: &mut JsonWriter<'_>, r: &ListOffsetsResponse<'_>) {
+    opt_int(j, "throttleTimeMs", r.throttle_time_ms);
+    array(j, "topics");
+    for t in &r.topics {
+        object(j);
+        text(j, "topic", t.name);
+        array(j, "partitions");
+        for p in &t.partitions {
+            object(j);
+            int(j, "partition", p.partition);
+            error(j, p.error_code);
+            int64(j, "timestamp", Some(p.timestamp));
+            int64(j, "offset", Some(p.offset));
+            opt_int(j, "leaderEpoch", p.leader_epoch);
+            end_object(j);
+        }
+        end_array(j);
+        end_object(j);
+    }
+    end_array(j);
+}
+
+fn sasl_handshake(j: &mut JsonWriter<'_>, r: &SaslHandshakeResponse<'_>) {
+    error(j, r.error_code);
+    array(j, "mechanisms");
+    for m in &r.mechanisms {
+        j.item().string(m);
+    }
+    end_array(j);
+}
+
+fn sasl_authenticate(j: &mut JsonWriter<'_>, r: &SaslAuthenticateResponse<'_>) {
+    error(j, r.error_code);
+    opt_text(j, "errorMessage", r.error_message);
+    text(j, "authBytes", &base64(r.auth_bytes));
+    int64(j, "sessionLifetimeMs", r.session_lifetime_ms);
+}
+
+/// Standard base64 with padding (RFC 4648 section 4), what `atob` and `Buffer.from(s, 'base64')` read.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The supported versions: `[{apiKey, api, minVersion, maxVersion, firstFlexibleVersion}]`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // natively only for tests
+pub(crate) fn supported_versions() -> String {
+    let mut s = String::new();
+    let mut j = JsonWriter::new(&mut s);
+    j.begin_array();
+    for a in SUPPORTED_APIS {
+        object(&mut j);
+        int(&mut j, "apiKey", a.api_key.code());
+        text(&mut j, "api", a.api_key.name());
+        int(&mut j, "minVersion", a.min_version);
+        int(&mut j, "maxVersion", a.max_version);
+        opt_int(&mut j, "firstFlexibleVersion", a.first_flexible.map(i32::from));
+        end_object(&mut j);
+    }
+    end_array(&mut j);
+    s
+}
+
+/// A negotiation result: `[{apiKey, api, version}]`, `version` null where nothing is in common.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // natively only for tests
+pub(crate) fn negotiated(versions: &[NegotiatedVersion]) -> String {
+    let mut s = String::new();
+    let mut j = JsonWriter::new(&mut s);
+    j.begin_array();
+    for n in versions {
+        object(&mut j);
+        int(&mut j, "apiKey", n.api_key.code());
+        text(&mut j, "api", n.api_key.name());
+        opt_int(&mut j, "version", n.version.map(i32::from));
+        end_object(&mut j);
+    }
+    end_array(&mut j);
+    s
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::protocol::versions::ApiKey;
+    use crate::protocol::versions::{ApiVersionRange, negotiate_versions};
+    use crate::protocol::{decode_response, samples};
+
+    fn parse(s: &str) -> serde_json::Value {
+        serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}"))
+    }
+
+    #[test]
+    fn base64_of_every_tail_length() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foob"), "Zm9vYg==");
+        assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
+    }
+
+    #[test]
+    fn responses_as_json() {
+        let frame = samples::metadata(12);
+        let v = parse(&response(
+            &decode_response(ApiKey::Metadata, 12, &frame).unwrap(),
+            12,
+        ));
+        assert_eq!(v["api"], "Metadata");
+        assert_eq!(
+            (&v["correlationId"], &v["trailingBytes"]),
+            (&77.into(), &0.into())
+        );
+        assert_eq!(v["brokers"][0]["rack"], "r1");
+        let t = &v["topics"][0];
+        assert_eq!(t["topicId"], "03030303-0303-0303-0303-030303030303");
+        assert_eq!(t["partitions"][1]["errorName"], "LEADER_NOT_AVAILABLE");
+        assert_eq!(t["partitions"][1]["offlineReplicas"], serde_json::json!([102]));
+        assert_eq!(v["clusterAuthorizedOperations"], serde_json::Value::Null);
+
+        let frame = samples::list_offsets(4);
+        let v = parse(&response(
+            &decode_response(ApiKey::ListOffsets, 4, &frame).unwrap(),
+            4,
+        ));
+        let p = &v["topics"][0]["partitions"];
+        assert_eq!(
+            (&p[0]["offset"], &p[0]["timestamp"]),
+            (&"42".into(), &"-1".into())
+        );
+        assert_eq!(p[1]["errorName"], "NOT_LEADER_OR_FOLLOWER");
+
+        let v = parse(&response(
+            &decode_response(ApiKey::ApiVersions, 3, &samples::API_VERSIONS_UNSUPPORTED).unwrap(),
+            3,
+        ));
+        assert_eq!(
+            (&v["errorName"], &v["bodyVersion"]),
+            (&"UNSUPPORTED_VERSION".into(), &0.into())
+        );
+        assert_eq!(v["apiKeys"][0]["maxVersion"], 2);
+
+        let v = parse(&response(
+            &decode_response(ApiKey::SaslAuthenticate, 2, &samples::SASL_AUTHENTICATE_V2).unwrap(),
+            2,
+        ));
+        assert_eq!(v["errorName"], "SASL_AUTHENTICATION_FAILED");
+        assert_eq!(
+            (&v["authBytes"], &v["sessionLifetimeMs"]),
+            (&"AQI=".into(), &"1000".into())
+        );
+        let v = parse(&response(
+            &decode_response(ApiKey::SaslHandshake, 1, &samples::SASL_HANDSHAKE).unwrap(),
+            1,
+        ));
+        assert_eq!(v["mechanisms"], serde_json::json!(["PLAIN", "SCRM"]));
+    }
+
+    #[test]
+    fn versions_as_json() {
+        let v = parse(&supported_versions());
+        assert_eq!(v[3]["api"], "Fetch");
+        assert_eq!(
+            (&v[3]["minVersion"], &v[3]["maxVersion"]),
+            (&4.into(), &18.into())
+        );
+        assert_eq!(v[4]["firstFlexibleVersion"], serde_json::Value::Null);
+        let broker = [ApiVersionRange {
+            api_key: 3,
+            min_version: 0,
+            max_version: 9,
+        }];
+        let v = parse(&negotiated(&negotiate_versions(&broker)));
+        assert_eq!((&v[1]["api"], &v[1]["version"]), (&"Metadata".into(), &9.into()));
+        assert_eq!(v[0]["version"], serde_json::Value::Null);
+    }
+}
