@@ -1,11 +1,15 @@
-// The JS side of kafka-fetch-decoder: option parsing, one call into wasm per response, and record
-// objects built from the columns that call returns (see src/wasm.rs for the other half).
+// The JS side of kafka-fetch-decoder: option checks, one call into wasm per response, and results
+// built from the columns that call returns (src/wasm/ is the other half, src/contract.rs the layout
+// between them).
 //
-// Records are small objects over shared columns (their only fields are the columns and an index):
-// a field is read from the columns when it is asked for, so no work is done for fields nobody
-// reads, and nothing per record outlives a read. Keys, values and headers are views onto bytes that
-// no later call touches, so every read gives the same bytes (a new view object each time; compare
-// contents, not identity). All records of one batch share one batch object.
+// Results are ordinary JS data: records are objects whose fields are their own properties (so
+// structured clone, postMessage and Playwright carry them whole), one batch object is shared by the
+// records of a batch, and everything serialises with JSON.stringify in a documented compact form.
+// A partition builds its records the first time `records` is read (or one at a time with
+// `record(i)`), so a caller that wants a few records pays for those.
+//
+// With `transient` the records instead read their fields straight from wasm memory when asked,
+// and throw once any later call may have overwritten it.
 //
 // This file is ESM; the build writes a CommonJS copy (api.cjs) by rewriting its last line.
 
@@ -24,27 +28,67 @@ class KafkaDecodeError extends Error {
     this.batchOffset = info.batchOffset ?? null;
     this.hint = info.hint ?? null;
   }
+
+  toJSON() {
+    const { name, code, offset, message, topic, partition, batchOffset, hint } = this;
+    return { name, code, offset, message, topic, partition, batchOffset, hint };
+  }
 }
+
+// ---- the wasm module --------------------------------------------------------------------------
 
 let wasm = null;
 // The JS/wasm contract (src/contract.rs): column types, batch fields, enum names, option bits.
 let contract = null;
+// One wasm-side decoder serves every FetchDecoder of this module instance: calls are synchronous and
+// their results are copied out (or, with `transient`, valid only until the next call), so holding
+// many FetchDecoders costs no wasm memory.
+let engine = null;
+// Counts calls into the engine; a transient result checks it before every read.
+let generation = 0;
 
 /** Connects the generated wasm bindings (Node: at load; browsers: after `init()`). */
 function attach(bindings) {
   wasm = bindings;
   contract = JSON.parse(bindings.contract());
+  engine = null;
 }
+
+function requireWasm() {
+  if (wasm === null) {
+    throw new Error('kafka-fetch-decoder: the wasm module is not loaded; in browsers and bundlers call `await init()` first');
+  }
+}
+
+// ---- options ----------------------------------------------------------------------------------
 
 const DEFAULT_MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL = 256 * 1024 * 1024;
 // Byte positions reach JS as 32-bit signed integers: no call's bytes pass 2 GiB.
 const MAX_ADDRESSABLE_BYTES = 2 ** 31 - 1;
-const NO_HEADERS = Object.freeze([]);
 
 const oneOf = (...allowed) => (v) => allowed.includes(v) || `one of ${allowed.map((a) => `'${a}'`).join(', ')}`;
 const isBoolean = (v) => typeof v === 'boolean' || 'true or false';
 const byteCount = (v) => (Number.isInteger(v) && v >= 0 && v <= MAX_ADDRESSABLE_BYTES) || `an integer from 0 to ${MAX_ADDRESSABLE_BYTES} (2 GiB - 1)`;
+const isOffset = (v) => (typeof v === 'bigint' || Number.isSafeInteger(v)) || 'an offset (an integer or a BigInt)';
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const offsetsByTopic = (v) => {
+  if (!isPlainObject(v) && !(v instanceof Map)) return 'an object (or Map) of topic -> { partition: offset }';
+  for (const [, partitions] of v instanceof Map ? v : Object.entries(v)) {
+    if (!isPlainObject(partitions) && !(partitions instanceof Map)) return 'an object (or Map) of topic -> { partition: offset }';
+    for (const [, offset] of partitions instanceof Map ? partitions : Object.entries(partitions)) {
+      if (isOffset(offset) !== true) return 'an object (or Map) of topic -> { partition: offset } with integer or BigInt offsets';
+    }
+  }
+  return true;
+};
+const topicNameMap = (v) => {
+  if (!isPlainObject(v) && !(v instanceof Map)) return 'an object (or Map) of topic id -> topic name';
+  for (const [id, name] of v instanceof Map ? v : Object.entries(v)) {
+    if (typeof name !== 'string' || normalizeTopicId(id) === null) return 'an object (or Map) of topic id (UUID or base64url) -> topic name';
+  }
+  return true;
+};
 
 // Every option, with the check of its value. Record-set calls take all but the frame ones.
 const OPTIONS = {
@@ -58,23 +102,27 @@ const OPTIONS = {
   includeControlRecords: isBoolean,
   onError: oneOf('throw', 'partition'),
   transient: isBoolean,
+  fetchOffsets: offsetsByTopic,
+  topicNames: topicNameMap,
+  fetchOffset: isOffset,
 };
-const FRAME_ONLY = ['apiVersion', 'header'];
+const FRAME_ONLY = ['apiVersion', 'header', 'fetchOffsets', 'topicNames'];
+const RECORD_SET_ONLY = ['fetchOffset'];
 
 function parseOptions(options, recordSet) {
-  if (options != null && (typeof options !== 'object' || Array.isArray(options))) {
+  if (options != null && !isPlainObject(options)) {
     throw new TypeError('kafka-fetch-decoder: options must be an object');
   }
   const o = options ?? {};
-  const valid = Object.keys(OPTIONS).filter((k) => !recordSet || !FRAME_ONLY.includes(k));
+  const valid = Object.keys(OPTIONS).filter((k) => !(recordSet ? FRAME_ONLY : RECORD_SET_ONLY).includes(k));
   for (const [name, value] of Object.entries(o)) {
     if (!valid.includes(name)) {
-      const where = recordSet && FRAME_ONLY.includes(name) ? ' (it is for decodeFetchResponse)' : '';
+      const where = OPTIONS[name] ? ` (it is for ${recordSet ? 'decodeFetchResponse' : 'decodeRecordSet'})` : '';
       throw new TypeError(`kafka-fetch-decoder: unknown option '${name}'${where}; valid options: ${valid.join(', ')}`);
     }
     const ok = value === undefined || OPTIONS[name](value);
     if (ok !== true) {
-      const got = typeof value === 'string' ? `'${value}'` : String(value);
+      const got = typeof value === 'string' ? `'${value}'` : typeof value === 'object' ? typeof value : String(value);
       throw new TypeError(`kafka-fetch-decoder: option ${name} must be ${ok}, got ${got}`);
     }
   }
@@ -97,14 +145,37 @@ function parseOptions(options, recordSet) {
     maxPerCall: o.maxDecompressedBytesPerCall ?? DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL,
     bigint: o.int64 === 'bigint',
     transient: o.transient === true,
+    fetchOffsets: o.fetchOffsets,
+    fetchOffset: o.fetchOffset,
+    topicNames: o.topicNames && new Map([...(o.topicNames instanceof Map ? o.topicNames : Object.entries(o.topicNames))]
+      .map(([id, name]) => [normalizeTopicId(id), name])),
   };
+}
+
+/** A topic id as the response shows it (8-4-4-4-12 hex), from that form or Kafka tools' base64url. */
+function normalizeTopicId(id) {
+  if (typeof id !== 'string') return null;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return id.toLowerCase();
+  if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return null;
+  const bytes = base64Decode(id.replace(/-/g, '+').replace(/_/g, '/'));
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The offset records of `topic`/`partition` must reach to be returned (fetchOffsets), or null. */
+function fetchOffsetFor(fetchOffsets, topic, topicId, partition) {
+  if (!fetchOffsets) return null;
+  const get = (m, k) => (m instanceof Map ? m.get(k) : Object.hasOwn(m, k) ? m[k] : undefined);
+  const byPartition = (topic != null && get(fetchOffsets, topic)) || (topicId != null && get(fetchOffsets, topicId)) || null;
+  if (!byPartition) return null;
+  return (byPartition instanceof Map ? byPartition.get(partition) ?? byPartition.get(String(partition)) : byPartition[partition]) ?? null;
 }
 
 function toBytes(input) {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  throw new TypeError('input must be a Uint8Array, Buffer, ArrayBuffer or typed array');
+  throw new TypeError('kafka-fetch-decoder: input must be a Uint8Array, Buffer, ArrayBuffer or typed array');
 }
 
 // int64 values in the metadata arrive as decimal strings.
@@ -118,33 +189,78 @@ function int64Converter(bigint) {
   };
 }
 
+// ---- bytes ------------------------------------------------------------------------------------
+
+// In Node, keys and values are Buffers (Buffer's own view class, as cheap as a Uint8Array view), so
+// `value.toString()` is its text; elsewhere they are Uint8Arrays.
+const ByteView = typeof Buffer === 'function' && typeof Buffer[Symbol.species] === 'function' ? Buffer[Symbol.species] : Uint8Array;
+const utf8 = new TextDecoder('utf-8');
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function base64(bytes) {
+  if (bytes === null) return null;
+  if (typeof Buffer === 'function') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+  }
+  if (i < bytes.length) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8);
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + '=';
+  }
+  return out;
+}
+
+function base64Decode(s) {
+  if (typeof Buffer === 'function') return new Uint8Array(Buffer.from(s, 'base64'));
+  const bin = atob(s.padEnd(Math.ceil(s.length / 4) * 4, '='));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+// TypedArray's slice copies (Buffer's own slice would be a view)
+const copyBytes = (b) => (b === null ? null : Uint8Array.prototype.slice.call(b));
+const jsonInt64 = (v) => (typeof v === 'bigint' ? v.toString() : v);
+
+/** Plain data made JSON-safe: BigInts become decimal strings, in nested plain objects and arrays too. */
+function jsonSafe(v) {
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const out = {};
+    for (const k of Object.keys(v)) out[k] = jsonSafe(v[k]);
+    return out;
+  }
+  return v;
+}
+
+// ---- columns ----------------------------------------------------------------------------------
+
+const TYPED_ARRAYS = { byteRanges: [Int32Array, 2], uint32: [Uint32Array, 1], int32: [Int32Array, 1], uint8: [Uint8Array, 1] };
+const NO_HEADERS = Object.freeze([]);
+
+function columnView(buffer, type, ptr, len, bigint) {
+  if (type === 'int64') return new (bigint ? BigInt64Array : Float64Array)(buffer, ptr, len);
+  const [Type, per] = TYPED_ARRAYS[type];
+  return new Type(buffer, ptr, len * per);
+}
+
 /**
- * The output of one call: the columns, the bytes they point into, and the batches. Normally the
- * columns and decompressed bytes are copied out of wasm memory, so they outlive later calls; with
- * `transient` they are views into it, valid only until the decoder's next call (no copies at all).
+ * The output of one call: the record columns, the bytes they point into (the caller's input for
+ * uncompressed batches, the decompressed bytes for the others), the batches and the header keys.
+ * Normally copied out of wasm memory, so they outlive later calls; with `transient` they are views
+ * into it, and `check()` throws once a later call may have overwritten them.
  */
 class Columns {
-  constructor(input, meta, bigint, transient) {
+  static fromWasm(input, meta, bigint, transient) {
     const buffer = wasm.wasmMemory().buffer;
-    // A view of each column of the contract, by name, into wasm memory.
     const views = {};
     for (const [name, type] of Object.entries(contract.columns)) {
       const [ptr, len] = meta.cols[name];
       views[name] = columnView(buffer, type, ptr, len, bigint);
     }
     const own = (view) => (transient ? view : view.slice());
-    this.inputBuffer = input.buffer;
-    this.inputOffset = input.byteOffset;
-    this.inputLength = meta.inputLength;
-    this.offsets = own(views.offsets);
-    this.timestamps = own(views.timestamps);
-    this.keys = own(views.keys);
-    this.values = own(views.values);
-    this.headersEnd = own(views.headersEnd);
-    this.batchIndex = own(views.batchIndex);
-    this.headerKeyIds = own(views.headerKeyIds);
-    this.headerValues = own(views.headerValues);
-    this.headerKeys = meta.headerKeys;
     // Decompressed bytes: one copy per call, into memory of their own so that later calls never
     // touch them. Node can skip zero-filling memory that is overwritten at once (measured 0.22 ms
     // against 0.27 for slice() and 0.39 for Buffer.from on 2.4 MB).
@@ -152,12 +268,36 @@ class Columns {
     if (!transient) {
       const copy = typeof Buffer === 'function' ? Buffer.allocUnsafeSlow(arena.length) : new Uint8Array(arena.length);
       copy.set(arena);
-      arena = copy;
+      arena = new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
     }
-    this.arenaBuffer = arena.buffer;
-    this.arenaOffset = arena.byteOffset;
-    // batch objects are built here and now, so their columns need no copy
-    this.batches = makeBatches(views.batchInt64, views.batchInt32);
+    return new Columns({
+      input: input.subarray(0, meta.inputLength),
+      arena,
+      offsets: own(views.offsets),
+      timestamps: own(views.timestamps),
+      keys: own(views.keys),
+      values: own(views.values),
+      headersEnd: own(views.headersEnd),
+      batchIndex: own(views.batchIndex),
+      headerKeyIds: own(views.headerKeyIds),
+      headerValues: own(views.headerValues),
+      headerKeys: meta.headerKeys,
+      // built here and now, so their columns need no copy
+      batches: makeBatches(views.batchInt64, views.batchInt32),
+      controlTypes: contract.controlTypes,
+    }, transient ? generation : null);
+  }
+
+  constructor(c, generationOfTransient = null) {
+    Object.assign(this, c);
+    this.generation = generationOfTransient;
+  }
+
+  /** Throws when these are views into wasm memory that a later call may have overwritten. */
+  check() {
+    if (this.generation !== null && this.generation !== generation) {
+      throw new Error('kafka-fetch-decoder: a transient result was read after a later call (on any decoder) reused its memory; copy what you keep (record.toObject()), or decode without `transient`');
+    }
   }
 
   /** A key/value range (pairs of [position, length]; length -1 = null) as bytes. */
@@ -165,8 +305,9 @@ class Columns {
     const len = pairs[2 * i + 1];
     if (len < 0) return null;
     const pos = pairs[2 * i];
-    if (pos < this.inputLength) return new Uint8Array(this.inputBuffer, this.inputOffset + pos, len);
-    return new Uint8Array(this.arenaBuffer, this.arenaOffset + pos - this.inputLength, len);
+    const input = this.input;
+    if (pos < input.length) return new ByteView(input.buffer, input.byteOffset + pos, len);
+    return new ByteView(this.arena.buffer, this.arena.byteOffset + pos - input.length, len);
   }
 
   headers(i) {
@@ -180,23 +321,38 @@ class Columns {
     return out;
   }
 
-  records(range) {
-    const [start, end] = range;
-    const out = new Array(end - start);
-    for (let i = start; i < end; i++) out[i - start] = new KafkaRecord(this, i);
+  controlType(i, batch) {
+    if (!batch.isControl) return null;
+    const len = this.keys[2 * i + 1];
+    if (len < 4) return 'UNKNOWN';
+    const k = this.bytes(this.keys, i);
+    return this.controlTypes[(k[2] << 8) | k[3]] ?? 'UNKNOWN';
+  }
+
+  /** Record `i` as an ordinary object. */
+  record(i) {
+    const batch = this.batches[this.batchIndex[i]];
+    return new PlainRecord(
+      this.offsets[i],
+      this.timestamps[i],
+      this.bytes(this.keys, i),
+      this.bytes(this.values, i),
+      this.headers(i),
+      batch,
+      this.controlType(i, batch),
+    );
+  }
+}
+
+class Batch {
+  toJSON() {
+    const out = {};
+    for (const k of Object.keys(this)) out[k] = jsonInt64(this[k]);
     return out;
   }
 }
 
-const TYPED_ARRAYS = { byteRanges: [Int32Array, 2], uint32: [Uint32Array, 1], int32: [Int32Array, 1], uint8: [Uint8Array, 1] };
-
-function columnView(buffer, type, ptr, len, bigint) {
-  if (type === 'int64') return new (bigint ? BigInt64Array : Float64Array)(buffer, ptr, len);
-  const [Type, per] = TYPED_ARRAYS[type];
-  return new Type(buffer, ptr, len * per);
-}
-
-/** One object per batch, its properties named and typed by the contract's batch fields. */
+/** One Batch per batch, its properties named and typed by the contract's batch fields. */
 function makeBatches(int64, int32) {
   const fields = contract.batchFields;
   const int32PerBatch = fields.filter((f) => f.type !== 'int64').length;
@@ -205,7 +361,7 @@ function makeBatches(int64, int32) {
   let l = 0;
   let s = 0;
   for (let b = 0; b < n; b++) {
-    const batch = {};
+    const batch = new Batch();
     for (const f of fields) {
       switch (f.type) {
         case 'int64': batch[f.name] = int64[l++]; break;
@@ -221,30 +377,133 @@ function makeBatches(int64, int32) {
   return batches;
 }
 
-/** One record: an index into the columns of its call; fields are read from them on access. */
+// ---- records ----------------------------------------------------------------------------------
+
+/**
+ * A record. Its fields are `offset`, `timestamp`, `key`, `value`, `headers` ([{ key, value }] in
+ * wire order, duplicates kept), `batch` (shared by the records of a batch), `leaderEpoch`,
+ * `isControl` and `controlType`; the methods help with text and headers.
+ */
 class KafkaRecord {
+  /** The key as UTF-8 text (null for a null key). */
+  keyText() {
+    const k = this.key;
+    return k === null ? null : utf8.decode(k);
+  }
+
+  /** The value as UTF-8 text (null for a null value). */
+  valueText() {
+    const v = this.value;
+    return v === null ? null : utf8.decode(v);
+  }
+
+  /** The value parsed as JSON (null for a null value; a SyntaxError if it is not JSON). */
+  valueJson() {
+    const text = this.valueText();
+    return text === null ? null : JSON.parse(text);
+  }
+
+  /** The last value of header `key` (as Kafka's `lastHeader`), null for a null value, undefined if absent. */
+  header(key) {
+    const headers = this.headers;
+    for (let i = headers.length - 1; i >= 0; i--) if (headers[i].key === key) return headers[i].value;
+    return undefined;
+  }
+
+  /** Every value of header `key`, in wire order. */
+  headerValues(key) {
+    return this.headers.filter((h) => h.key === key).map((h) => h.value);
+  }
+
+  /** A plain object with every field and copies of the bytes: keeping it keeps nothing else alive. */
+  toObject() {
+    return {
+      offset: this.offset,
+      timestamp: this.timestamp,
+      key: copyBytes(this.key),
+      value: copyBytes(this.value),
+      headers: this.headers.map((h) => ({ key: h.key, value: copyBytes(h.value) })),
+      batch: { ...this.batch },
+      leaderEpoch: this.leaderEpoch,
+      isControl: this.isControl,
+      controlType: this.controlType,
+    };
+  }
+
+  /**
+   * The JSON form: int64 values as numbers (or strings when they are BigInts), bytes as base64
+   * strings (null for null), headers as [{ key, value }]; the batch is left out (a partition's
+   * JSON lists its batches), its leader epoch kept; control records add isControl and controlType.
+   */
+  toJSON() {
+    const out = {
+      offset: jsonInt64(this.offset),
+      timestamp: jsonInt64(this.timestamp),
+      key: base64(this.key),
+      value: base64(this.value),
+      headers: this.headers.map((h) => ({ key: h.key, value: base64(h.value) })),
+      leaderEpoch: this.leaderEpoch,
+    };
+    if (this.isControl) {
+      out.isControl = true;
+      out.controlType = this.controlType;
+    }
+    return out;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const o = { ...this.toObject(), batch: `[batch ${this.batch.baseOffset}..${this.batch.lastOffset} ${this.batch.compression}]` };
+    return `KafkaRecord ${inspect(o, options)}`;
+  }
+}
+
+/** A record whose fields are its own properties: ordinary data for clone, postMessage and tests. */
+class PlainRecord extends KafkaRecord {
+  constructor(offset, timestamp, key, value, headers, batch, controlType) {
+    super();
+    this.offset = offset;
+    this.timestamp = timestamp;
+    this.key = key;
+    this.value = value;
+    this.headers = headers;
+    this.batch = batch;
+    this.leaderEpoch = batch.partitionLeaderEpoch;
+    this.isControl = batch.isControl;
+    this.controlType = controlType;
+  }
+}
+
+/** A record of a transient result: fields read from wasm memory on access, after a validity check. */
+class TransientRecord extends KafkaRecord {
+  #c;
+  #i;
   constructor(columns, index) {
-    this._c = columns;
-    this._i = index;
+    super();
+    this.#c = columns;
+    this.#i = index;
   }
   get offset() {
-    return this._c.offsets[this._i];
+    this.#c.check();
+    return this.#c.offsets[this.#i];
   }
   get timestamp() {
-    return this._c.timestamps[this._i];
+    this.#c.check();
+    return this.#c.timestamps[this.#i];
   }
   get key() {
-    return this._c.bytes(this._c.keys, this._i);
+    this.#c.check();
+    return this.#c.bytes(this.#c.keys, this.#i);
   }
   get value() {
-    return this._c.bytes(this._c.values, this._i);
+    this.#c.check();
+    return this.#c.bytes(this.#c.values, this.#i);
   }
-  /** In wire order, duplicate keys kept. */
   get headers() {
-    return this._c.headers(this._i);
+    this.#c.check();
+    return this.#c.headers(this.#i);
   }
   get batch() {
-    return this._c.batches[this._c.batchIndex[this._i]];
+    return this.#c.batches[this.#c.batchIndex[this.#i]];
   }
   get leaderEpoch() {
     return this.batch.partitionLeaderEpoch;
@@ -252,154 +511,290 @@ class KafkaRecord {
   get isControl() {
     return this.batch.isControl;
   }
-  /** 'ABORT', 'COMMIT', ... for control records (type in bytes 2-3 of the key), else null. */
   get controlType() {
-    if (!this.batch.isControl) return null;
-    const k = this.key;
-    if (k === null || k.length < 4) return 'UNKNOWN';
-    return contract.controlTypes[(k[2] << 8) | k[3]] ?? 'UNKNOWN';
-  }
-  /** A plain object with every field (for logging, structured clone, or JSON with a replacer). */
-  toObject() {
-    return {
-      offset: this.offset,
-      timestamp: this.timestamp,
-      key: this.key,
-      value: this.value,
-      headers: this.headers,
-      batch: this.batch,
-      leaderEpoch: this.leaderEpoch,
-      isControl: this.isControl,
-      controlType: this.controlType,
-    };
-  }
-  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
-    const o = this.toObject();
-    o.batch = `[batch ${o.batch.baseOffset}..${o.batch.lastOffset} ${o.batch.compression}]`;
-    return `KafkaRecord ${inspect(o, options)}`;
+    this.#c.check();
+    return this.#c.controlType(this.#i, this.batch);
   }
 }
 
-function partitionObject(p, columns, int64) {
-  return {
-    partition: p.partition,
-    errorCode: p.errorCode,
-    highWatermark: int64(p.highWatermark),
-    lastStableOffset: int64(p.lastStableOffset),
-    logStartOffset: int64(p.logStartOffset),
-    abortedTransactions: p.abortedTransactions && p.abortedTransactions.map(([producerId, firstOffset]) => ({
-      producerId: int64(producerId),
-      firstOffset: int64(firstOffset),
-    })),
-    preferredReadReplica: p.preferredReadReplica,
-    divergingEpoch: p.divergingEpoch && { epoch: p.divergingEpoch.epoch, endOffset: int64(p.divergingEpoch.endOffset) },
-    currentLeader: p.currentLeader,
-    snapshotId: p.snapshotId && { endOffset: int64(p.snapshotId.endOffset), epoch: p.snapshotId.epoch },
-    ...recordSetObject(p.set, columns, int64),
+// ---- results ----------------------------------------------------------------------------------
+
+// Where a result keeps the call it came from (not an enumerable field: clones and JSON leave it).
+const SOURCE = Symbol('kafka-fetch-decoder.source');
+
+/**
+ * A partition's (or a bare record set's) records and batches. `records` is built the first time it
+ * is read; `record(i)` builds one. Other fields are plain data.
+ */
+class RecordSet {
+  constructor(columns, range, batches, fields, fetchOffset) {
+    Object.assign(this, fields);
+    let [start, end] = range;
+    // records below the fetch offset that a batch starting earlier carries (fetchOffsets option)
+    if (fetchOffset != null) {
+      const floor = typeof columns.offsets[0] === 'bigint' ? BigInt(fetchOffset) : Number(fetchOffset);
+      while (start < end && columns.offsets[start] < floor) start++;
+    }
+    Object.defineProperty(this, SOURCE, { value: { columns, start, end } });
+    Object.defineProperty(this, 'records', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const records = buildRecords(columns, start, end);
+        if (columns.generation === null) {
+          Object.defineProperty(this, 'records', { value: records, enumerable: true, writable: true, configurable: true });
+        }
+        return records;
+      },
+    });
+    this.batches = batches;
+  }
+
+  /** The number of records (without building them). */
+  get recordCount() {
+    const s = this[SOURCE];
+    return s.end - s.start;
+  }
+
+  /** Record `i` of this set (0-based), built on its own. */
+  record(i) {
+    const { columns, start, end } = this[SOURCE];
+    if (!(Number.isInteger(i) && i >= 0 && start + i < end)) throw new RangeError(`kafka-fetch-decoder: record index ${i} out of 0..${end - start - 1}`);
+    if (columns.generation !== null) {
+      columns.check();
+      return new TransientRecord(columns, start + i);
+    }
+    return columns.record(start + i);
+  }
+
+  toJSON() {
+    const out = {};
+    for (const k of Object.keys(this)) out[k] = k === 'records' ? this.records : jsonSafe(this[k]);
+    return out;
+  }
+}
+
+function buildRecords(columns, start, end) {
+  const out = new Array(end - start);
+  if (columns.generation !== null) {
+    columns.check();
+    for (let i = start; i < end; i++) out[i - start] = new TransientRecord(columns, i);
+  } else {
+    for (let i = start; i < end; i++) out[i - start] = columns.record(i);
+  }
+  return out;
+}
+
+/** Builds the result of a decodeFetchResponse call from its metadata and columns. */
+function responseResult(r, columns, o) {
+  const int64 = int64Converter(o.bigint);
+  const errorName = (code) => (code == null ? null : contractErrorName(code));
+  const result = {
+    correlationId: r.correlationId,
+    throttleTimeMs: r.throttleTimeMs,
+    errorCode: r.errorCode,
+    errorName: errorName(r.errorCode),
+    sessionId: r.sessionId,
+    topics: r.topics.map((t) => {
+      const topic = t.topic ?? (t.topicId != null ? o.topicNames?.get(t.topicId) ?? null : null);
+      return {
+        topic,
+        topicId: t.topicId,
+        partitions: t.partitions.map((p) => new RecordSet(columns, p.set.records, batchesOf(columns, p.set), {
+          partition: p.partition,
+          errorCode: p.errorCode,
+          errorName: errorName(p.errorCode),
+          highWatermark: int64(p.highWatermark),
+          lastStableOffset: int64(p.lastStableOffset),
+          logStartOffset: int64(p.logStartOffset),
+          abortedTransactions: p.abortedTransactions && p.abortedTransactions.map(([producerId, firstOffset]) => ({
+            producerId: int64(producerId),
+            firstOffset: int64(firstOffset),
+          })),
+          preferredReadReplica: p.preferredReadReplica,
+          divergingEpoch: p.divergingEpoch && { epoch: p.divergingEpoch.epoch, endOffset: int64(p.divergingEpoch.endOffset) },
+          currentLeader: p.currentLeader,
+          snapshotId: p.snapshotId && { endOffset: int64(p.snapshotId.endOffset), epoch: p.snapshotId.epoch },
+          partial: p.set.partial,
+          nextOffset: int64(p.set.nextOffset),
+          error: p.set.error,
+        }, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p.partition))),
+      };
+    }),
+    nodeEndpoints: r.nodeEndpoints,
+    // bytes after the last field (decoded as Java does; usually a wrong api version or a capture
+    // glued to the next frame: `hint` says which when it can tell)
+    trailingBytes: r.trailingBytes,
+    hint: r.hint,
+    // onError 'partition': the error that cut the response short (its complete partitions kept)
+    error: r.error,
   };
+  Object.defineProperty(result, SOURCE, { value: { kind: 'response', meta: r, columns, options: o } });
+  return result;
 }
 
-function recordSetObject(set, columns, int64) {
-  return {
-    records: columns.records(set.records),
-    batches: columns.batches.slice(set.batches[0], set.batches[1]),
+function recordSetResult(set, columns, o) {
+  const int64 = int64Converter(o.bigint);
+  const result = new RecordSet(columns, set.records, batchesOf(columns, set), {
     partial: set.partial,
     nextOffset: int64(set.nextOffset),
     error: set.error,
-  };
+  }, o.fetchOffset ?? null);
+  result[SOURCE].kind = 'recordSet';
+  result[SOURCE].meta = set;
+  result[SOURCE].options = o;
+  return result;
 }
 
-/** A decoder with its own wasm-side arena and buffers; reuse one for many responses. */
+const batchesOf = (columns, set) => columns.batches.slice(set.batches[0], set.batches[1]);
+const contractErrorName = (code) => contract?.errorNames?.[String(code)] ?? (code === 0 ? 'NONE' : 'UNKNOWN_SERVER_ERROR');
+
+// ---- moving a result to another thread --------------------------------------------------------
+
+/**
+ * A whole result as one structured-clone message plus the list of buffers to transfer:
+ * `postMessage(data, transfer)`, then `fromTransferable(data)` on the other side. The columns and
+ * decompressed bytes move without a copy (the result is unusable here afterwards); the input bytes
+ * that uncompressed records point into are copied once. No record object crosses.
+ */
+function toTransferable(result) {
+  const source = result?.[SOURCE];
+  if (!source?.kind) throw new TypeError('kafka-fetch-decoder: toTransferable takes a result of decodeFetchResponse or decodeRecordSet');
+  const c = source.columns;
+  c.check();
+  const input = c.input.slice();
+  const arena = c.generation === null ? c.arena : c.arena.slice();
+  const columns = {};
+  for (const name of ['offsets', 'timestamps', 'keys', 'values', 'headersEnd', 'batchIndex', 'headerKeyIds', 'headerValues']) {
+    columns[name] = c.generation === null ? c[name] : c[name].slice();
+  }
+  const batches = c.batches.map((b) => ({ ...b }));
+  const { fetchOffsets, topicNames, bigint } = source.options;
+  const data = {
+    kafkaFetchDecoder: 1,
+    kind: source.kind,
+    meta: source.meta,
+    options: { bigint, fetchOffsets, topicNames, fetchOffset: source.options.fetchOffset },
+    columns,
+    input,
+    arena,
+    headerKeys: c.headerKeys,
+    controlTypes: c.controlTypes,
+    batches,
+  };
+  const transfer = [...new Set([input.buffer, arena.buffer, ...Object.values(columns).map((a) => a.buffer)])];
+  return { data, transfer };
+}
+
+/** Rebuilds a result sent with toTransferable (no wasm needed on this side). */
+function fromTransferable(data) {
+  if (data?.kafkaFetchDecoder !== 1) throw new TypeError('kafka-fetch-decoder: fromTransferable takes the data of toTransferable');
+  const batches = data.batches.map((b) => Object.assign(new Batch(), b));
+  const columns = new Columns({
+    ...data.columns,
+    input: data.input,
+    arena: data.arena,
+    headerKeys: data.headerKeys,
+    controlTypes: data.controlTypes,
+    batches,
+  });
+  return data.kind === 'response' ? responseResult(data.meta, columns, data.options) : recordSetResult(data.meta, columns, data.options);
+}
+
+// ---- decoding ---------------------------------------------------------------------------------
+
+/** Runs one wasm call on the shared engine; returns the metadata and the columns. */
+function decodeWith(input, recordSet, o) {
+  requireWasm();
+  engine ??= new wasm.WasmDecoder();
+  generation++;
+  const ptr = engine.input_buffer(input.length);
+  new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
+  let json;
+  try {
+    json = engine.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
+  } catch (e) {
+    if (typeof e !== 'string') throw replaceEngineAfter(e);
+    const info = JSON.parse(e);
+    if (info.code === 'RANGE') throw new RangeError(info.message);
+    throw new KafkaDecodeError(info);
+  }
+  const meta = JSON.parse(json);
+  return { meta, columns: Columns.fromWasm(input, meta, o.bigint, o.transient) };
+}
+
+/**
+ * A failure that is not a decoding error is a bug (a panic, whose message went to the console) or
+ * memory running out; wasm-bindgen then refuses every later call on that handle. Start over with a
+ * fresh one so that the next call works, and say so.
+ */
+function replaceEngineAfter(e) {
+  engine = null;
+  const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}); it was reset, later calls work`);
+  error.cause = e;
+  return error;
+}
+
+/**
+ * A decoder. Every FetchDecoder of a module instance shares one wasm-side decoder (its arena and
+ * buffers), so creating many costs nothing; the plain functions use one too.
+ */
 class FetchDecoder {
+  #freed = false;
+
   constructor() {
-    if (wasm === null) throw new Error('kafka-fetch-decoder: call `await init()` before decoding');
-    this._d = new wasm.WasmDecoder();
+    requireWasm();
   }
 
   /** Decodes a FetchResponse frame (the bytes after the 4-byte size prefix). */
   decodeFetchResponse(frame, options) {
+    this.#check();
     const o = parseOptions(options, false);
-    const { meta, columns } = this._decode(toBytes(frame), false, o);
-    const int64 = int64Converter(o.bigint);
-    const r = meta.response;
-    return {
-      correlationId: r.correlationId,
-      throttleTimeMs: r.throttleTimeMs,
-      errorCode: r.errorCode,
-      sessionId: r.sessionId,
-      topics: r.topics.map((t) => ({
-        topic: t.topic,
-        topicId: t.topicId,
-        partitions: t.partitions.map((p) => partitionObject(p, columns, int64)),
-      })),
-      nodeEndpoints: r.nodeEndpoints,
-      // bytes after the last field (decoded as Java does; usually a wrong api version or a
-      // capture glued to the next frame: `hint` says which when it can tell)
-      trailingBytes: r.trailingBytes,
-      hint: r.hint,
-      // onError 'partition': the error that cut the response short (its complete partitions kept)
-      error: r.error,
-    };
+    const { meta, columns } = decodeWith(toBytes(frame), false, o);
+    return responseResult(meta.response, columns, o);
   }
 
   /** Decodes a bare record set: one partition's records, or a log segment file. */
   decodeRecordSet(bytes, options) {
+    this.#check();
     const o = parseOptions(options, true);
-    const { meta, columns } = this._decode(toBytes(bytes), true, o);
-    return recordSetObject(meta.recordSet, columns, int64Converter(o.bigint));
+    const { meta, columns } = decodeWith(toBytes(bytes), true, o);
+    return recordSetResult(meta.recordSet, columns, o);
   }
 
-  /** Releases the wasm-side memory of this decoder. */
+  /** Ends this decoder: later calls throw. (Its wasm memory is shared; nothing else to release.) */
   free() {
-    this._d.free();
+    this.#freed = true;
   }
 
-  /**
-   * A failure that is not a decoding error is a bug (a panic, whose message went to the console)
-   * or memory running out; wasm-bindgen then refuses every later call on that handle. Start over
-   * with a fresh one so that the next call works, and say so.
-   */
-  _replaceAfter(e) {
-    this._d = new wasm.WasmDecoder();
-    const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}); it was reset, later calls work`);
-    error.cause = e;
-    return error;
-  }
-
-  _decode(input, recordSet, o) {
-    const ptr = this._d.input_buffer(input.length);
-    new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
-    let json;
-    try {
-      json = this._d.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
-    } catch (e) {
-      if (typeof e !== 'string') throw this._replaceAfter(e);
-      const info = JSON.parse(e);
-      if (info.code === 'RANGE') throw new RangeError(info.message);
-      throw new KafkaDecodeError(info);
-    }
-    const meta = JSON.parse(json);
-    return { meta, columns: new Columns(input, meta, o.bigint, o.transient) };
+  #check() {
+    if (this.#freed) throw new Error('kafka-fetch-decoder: this FetchDecoder was freed; create a new one');
   }
 }
 
 let shared = null;
 const sharedDecoder = () => (shared ??= new FetchDecoder());
 
-/** Decodes a FetchResponse frame with a shared decoder. */
+/** Decodes a FetchResponse frame. */
 function decodeFetchResponse(frame, options) {
   return sharedDecoder().decodeFetchResponse(frame, options);
 }
 
-/** Decodes a raw record set (a partition's records or a .log segment) with a shared decoder. */
+/** Decodes a raw record set (a partition's records or a .log segment). */
 function decodeRecordSet(bytes, options) {
   return sharedDecoder().decodeRecordSet(bytes, options);
 }
 
 /** The wasm memory (for checking that it stops growing). */
 function wasmMemory() {
-  if (wasm === null) throw new Error('kafka-fetch-decoder: call `await init()` first');
+  requireWasm();
   return wasm.wasmMemory();
 }
 
-export { attach, decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, KafkaRecord, wasmMemory };
+/** The name of a Kafka error code ('NOT_LEADER_OR_FOLLOWER' for 6), from Kafka's error table. */
+function errorName(code) {
+  requireWasm();
+  return contractErrorName(code);
+}
+
+export { attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord, toTransferable, wasmMemory };

@@ -1,6 +1,11 @@
-// Types of kafka-fetch-decoder. `Int64` is `number` by default and `bigint` with `int64: 'bigint'`.
+// Types of kafka-fetch-decoder, shared by its entries: the build writes them as node.d.cts (require),
+// node.d.mts (Node import) and web.d.mts (browsers and bundlers), each with the default export its
+// entry really has. int64 values are `number` by default and `bigint` with `int64: 'bigint'`.
 
 export type Int64 = number | bigint;
+
+/** Bytes: a Buffer in Node (a Uint8Array subclass), a Uint8Array elsewhere. */
+export type Bytes = Uint8Array;
 
 export interface DecodeOptions {
   /** Checksums: 'verify' (default) throws CRC_MISMATCH, 'report' sets `batch.crcValid = false`, 'skip' does not compute them. */
@@ -22,9 +27,8 @@ export interface DecodeOptions {
   /** Keep control records (transaction markers) in `records` (default false). */
   includeControlRecords?: boolean;
   /**
-   * The fastest path (default false): records read their columns and decompressed bytes straight
-   * from the decoder's wasm memory instead of copies, so they are valid only until the next call on
-   * the same decoder (the plain functions share one). Copy what you keep.
+   * The fastest path (default false): records read their fields straight from wasm memory, valid
+   * only until the next call of any decoder; reading them later throws. Copy what you keep.
    */
   transient?: boolean;
 }
@@ -34,7 +38,22 @@ export interface FetchOptions extends DecodeOptions {
   apiVersion: number;
   /** true (default): the frame starts with the response header (correlation id); false: body only. */
   header?: boolean;
+  /**
+   * Per topic (name or id) and partition, the offset the fetch asked for: records below it that a
+   * batch starting earlier carries are left out of `records`.
+   */
+  fetchOffsets?: Record<string, Record<number, Int64>> | Map<string, Map<number, Int64> | Record<number, Int64>>;
+  /** Names for topic ids (v13+ responses carry ids only), keyed by UUID or by the base64url form Kafka's tools print. */
+  topicNames?: Record<string, string> | Map<string, string>;
 }
+
+export interface RecordSetOptions extends DecodeOptions {
+  /** Records below this offset (in a batch that starts earlier) are left out of `records`. */
+  fetchOffset?: Int64;
+}
+
+/** The int64 type a call returns: bigint for `int64: 'bigint'`, number for 'number' or none, both when it can be either. */
+export type Int64Of<O> = O extends { int64?: infer M } ? (M extends 'bigint' ? bigint : M extends 'number' | undefined ? number : number | bigint) : number;
 
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 export type TimestampType = 'NO_TIMESTAMP' | 'CREATE_TIME' | 'LOG_APPEND_TIME';
@@ -74,37 +93,54 @@ export interface Batch<T extends Int64 = number> {
 
 export interface Header {
   key: string;
-  value: Uint8Array | null;
+  value: Bytes | null;
 }
 
-export interface KafkaRecord<T extends Int64 = number> {
+/** A record; its fields are its own properties (ordinary data for structured clone and postMessage). */
+export declare class KafkaRecord<T extends Int64 = number> {
+  private constructor();
   readonly offset: T;
   /** Milliseconds since the epoch (-1 for magic 0 messages). */
   readonly timestamp: T;
-  /** Views onto the input frame (uncompressed batches) or onto a copy of the decompressed bytes. */
-  readonly key: Uint8Array | null;
-  readonly value: Uint8Array | null;
+  /** Views onto the input frame (uncompressed batches) or onto the call's copy of the decompressed bytes. */
+  readonly key: Bytes | null;
+  readonly value: Bytes | null;
   /** In wire order, duplicate keys kept. */
   readonly headers: readonly Header[];
+  /** The record's batch, one object shared by the records of a batch. */
   readonly batch: Batch<T>;
   readonly leaderEpoch: number;
   readonly isControl: boolean;
+  /** 'ABORT', 'COMMIT', ... for control records, else null. */
   readonly controlType: ControlType | null;
+  /** The key as UTF-8 text (null for a null key). */
+  keyText(): string | null;
+  /** The value as UTF-8 text (null for a null value). */
+  valueText(): string | null;
+  /** The value parsed as JSON (null for a null value). */
+  valueJson(): unknown;
+  /** The last value of header `key` (null for a null value), undefined when there is none. */
+  header(key: string): Bytes | null | undefined;
+  /** Every value of header `key`, in wire order. */
+  headerValues(key: string): (Bytes | null)[];
+  /** A plain object with every field and its own copies of the bytes. */
   toObject(): {
-    offset: T; timestamp: T; key: Uint8Array | null; value: Uint8Array | null; headers: readonly Header[];
+    offset: T; timestamp: T; key: Bytes | null; value: Bytes | null; headers: Header[];
     batch: Batch<T>; leaderEpoch: number; isControl: boolean; controlType: ControlType | null;
   };
+  /** The JSON form: int64 as numbers (BigInts as strings), bytes as base64 (null for null), no batch. */
+  toJSON(): RecordJson;
 }
 
-export interface RecordSet<T extends Int64 = number> {
-  records: KafkaRecord<T>[];
-  batches: Batch<T>[];
-  /** The input ends with an incomplete batch, which was ignored. */
-  partial: boolean;
-  /** Last complete batch's last offset + 1, or null when no batch is complete. */
-  nextOffset: T | null;
-  /** With onError 'partition': the error that ended this record set early, else null. */
-  error: DecodeErrorInfo | null;
+export interface RecordJson {
+  offset: number | string;
+  timestamp: number | string;
+  key: string | null;
+  value: string | null;
+  headers: { key: string; value: string | null }[];
+  leaderEpoch: number;
+  isControl?: true;
+  controlType?: ControlType;
 }
 
 /** A decoding error as data (the fields of KafkaDecodeError). */
@@ -118,6 +154,23 @@ export interface DecodeErrorInfo {
   hint: string | null;
 }
 
+/** A partition's records, or a bare record set's. */
+export interface RecordSet<T extends Int64 = number> {
+  /** Built the first time it is read. */
+  readonly records: KafkaRecord<T>[];
+  batches: Batch<T>[];
+  /** The input ends with an incomplete batch, which was ignored. */
+  partial: boolean;
+  /** Last complete batch's last offset + 1, or null when no batch is complete. */
+  nextOffset: T | null;
+  /** With onError 'partition': the error that ended this record set early, else null. */
+  error: DecodeErrorInfo | null;
+  /** The number of records, without building them. */
+  readonly recordCount: number;
+  /** Record `i` (0-based), built on its own. */
+  record(i: number): KafkaRecord<T>;
+}
+
 export interface AbortedTransaction<T extends Int64 = number> {
   producerId: T;
   firstOffset: T;
@@ -126,6 +179,8 @@ export interface AbortedTransaction<T extends Int64 = number> {
 export interface FetchPartition<T extends Int64 = number> extends RecordSet<T> {
   partition: number;
   errorCode: number;
+  /** The Kafka name of errorCode ('NONE', 'NOT_LEADER_OR_FOLLOWER', ...). */
+  errorName: string;
   highWatermark: T;
   /** null where the version lacks the field (v0-3). */
   lastStableOffset: T | null;
@@ -141,7 +196,7 @@ export interface FetchPartition<T extends Int64 = number> extends RecordSet<T> {
 }
 
 export interface FetchTopic<T extends Int64 = number> {
-  /** Topic name (v0-12), else null. */
+  /** Topic name (v0-12, or from the topicNames option), else null. */
   topic: string | null;
   /** Topic id as a UUID string (v13+), else null. */
   topicId: string | null;
@@ -153,6 +208,7 @@ export interface FetchResponse<T extends Int64 = number> {
   correlationId: number | null;
   throttleTimeMs: number | null;
   errorCode: number | null;
+  errorName: string | null;
   sessionId: number | null;
   topics: FetchTopic<T>[];
   nodeEndpoints: { nodeId: number; host: string; port: number; rack: string | null }[];
@@ -164,25 +220,39 @@ export interface FetchResponse<T extends Int64 = number> {
   error: DecodeErrorInfo | null;
 }
 
-type Out<O> = O extends { int64: 'bigint' } ? bigint : number;
+export type Input = Uint8Array | ArrayBuffer | ArrayBufferView;
 
-export function decodeFetchResponse<O extends FetchOptions>(frame: Uint8Array | ArrayBuffer | ArrayBufferView, options: O): FetchResponse<Out<O>>;
-export function decodeRecordSet<O extends DecodeOptions>(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: O): RecordSet<Out<O>>;
+export declare function decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: O): FetchResponse<Int64Of<O>>;
+export declare function decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: O): RecordSet<Int64Of<O>>;
 
-/** A reusable decoder owning its wasm-side buffers (the plain functions share one). */
-export class FetchDecoder {
+/** A decoder. All decoders share one wasm-side decoder; creating many costs nothing. */
+export declare class FetchDecoder {
   constructor();
-  decodeFetchResponse<O extends FetchOptions>(frame: Uint8Array | ArrayBuffer | ArrayBufferView, options: O): FetchResponse<Out<O>>;
-  decodeRecordSet<O extends DecodeOptions>(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: O): RecordSet<Out<O>>;
-  /** Releases its wasm memory; the decoder cannot be used afterwards. */
+  decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: O): FetchResponse<Int64Of<O>>;
+  decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: O): RecordSet<Int64Of<O>>;
+  /** Ends this decoder: later calls throw. */
   free(): void;
 }
+
+/** What toTransferable returns: `postMessage(data, transfer)`, then `fromTransferable(data)` on the other side. */
+export interface Transferable {
+  data: unknown;
+  transfer: ArrayBuffer[];
+}
+
+/** A whole result as one message plus the buffers to transfer (the result is unusable here afterwards). */
+export declare function toTransferable(result: FetchResponse<Int64> | RecordSet<Int64>): Transferable;
+/** Rebuilds a result sent with toTransferable (works without loading the wasm module). */
+export declare function fromTransferable<T extends Int64 = Int64>(data: unknown): FetchResponse<T> | RecordSet<T>;
+
+/** The Kafka name of an error code: 'NOT_LEADER_OR_FOLLOWER' for 6. */
+export declare function errorName(code: number): string;
 
 export type DecodeErrorCode =
   | 'TRUNCATED' | 'CORRUPT' | 'CRC_MISMATCH' | 'UNSUPPORTED_VERSION' | 'UNSUPPORTED_COMPRESSION' | 'DECOMPRESSION_LIMIT'
   | 'INVALID_ARGUMENT' | 'OUT_OF_MEMORY';
 
-export class KafkaDecodeError extends Error {
+export declare class KafkaDecodeError extends Error {
   readonly code: DecodeErrorCode;
   /** Byte position in the input. */
   readonly offset: number;
@@ -191,11 +261,11 @@ export class KafkaDecodeError extends Error {
   readonly batchOffset: string | null;
   /** What the input most likely is when it does not decode as asked (another api version, the size prefix, ...). */
   readonly hint: string | null;
+  toJSON(): DecodeErrorInfo & { name: 'KafkaDecodeError' };
 }
 
-/** Browsers and bundlers: load the wasm module once before decoding. In Node it resolves at once. */
-export function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<unknown>;
-export default init;
-
 /** The module's WebAssembly.Memory (to watch it stop growing). */
-export function wasmMemory(): WebAssembly.Memory;
+export declare function wasmMemory(): WebAssembly.Memory;
+
+/** What init() takes: where the .wasm is (URL or path string), its response, its bytes, or the compiled module. */
+export type InitInput = string | URL | Request | Response | BufferSource | WebAssembly.Module;

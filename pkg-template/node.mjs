@@ -1,5 +1,8 @@
 // Node entry (ES module): the same single instance as the CommonJS entry.
 import api from './node.cjs';
 
-export const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, KafkaRecord, wasmMemory, init } = api;
+export const {
+  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord,
+  toTransferable, wasmMemory, init,
+} = api;
 export default init;

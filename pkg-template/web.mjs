@@ -1,22 +1,34 @@
 // Browser and bundler entry (ES module): `await init()` once, then decode synchronously.
 import initWasm, * as bindings from './wasm/kafka_fetch_decoder_web.mjs';
-import { attach, decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, KafkaRecord, wasmMemory } from './api.mjs';
+import {
+  attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError,
+  KafkaRecord, toTransferable, wasmMemory,
+} from './api.mjs';
 
 let ready = null;
 
 /**
- * Loads the wasm module. `input` may be a URL, Response, BufferSource or WebAssembly.Module;
- * by default the .wasm file next to this module is fetched.
+ * Loads the wasm module. `input` may be a URL (or a path string), a Response (or a promise of
+ * one), the bytes, or a compiled WebAssembly.Module; by default the .wasm file next to this module
+ * is fetched (bundlers such as vite and webpack emit it and rewrite this URL). After a failure the
+ * next call tries again.
  */
 export function init(input) {
-  ready ??= initWasm({ module_or_path: input ?? new URL('./wasm/kafka_fetch_decoder_bg.wasm', import.meta.url) }).then(() => {
-    attach(bindings);
-    return api;
-  });
+  ready ??= initWasm({ module_or_path: input ?? new URL('./wasm/kafka_fetch_decoder_bg.wasm', import.meta.url) }).then(
+    () => {
+      attach(bindings);
+    },
+    (e) => {
+      ready = null;
+      const where = input === undefined ? 'the .wasm file next to web.mjs' : 'the given input';
+      throw new Error(`kafka-fetch-decoder: could not load the wasm module from ${where} (${e?.message ?? e}); with esbuild, import the .wasm URL (--loader:.wasm=file) and pass it to init()`, { cause: e });
+    },
+  );
   return ready;
 }
 
-const api = { init, decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, KafkaRecord, wasmMemory };
-
-export { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError, KafkaRecord, wasmMemory };
+export {
+  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord,
+  toTransferable, wasmMemory,
+};
 export default init;

@@ -51,7 +51,16 @@ const template = path.join(root, 'pkg-template');
 for (const f of fs.readdirSync(template)) {
   fs.cpSync(path.join(template, f), path.join(pkg, f), { recursive: true });
 }
-fs.copyFileSync(path.join(root, 'README.md'), path.join(pkg, 'README.md'));
+// The package's README is for users (pkg-template/README.md); the repository's is for contributors.
+fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
+
+// One set of declarations, written once per entry with the default export that entry really has
+// (the TypeScript handbook's layout for packages with both CommonJS and ES module entries).
+const types = fs.readFileSync(path.join(template, 'index.d.ts'), 'utf8');
+fs.rmSync(path.join(pkg, 'index.d.ts'));
+const initDecl = '\n/** Browsers and bundlers: loads the wasm module once before decoding (retried after a failure). In Node it is already loaded. */\nexport declare function init(input?: InitInput): Promise<void>;\n';
+fs.writeFileSync(path.join(pkg, 'node.d.cts'), types + initDecl);
+for (const f of ['node.d.mts', 'web.d.mts']) fs.writeFileSync(path.join(pkg, f), `${types + initDecl}export default init;\n`);
 // CommonJS copy of the shared JS layer: its only export statement is its last line.
 const api = fs.readFileSync(path.join(template, 'api.mjs'), 'utf8');
 const cjs = api.replace(/^export \{([^}]*)\};\s*$/m, (_, names) => `module.exports = {${names}};\n`);

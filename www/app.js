@@ -6,6 +6,7 @@ import { renderDetail } from './detail.js';
 import { h, formatCount, plural, isoTime, show } from './dom.js';
 import { preview, foldedNeedle, containsFolded, toBase64, utf8, formatSize } from './bytes.js';
 import { errorLabel, TIMESTAMP_TYPE_SHORT, FETCH_API_VERSIONS, DEFAULT_API_VERSION } from './kafka.js';
+import { loadPackage, pageData } from './store.js';
 
 // Captures shipped in /samples/ at the repo root; a frame's api version is in NAME.json beside it.
 const SAMPLES = [
@@ -41,7 +42,7 @@ const state = {
   nextId: 1,
   current: 0, // id of the newest open/decode request; older replies are dropped
   source: null, // { name, size, kind }
-  data: null, // the worker's columns
+  data: null, // the decoded capture (store.js)
   labels: [], // per partition, for the table
   view: new Uint32Array(0), // record indices passing the filter, ascending
   selected: -1, // record index shown in the detail pane
@@ -79,7 +80,7 @@ function onWorkerMessage(msg) {
     else setStatus('busy', `Preparing records: ${formatCount(msg.done)} of ${formatCount(msg.total)}`, msg.done / msg.total);
   } else if (msg.type === 'result') {
     state.decoding = false;
-    loaded(msg.data);
+    loadPackage().then(() => msg.id === state.current && loaded(pageData(msg.data)), (err) => showError({ message: `The decoder package did not load from /pkg/web.mjs (${err.message}).` }));
   } else if (msg.type === 'probe') {
     showProbe(msg.versions);
   } else if (msg.type === 'error') {
@@ -411,10 +412,6 @@ const table = new VirtualTable($('records'), {
 });
 $('records').style.setProperty('--table-min-width', `${COLUMNS.reduce((sum, c) => sum + (c.min ?? parseInt(c.width, 10)), 0)}px`);
 
-function bytesAt(start, length) {
-  return length < 0 ? null : state.data.payload.subarray(start, start + length);
-}
-
 function setPreview(cell, bytes) {
   if (bytes == null || bytes.length === 0) {
     cell.textContent = bytes ? '(empty)' : 'null';
@@ -440,18 +437,18 @@ function renderRow(viewIndex, cells) {
   const ts = r.timestamp[i];
   cells.time.textContent = isoTime(ts) ?? '—';
   cells.tstype.textContent = TIMESTAMP_TYPE_SHORT[batch.timestampType] ?? show(batch.timestampType);
-  setPreview(cells.key, bytesAt(r.keyStart[i], r.keyLength[i]));
-  setPreview(cells.value, bytesAt(r.valueStart[i], r.valueLength[i]));
-  cells.ksize.textContent = r.keyLength[i] < 0 ? '—' : formatCount(r.keyLength[i]);
-  cells.vsize.textContent = r.valueLength[i] < 0 ? '—' : formatCount(r.valueLength[i]);
+  setPreview(cells.key, d.key(i));
+  setPreview(cells.value, d.value(i));
+  cells.ksize.textContent = d.keyLength(i) < 0 ? '—' : formatCount(d.keyLength(i));
+  cells.vsize.textContent = d.valueLength(i) < 0 ? '—' : formatCount(d.valueLength(i));
   cells.hsize.textContent = formatCount(r.headerBytes[i]);
-  cells.hcount.textContent = String(r.headerCount[i]);
+  cells.hcount.textContent = String(d.headerCount(i));
   cells.codec.textContent = show(batch.compression);
   const flags = [];
   // Control batches are always transactional: their type says enough.
   if (r.controlType[i]) flags.push(['control', d.controlTypes[r.controlType[i] - 1]]);
   else if (batch.isTransactional) flags.push(['txn', 'txn']);
-  if (batch.aborted) flags.push(['aborted', 'aborted']);
+  if (batch.isAborted) flags.push(['aborted', 'aborted']);
   if (batch.crcValid === false) flags.push(['crc', 'bad CRC']);
   const title = flags.map(([, text]) => text).join(', ');
   if (title !== cells.flags.title) { // most rows have no flags: skip the DOM work
@@ -554,8 +551,8 @@ async function runFilter({ selectFirst = false } = {}) {
     if (timeFrom !== null && !(r.timestamp[i] >= timeFrom)) continue;
     if (hideControl && r.controlType[i]) continue;
     if (needle && !(
-      (r.keyLength[i] > 0 && containsFolded(d.payload, r.keyStart[i], r.keyStart[i] + r.keyLength[i], needle))
-      || (r.valueLength[i] > 0 && containsFolded(d.payload, r.valueStart[i], r.valueStart[i] + r.valueLength[i], needle)))) continue;
+      (d.keyLength(i) > 0 && containsFolded(d.key(i), 0, d.keyLength(i), needle))
+      || (d.valueLength(i) > 0 && containsFolded(d.value(i), 0, d.valueLength(i), needle)))) continue;
     out[m++] = i;
     if ((i & 1023) === 0 && performance.now() > deadline) {
       await nextTask();
@@ -634,23 +631,20 @@ async function exportJsonLines() {
     const i = view[v];
     const p = d.partitions[r.part[i]];
     const batch = d.batches[r.batch[i]];
-    const headers = [];
-    for (let k = r.headerStart[i]; k < r.headerStart[i] + r.headerCount[i]; k++) {
-      headers.push({ key: d.headerKeys[d.headers.key[k]], value: encodeBytes(bytesAt(d.headers.valueStart[k], d.headers.valueLength[k]), mode) });
-    }
+    const headers = d.headers(i).map((x) => ({ key: x.key, value: encodeBytes(x.value, mode) }));
     const head = JSON.stringify({ topic: p.topic, topicId: p.topicId, partition: p.partition });
     const rest = JSON.stringify({
       timestamp: r.timestamp[i],
       timestampType: batch.timestampType,
-      leaderEpoch: r.leaderEpoch[i] >= 0 ? r.leaderEpoch[i] : null,
-      key: encodeBytes(bytesAt(r.keyStart[i], r.keyLength[i]), mode),
-      value: encodeBytes(bytesAt(r.valueStart[i], r.valueLength[i]), mode),
+      leaderEpoch: batch.partitionLeaderEpoch >= 0 ? batch.partitionLeaderEpoch : null,
+      key: encodeBytes(d.key(i), mode),
+      value: encodeBytes(d.value(i), mode),
       headers,
       compression: batch.compression,
       isTransactional: batch.isTransactional,
       isControl: r.controlType[i] > 0,
       controlType: r.controlType[i] ? d.controlTypes[r.controlType[i] - 1] : null,
-      aborted: batch.aborted,
+      aborted: batch.isAborted,
     });
     // Offsets are 64-bit: written as exact JSON numbers rather than through a double.
     lines.push(`${head.slice(0, -1)},"offset":${r.offset[i]},${rest.slice(1)}\n`);

@@ -18,9 +18,8 @@ export function renderDetail(root, data, i, { prefs, partitionLabel, onDownload 
   const r = data.records;
   const batch = data.batches[r.batch[i]];
   const part = data.partitions[r.part[i]];
-  const field = (start, length) => (length < 0 ? null : data.payload.subarray(start, start + length));
-  const key = field(r.keyStart[i], r.keyLength[i]);
-  const value = field(r.valueStart[i], r.valueLength[i]);
+  const key = data.key(i);
+  const value = data.value(i);
   const ts = r.timestamp[i];
   const control = r.controlType[i] ? data.controlTypes[r.controlType[i] - 1] : null;
   const offset = String(r.offset[i]);
@@ -33,7 +32,7 @@ export function renderDetail(root, data, i, { prefs, partitionLabel, onDownload 
       ['Offset', offset],
       ['Timestamp', isoTime(ts) ? `${isoTime(ts)} (${ts})` : `none (${ts})`],
       ['Timestamp type', show(batch.timestampType)],
-      ['Leader epoch', r.leaderEpoch[i] >= 0 ? r.leaderEpoch[i] : '—'],
+      ['Leader epoch', batch.partitionLeaderEpoch >= 0 ? batch.partitionLeaderEpoch : '—'],
       control && ['Control type', control],
       ['Sizes', `key ${sizeText(key)} · value ${sizeText(value)} · headers ${formatSize(r.headerBytes[i])}`],
     ]),
@@ -125,19 +124,14 @@ function hexBytesPerLine(pane) {
 }
 
 function headersSection(data, i) {
-  const r = data.records;
-  const start = r.headerStart[i];
-  const count = r.headerCount[i];
-  const hd = data.headers;
-  const keys = [];
-  for (let k = start; k < start + count; k++) keys.push(data.headerKeys[hd.key[k]]);
+  const headers = data.headers(i);
+  const count = headers.length;
+  const keys = headers.map((x) => x.key);
   const occurrences = new Map();
   for (const key of keys) occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
 
   const rows = keys.map((key, n) => {
-    const k = start + n;
-    const length = hd.valueLength[k];
-    const bytes = length < 0 ? null : data.payload.subarray(hd.valueStart[k], hd.valueStart[k] + length);
+    const bytes = headers[n].value;
     const times = occurrences.get(key);
     return h('tr', {},
       h('td', { class: 'num' }, n + 1),
@@ -179,7 +173,7 @@ function batchSection(b) {
       ['Timestamp type', show(b.timestampType)],
       ['Transactional', yesNo(b.isTransactional)],
       ['Control', yesNo(b.isControl)],
-      b.aborted && ['Aborted', 'yes (listed in the partition’s aborted transactions)'],
+      b.isAborted && ['Aborted', 'yes (listed in the partition’s aborted transactions)'],
       ['Producer id', show(b.producerId)],
       ['Producer epoch', show(b.producerEpoch)],
       ['Base sequence', show(b.baseSequence)],

@@ -1,5 +1,5 @@
-// Module worker: runs the wasm decoder off the page's thread and turns its result into columns
-// (typed arrays plus one payload buffer) that are transferred to the page without copying.
+// Module worker: runs the wasm decoder off the page's thread and moves its result to the page with
+// the package's toTransferable (columns and byte buffers transferred, no record objects).
 //
 // Messages in:  { type: 'init' }
 //               { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options }
@@ -81,9 +81,11 @@ function decodeInput(api, msg) {
     result = run(int64);
   }
   const decodeMs = performance.now() - started;
-  const collected = collect(result, kind, id);
-  collected.data.stats = { decodeMs, collectMs: performance.now() - started - decodeMs, int64, inputBytes: input.length };
-  return collected;
+  // The package's way to move a result between threads: its columns and bytes are transferred, and
+  // the page rebuilds it (fromTransferable) without copying or building a record per row.
+  const { data, transfer } = api.toTransferable(result);
+  data.stats = { decodeMs, collectMs: performance.now() - started - decodeMs, int64, inputBytes: input.length };
+  return { data, transfer };
 }
 
 /** Which fetch api versions decode the current input without an error. */
@@ -97,167 +99,4 @@ function probeVersions(api, header) {
       return false;
     }
   });
-}
-
-const pick = (obj, keys) => Object.fromEntries(keys.map((k) => [k, obj?.[k] ?? null]));
-// The contract's fields, then extras the package may add (shown when present, null otherwise).
-const PARTITION_FIELDS = ['partition', 'errorCode', 'highWatermark', 'lastStableOffset', 'logStartOffset',
-  'preferredReadReplica', 'partial', 'nextOffset', 'currentLeader', 'divergingEpoch', 'snapshotId', 'error'];
-
-/** Flattens topics/partitions (or one record set) into a list of partitions with their records. */
-function partitionsOf(result, kind) {
-  const abortedList = (list) => (list ?? []).map((a) => ({ producerId: a.producerId, firstOffset: a.firstOffset }));
-  if (kind !== 'frame') {
-    return [{
-      meta: { topic: null, topicId: null, ...pick(result, PARTITION_FIELDS), abortedTransactions: [] },
-      records: result.records ?? [],
-      batches: result.batches,
-    }];
-  }
-  const parts = [];
-  for (const t of result.topics ?? []) {
-    for (const p of t.partitions ?? []) {
-      parts.push({
-        meta: { topic: t.topic ?? null, topicId: t.topicId ?? null, ...pick(p, PARTITION_FIELDS),
-          abortedTransactions: abortedList(p.abortedTransactions) },
-        records: p.records ?? [],
-        batches: p.batches,
-      });
-    }
-  }
-  return parts;
-}
-
-const byteLength = (bytes) => (bytes ? bytes.length : 0);
-
-/**
- * Copies the decoded records into columns. Two passes: the first sizes every array, the second fills
- * them, so nothing is re-allocated while 100,000 records are copied.
- */
-function collect(result, kind, id) {
-  const parts = partitionsOf(result, kind);
-
-  let count = 0;
-  let headerCount = 0;
-  let payloadBytes = 0;
-  for (const part of parts) {
-    for (const r of part.records) {
-      count++;
-      payloadBytes += byteLength(r.key) + byteLength(r.value);
-      for (const h of r.headers ?? []) {
-        headerCount++;
-        payloadBytes += byteLength(h.value);
-      }
-    }
-  }
-
-  const records = {
-    count,
-    part: new Uint32Array(count),
-    batch: new Uint32Array(count),
-    offset: new BigInt64Array(count),
-    timestamp: new Float64Array(count),
-    leaderEpoch: new Int32Array(count),
-    controlType: new Uint8Array(count), // 0 = not a control record, else 1 + index into controlTypes
-    keyStart: new Float64Array(count),
-    keyLength: new Int32Array(count), // -1 = null
-    valueStart: new Float64Array(count),
-    valueLength: new Int32Array(count), // -1 = null
-    headerStart: new Uint32Array(count),
-    headerCount: new Uint32Array(count),
-    headerBytes: new Float64Array(count),
-  };
-  const headers = {
-    key: new Uint32Array(headerCount), // index into headerKeys
-    valueStart: new Float64Array(headerCount),
-    valueLength: new Int32Array(headerCount), // -1 = null
-  };
-  const headerKeys = [];
-  const headerKeyIds = new Map();
-  const headerKeyBytes = [];
-  const encoder = new TextEncoder();
-  const controlTypes = [];
-  const payload = new Uint8Array(payloadBytes);
-  const batches = [];
-  const partitions = [];
-
-  let at = 0;
-  let rec = 0;
-  let hdr = 0;
-  const copy = (bytes) => {
-    const start = at;
-    payload.set(bytes, at);
-    at += bytes.length;
-    return start;
-  };
-
-  parts.forEach((part, pi) => {
-    // The records of a batch share one batch object (the contract), so identity finds them.
-    const index = new Map();
-    const order = [];
-    const register = (b) => {
-      let bi = index.get(b);
-      if (bi === undefined) {
-        bi = batches.length;
-        // isAborted comes from the decoder's read_committed rule (the Java consumer's)
-        batches.push({ ...b, partition: pi, records: 0, firstControlType: null, aborted: b.isAborted });
-        index.set(b, bi);
-        order.push(batches[bi]);
-      }
-      return bi;
-    };
-    for (const b of part.batches ?? []) register(b);
-
-    const firstRecord = rec;
-    for (const r of part.records) {
-      const bi = register(r.batch);
-      const batch = batches[bi];
-      batch.records++;
-      records.part[rec] = pi;
-      records.batch[rec] = bi;
-      records.offset[rec] = BigInt(r.offset);
-      records.timestamp[rec] = Number(r.timestamp ?? -1);
-      records.leaderEpoch[rec] = Number(r.leaderEpoch ?? -1);
-      if (r.isControl) {
-        const type = r.controlType ?? 'UNKNOWN';
-        let t = controlTypes.indexOf(type);
-        if (t < 0) t = controlTypes.push(type) - 1;
-        records.controlType[rec] = t + 1;
-        batch.firstControlType ??= type;
-      }
-      records.keyLength[rec] = r.key ? r.key.length : -1;
-      records.keyStart[rec] = r.key ? copy(r.key) : at;
-      records.valueLength[rec] = r.value ? r.value.length : -1;
-      records.valueStart[rec] = r.value ? copy(r.value) : at;
-      records.headerStart[rec] = hdr;
-      let size = 0;
-      for (const h of r.headers ?? []) {
-        let k = headerKeyIds.get(h.key);
-        if (k === undefined) {
-          k = headerKeys.push(h.key) - 1;
-          headerKeyIds.set(h.key, k);
-          headerKeyBytes.push(encoder.encode(h.key).length);
-        }
-        headers.key[hdr] = k;
-        headers.valueLength[hdr] = h.value ? h.value.length : -1;
-        headers.valueStart[hdr] = h.value ? copy(h.value) : at;
-        size += headerKeyBytes[k] + byteLength(h.value);
-        hdr++;
-      }
-      records.headerCount[rec] = hdr - records.headerStart[rec];
-      records.headerBytes[rec] = size;
-      rec++;
-      if ((rec & 0x3fff) === 0) self.postMessage({ type: 'state', id, phase: 'collecting', done: rec, total: count });
-    }
-    partitions.push({ ...part.meta, firstRecord, recordCount: rec - firstRecord, batchCount: order.length });
-  });
-
-  const response = kind === 'frame'
-    ? pick(result, ['correlationId', 'throttleTimeMs', 'errorCode', 'sessionId', 'nodeEndpoints', 'trailingBytes', 'hint', 'error'])
-    : null;
-  const data = { kind, response, partitions, batches, records, headers, headerKeys, controlTypes, payload };
-  const transfer = [payload.buffer, ...Object.values(records), ...Object.values(headers)]
-    .filter((v) => ArrayBuffer.isView(v))
-    .map((v) => v.buffer ?? v);
-  return { data, transfer: [...new Set(transfer)] };
 }

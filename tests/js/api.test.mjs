@@ -204,7 +204,11 @@ test('ESM import, CommonJS require and the web build (init) all load', () => {
   const web = execFileSync(process.execPath, ['--input-type=module', '-e', `
     import { init, decodeFetchResponse } from ${JSON.stringify(path.join(root, 'pkg/web.mjs'))};
     import fs from 'node:fs';
-    await init(fs.readFileSync(${JSON.stringify(path.join(root, 'pkg/wasm/kafka_fetch_decoder_bg.wasm'))}));
+    // a failed init() is retried by the next call
+    const failed = await init(new Uint8Array([1, 2, 3])).then(() => 'loaded', (e) => e.message);
+    if (!/could not load the wasm module/.test(failed)) throw new Error('init should fail on bad bytes: ' + failed);
+    const bytes = fs.readFileSync(${JSON.stringify(path.join(root, 'pkg/wasm/kafka_fetch_decoder_bg.wasm'))});
+    await init(await WebAssembly.compile(bytes));
     const r = decodeFetchResponse(fs.readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
     console.log(r.topics[0].partitions.length);
   `]).toString().trim();
@@ -212,11 +216,20 @@ test('ESM import, CommonJS require and the web build (init) all load', () => {
   assert.equal(typeof pkg.decodeFetchResponse, 'function');
 });
 
-test('the package is complete: npm pack lists every file, wasm under 300 KB', () => {
+test('the package is complete: npm pack lists every file, and only files that ship are named in its README', () => {
   const out = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: path.join(root, 'pkg') }).toString());
   const files = out[0].files.map((f) => f.path);
-  for (const f of ['package.json', 'index.d.ts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'api.cjs', 'cli.cjs', 'README.md', 'wasm/kafka_fetch_decoder_bg.wasm']) {
+  for (const f of ['package.json', 'node.d.cts', 'node.d.mts', 'web.d.mts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'api.cjs',
+    'cli.cjs', 'cli/args.cjs', 'cli/decode.cjs', 'cli/output.cjs', 'README.md', 'LICENSE', 'wasm/kafka_fetch_decoder_bg.wasm']) {
     assert.ok(files.includes(f), `${f} in the package`);
   }
-  assert.ok(fs.statSync(path.join(root, 'pkg/wasm/kafka_fetch_decoder_bg.wasm')).size < 300 * 1024);
+  // the package README is the users' one: no contributor commands, no files that do not ship
+  const readme = fs.readFileSync(path.join(root, 'pkg/README.md'), 'utf8');
+  assert.match(readme, /npm install kafka-fetch-decoder/);
+  assert.doesNotMatch(readme, /npm test|cargo |\.\.\/shared|pkg-template|src\//);
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8'));
+  assert.equal(manifest.license, 'Apache-2.0');
+  assert.match(fs.readFileSync(path.join(root, 'pkg/LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
+  assert.equal(manifest.engines.node, '>=20');
+  assert.ok(Number(process.versions.node.split('.')[0]) >= 20, 'the engines range is the one this test runs on');
 });

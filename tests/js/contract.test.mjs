@@ -12,9 +12,6 @@ const native = new Map(
     .toString().trim().split('\n').map((line) => JSON.parse(line)).map((d) => [d.name, d.response]),
 );
 
-// Every property of the record class: its getters (fields are computed from the columns).
-const recordFields = Object.entries(Object.getOwnPropertyDescriptors(pkg.KafkaRecord.prototype))
-  .filter(([, d]) => typeof d.get === 'function').map(([name]) => name);
 
 /** A decoded value in the dump's terms: int64 as strings, bytes as base64. */
 function plain(v) {
@@ -29,7 +26,8 @@ function partitionFields(p) {
   const out = {};
   for (const [k, v] of Object.entries(p)) {
     if (k === 'records') {
-      out.records = v.map((r) => Object.fromEntries(recordFields.map((f) => [f, f === 'batch' ? p.batches.indexOf(r.batch) : plain(r[f])])));
+      // every field of a record is its own property
+      out.records = v.map((r) => Object.fromEntries(Object.keys(r).map((f) => [f, f === 'batch' ? p.batches.indexOf(r.batch) : plain(r[f])])));
     } else {
       out[k] = plain(v);
     }
@@ -46,7 +44,6 @@ function responseFields(res) {
 test('native and package agree on every field of every corpus capture', () => {
   const names = corpusNames();
   assert.equal(native.size, names.length);
-  assert.ok(recordFields.length >= 9, `record fields: ${recordFields}`);
   for (const name of names) {
     const { frame, meta } = loadCapture(corpusDir, name);
     const res = pkg.decodeFetchResponse(frame, { apiVersion: meta.api_version, crc: 'report', includeControlRecords: true, int64: 'bigint' });

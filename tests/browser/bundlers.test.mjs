@@ -1,0 +1,102 @@
+// The web entry under the three common bundlers: a tiny page importing 'kafka-fetch-decoder' (the
+// packed tarball, installed in a scratch project) is bundled with esbuild, vite and webpack 5, then
+// opened in Chromium, where it loads the wasm and decodes a capture. vite and webpack need no
+// configuration; esbuild takes the one line the README documents (the .wasm URL as a file import).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { launchChromium } from './chromium.mjs';
+import { root } from '../js/helpers.mjs';
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-bundlers-'));
+const SAMPLE = path.join(root, 'samples/kpb_v12_mixed_magic.bin');
+const DECODE = `
+  const frame = new Uint8Array(await (await fetch('./sample.bin')).arrayBuffer());
+  const res = decodeFetchResponse(frame, { apiVersion: 12 });
+  window.decoded = res.topics.flatMap((t) => t.partitions).reduce((n, p) => n + p.records.length, 0);
+`;
+let browser;
+
+before(async () => {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: path.join(root, 'pkg') }).toString());
+  const installed = path.join(work, 'node_modules/kafka-fetch-decoder');
+  fs.mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['-xzf', path.join(work, packed[0].filename), '-C', installed, '--strip-components=1']);
+  fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'bundled-page', private: true, type: 'module' }));
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens `dir`/index.html (served from disk) and resolves with the number of records it decoded. */
+async function decodedIn(dir) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+  await browser.context.unrouteAll();
+  await browser.context.route('http://bundle.test/**', (route) => {
+    const file = path.join(dir, new URL(route.request().url()).pathname);
+    if (!fs.existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+    route.fulfill({ body: fs.readFileSync(file), contentType: types[path.extname(file)] ?? 'application/octet-stream' });
+  });
+  const failed = [];
+  const onResponse = (res) => { if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`); };
+  browser.page.on('response', onResponse);
+  await browser.page.goto('http://bundle.test/index.html');
+  await browser.page.waitForFunction(() => window.decoded !== undefined || window.failed !== undefined, null, { timeout: 30_000 });
+  browser.page.off('response', onResponse);
+  const result = await browser.page.evaluate(() => ({ decoded: window.decoded, failed: window.failed }));
+  assert.deepEqual(failed, [], 'no request failed');
+  assert.equal(result.failed, undefined, result.failed);
+  return result.decoded;
+}
+
+function page(dir, script) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(SAMPLE, path.join(dir, 'sample.bin'));
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><script type="module" src="${script}"></script>`);
+}
+
+const guarded = (body) => `try {\n${body}\n} catch (e) { window.failed = String(e?.message ?? e); }\n`;
+
+test('esbuild, with the documented file-loader line', async () => {
+  const src = path.join(work, 'esbuild.js');
+  fs.writeFileSync(src, `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
+import wasmUrl from 'kafka-fetch-decoder/kafka_fetch_decoder_bg.wasm';
+${guarded(`await init(new URL(wasmUrl, import.meta.url));${DECODE}`)}`);
+  const out = path.join(work, 'dist-esbuild');
+  execFileSync(path.join(root, 'node_modules/.bin/esbuild'), [src, '--bundle', '--format=esm', `--outdir=${out}`, '--loader:.wasm=file', '--log-level=warning'], { cwd: work });
+  page(out, './esbuild.js');
+  assert.equal(await decodedIn(out), 88);
+});
+
+test('vite, with no configuration', async () => {
+  const dir = path.join(work, 'vite-app');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'main.js'), `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
+${guarded(`await init();${DECODE}`)}`);
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
+  const { build } = await import('vite');
+  const out = path.join(work, 'dist-vite');
+  await build({ root: dir, base: './', logLevel: 'warn', build: { outDir: out, emptyOutDir: true } });
+  fs.copyFileSync(SAMPLE, path.join(out, 'sample.bin'));
+  assert.ok(fs.readdirSync(path.join(out, 'assets')).some((f) => f.endsWith('.wasm')), 'vite emitted the .wasm');
+  assert.equal(await decodedIn(out), 88);
+});
+
+test('webpack 5, with no configuration beyond an entry', async () => {
+  const src = path.join(work, 'webpack.js');
+  fs.writeFileSync(src, `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
+${guarded(`await init();${DECODE}`)}`);
+  const out = path.join(work, 'dist-webpack');
+  const { default: webpack } = await import('webpack');
+  const stats = await new Promise((resolve, reject) => webpack({
+    mode: 'production', context: work, entry: src, output: { path: out, filename: 'main.js' }, experiments: { topLevelAwait: true },
+  }, (err, s) => (err ? reject(err) : resolve(s))));
+  assert.ok(!stats.hasErrors(), stats.toString('errors-only'));
+  page(out, './main.js');
+  assert.equal(await decodedIn(out), 88);
+});

@@ -1,0 +1,100 @@
+// The package's types as its users meet them: the packed tarball installed into small TypeScript
+// projects (CommonJS under node16, ES modules and CommonJS under nodenext, a bundler project), each
+// type-checked with tsc, and @arethetypeswrong/cli on the tarball.
+import test, { before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { root } from './helpers.mjs';
+
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-types-'));
+let tarball;
+
+before(() => {
+  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: path.join(root, 'pkg') }).toString());
+  tarball = path.join(work, out[0].filename);
+});
+
+/** A project in `dir` with the package installed from the tarball. */
+function project(name, packageJson, tsconfig, files) {
+  const dir = path.join(work, name);
+  const installed = path.join(dir, 'node_modules/kafka-fetch-decoder');
+  fs.mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, ...packageJson }));
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', lib: ['es2022', 'dom'], types: [], ...tsconfig } }));
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
+  return dir;
+}
+
+function tsc(dir) {
+  const r = spawnSync(bin('tsc'), ['-p', dir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `tsc in ${path.basename(dir)}:\n${r.stdout}${r.stderr}`);
+}
+
+// Checks at the type level: `Equal<A, B>` is true only for the same type.
+const CHECKS = `
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+declare const frame: Uint8Array;
+const res = decodeFetchResponse(frame, { apiVersion: 12 });
+const r = res.topics[0].partitions[0].records[0];
+const n: Equal<typeof r.offset, number> = true;
+const big = decodeFetchResponse(frame, { apiVersion: 12, int64: 'bigint' }).topics[0].partitions[0].records[0].offset;
+const b: Equal<typeof big, bigint> = true;
+const mode: 'number' | 'bigint' = Math.random() > 0.5 ? 'bigint' : 'number';
+const either = decodeFetchResponse(frame, { apiVersion: 12, int64: mode }).topics[0].partitions[0].nextOffset;
+const e: Equal<typeof either, number | bigint | null> = true;
+const opts: FetchOptions = { apiVersion: 12 };
+const declared = new FetchDecoder().decodeFetchResponse(frame, opts).topics[0].partitions[0].highWatermark;
+const d: Equal<typeof declared, number | bigint> = true;
+const isRecord: boolean = r instanceof KafkaRecord;
+const text: string | null = r.valueText();
+const header: Uint8Array | null | undefined = r.header('trace-id');
+const set = decodeRecordSet(frame);
+const count: number = set.recordCount + set.record(0).headers.length;
+const { data, transfer } = toTransferable(res);
+const again = fromTransferable(data);
+const name: string = errorName(6);
+export { n, b, e, d, isRecord, text, header, count, transfer, again, name };
+`;
+
+test('CommonJS project, moduleResolution node16: require() and the named exports, no default', () => {
+  tsc(project('cjs-node16', {}, { module: 'node16', moduleResolution: 'node16' }, {
+    'index.ts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, init } from 'kafka-fetch-decoder';
+void init();
+${CHECKS}`,
+  }));
+});
+
+test('ES module project, nodenext: named imports and the default export init', () => {
+  tsc(project('esm-nodenext', { type: 'module' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
+    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName } from 'kafka-fetch-decoder';
+await init();
+${CHECKS}`,
+  }));
+});
+
+test('CommonJS project under nodenext', () => {
+  tsc(project('cjs-nodenext', { type: 'commonjs' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
+    'index.cts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName } from 'kafka-fetch-decoder';
+${CHECKS}`,
+  }));
+});
+
+test('bundler project: the web entry with its default init(URL)', () => {
+  tsc(project('bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, {
+    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName } from 'kafka-fetch-decoder';
+await init(new URL('https://example.invalid/kafka_fetch_decoder_bg.wasm'));
+${CHECKS}`,
+  }));
+});
+
+test('@arethetypeswrong/cli finds no problem in the packed tarball', () => {
+  // the .wasm subpath is an asset for bundlers (esbuild's file loader), not a module with types
+  const r = spawnSync(bin('attw'), [tarball, '--format', 'ascii', '--exclude-entrypoints', 'kafka_fetch_decoder_bg.wasm'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+  assert.match(r.stdout, /No problems found/);
+});
