@@ -133,11 +133,13 @@ impl FetchDecoder {
 
 /// Adds what the frame most likely is to an error of a frame that did not decode as asked.
 fn with_hint(mut e: DecodeError, input: &[u8], options: &FetchOptions) -> DecodeError {
-    // only structural errors: a bad checksum or a codec limit is not a misread frame
+    // only structural errors outside any batch's content: a bad checksum, a codec limit or
+    // corrupt records are not a misread frame
     if matches!(
         e.kind,
         ErrorKind::Truncated | ErrorKind::Corrupt | ErrorKind::UnsupportedVersion
-    ) {
+    ) && e.context.batch_offset.is_none()
+    {
         e.hint = hint::for_frame(input, options.api_version, options.with_header);
     }
     e

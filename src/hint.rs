@@ -9,6 +9,10 @@ use crate::record_set::context::LOG_OVERHEAD;
 
 /// A sentence naming the likely fix, or `None` when no other reading is plausible.
 pub(crate) fn for_frame(input: &[u8], api_version: i16, with_header: bool) -> Option<String> {
+    // read as asked, the frame looks right: whatever failed is inside it, not a misreading
+    if plausible(input, api_version, with_header) {
+        return None;
+    }
     if let [a, b, c, d, rest @ ..] = input
         && u32::from_be_bytes([*a, *b, *c, *d]) as usize == rest.len()
         && (plausible(rest, api_version, with_header)

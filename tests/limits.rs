@@ -342,3 +342,30 @@ fn lenient_mode_keeps_the_complete_partitions_of_a_capture_cut_short() {
     assert!(last.partial && last.error.is_some());
     assert!(last.records.len() < full_counts[complete.len()]);
 }
+
+/// Found by the structured fuzz target: a zstd batch (512 KiB window, no content size, 1,620
+/// bytes of records) under a smaller limit. With the window clamped for ruzstd below a block's
+/// size, ruzstd refused the block as corrupt; the limit is what was exceeded.
+#[test]
+fn a_zstd_batch_over_a_small_limit_is_a_limit_error_whatever_its_window() {
+    let _serial = serial();
+    let set = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/regressions/zstd-window-clamped-below-a-block.record-set"
+    ))
+    .unwrap();
+    let mut d = FetchDecoder::new();
+    for limit in [100, 480, 1024, 1500, 1619] {
+        let options = RecordSetOptions {
+            max_decompressed_bytes: limit,
+            ..Default::default()
+        };
+        let err = d.decode_record_set(&set, &options).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::DecompressionLimit, "limit {limit}: {err}");
+    }
+    let options = RecordSetOptions {
+        max_decompressed_bytes: 1620,
+        ..Default::default()
+    };
+    assert_eq!(d.decode_record_set(&set, &options).unwrap().0.records.len(), 2);
+}

@@ -20,6 +20,8 @@ const MAX_WINDOW: u64 = 1 << 27;
 const FRAME_MAGIC: u32 = 0xFD2F_B528;
 /// Skippable frames: magic 0x184D2A50 to 0x184D2A5F, a u32 size, then that many bytes.
 const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
+/// The largest block: no window is clamped below it.
+const MAX_BLOCK: u64 = 128 << 10;
 /// Largest frame header: magic 4, descriptor 1, window 1, dictionary id 4, content size 8.
 const MAX_HEADER: usize = 18;
 
@@ -135,13 +137,24 @@ pub(super) fn decompress(
         let mut patched = [0u8; MAX_HEADER];
         patched[..header.len].copy_from_slice(&input[..header.len]);
         let mut window = header.window;
+        let mut clamped = false;
         if let Some(at) = header.window_descriptor_at {
-            let (descriptor, clamped) = window_descriptor_at_least(room as u64);
-            if clamped < window {
+            // never below a whole block: ruzstd refuses blocks larger than the window
+            let (descriptor, at_least) = window_descriptor_at_least((room as u64).max(MAX_BLOCK));
+            if at_least < window {
                 patched[at] = descriptor;
-                window = clamped;
+                window = at_least;
+                clamped = true;
             }
         }
+        // With the window clamped, a match reaching further back means output past the limit.
+        let bad = |e: ruzstd::decoding::errors::FrameDecoderError| {
+            if clamped && needs_a_larger_window(&e) {
+                DecompressError::LimitExceeded { limit }
+            } else {
+                bad(e)
+            }
+        };
         let mut source = (&patched[..header.len]).chain(&input[header.len..]);
         decoder.reset(&mut source).map_err(bad)?;
         let declared = decoder.content_size();
@@ -190,6 +203,26 @@ pub(super) fn decompress(
             .ok_or_else(|| corrupt(Compression::Zstd, "frame length"))?;
     }
     Ok(())
+}
+
+/// Whether ruzstd stopped for want of history or room that the frame's own window would give.
+fn needs_a_larger_window(e: &ruzstd::decoding::errors::FrameDecoderError) -> bool {
+    use ruzstd::decoding::errors::{
+        DecodeBlockContentError as Content, DecodeBufferError as Buffer, DecompressBlockError as Block,
+        ExecuteSequencesError as Sequences, FrameDecoderError as Frame,
+    };
+    matches!(
+        e,
+        Frame::FailedToReadBlockBody(Content::DecompressBlockError(
+            Block::DecompressedSizeTooLarge { .. }
+                | Block::ExecuteSequencesError(
+                    Sequences::TooManyBytesGenerated { .. }
+                        | Sequences::DecodebufferError(
+                            Buffer::OffsetTooBig { .. } | Buffer::NotEnoughBytesInDictionary { .. }
+                        )
+                )
+        ))
+    )
 }
 
 /// The most a frame's blocks can produce, read from the block headers: raw and RLE blocks say
