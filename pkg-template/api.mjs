@@ -791,10 +791,19 @@ function wasmMemory() {
   return wasm.wasmMemory();
 }
 
+/** The wasm bindings, for the protocol layer of the live client (client/protocol.mjs). */
+function protocolBindings() {
+  requireWasm();
+  return wasm;
+}
+
 /** The name of a Kafka error code ('NOT_LEADER_OR_FOLLOWER' for 6), from Kafka's error table. */
 function errorName(code) {
   requireWasm();
   return contractErrorName(code);
 }
 
-export { attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord, toTransferable, wasmMemory };
+export {
+  attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord,
+  protocolBindings, toTransferable, wasmMemory,
+};

@@ -8,6 +8,8 @@ const { UsageError } = require('./cli/args.cjs');
 
 const COMMANDS = {
   decode: () => require('./cli/decode.cjs'),
+  consume: () => ({ run: (argv) => require('./cli/consume.cjs').run('consume', argv) }),
+  capture: () => ({ run: (argv) => require('./cli/consume.cjs').run('capture', argv) }),
 };
 
 const HELP = `usage: kafka-fetch-decoder <command> [options]   (kafka-fetch-decoder <command> --help for more)
@@ -15,9 +17,15 @@ const HELP = `usage: kafka-fetch-decoder <command> [options]   (kafka-fetch-deco
 commands:
   decode [FILE]     decode a FetchResponse capture or a log segment and print its records
                     (the default command: \`kafka-fetch-decoder FILE\` is \`decode FILE\`)
+  consume           print the records of a live topic
+  capture           write a live topic's fetch responses to files, to decode again later
   help              this text
 
-${require('./cli/decode.cjs').usage}`;
+${require('./cli/decode.cjs').usage}
+
+${require('./cli/consume.cjs').consumeUsage}
+
+${require('./cli/consume.cjs').captureUsage}`;
 
 async function main(argv) {
   const first = argv[0];

@@ -269,3 +269,116 @@ export declare function wasmMemory(): WebAssembly.Memory;
 
 /** What init() takes: where the .wasm is (URL or path string), its response, its bytes, or the compiled module. */
 export type InitInput = string | URL | Request | Response | BufferSource | WebAssembly.Module;
+
+// ---- live reading --------------------------------------------------------------------------------
+
+export interface KafkaClientOptions {
+  /** 'host:port,host:port' or an array of 'host:port'. */
+  bootstrap: string | string[];
+  clientId?: string;
+  /** Node: true, or node:tls options ({ ca, cert, key, servername, rejectUnauthorized }). */
+  tls?: boolean | Record<string, unknown>;
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /** How long a broker may take to answer (default 30000). */
+  requestTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** The largest response frame accepted (default 100 MiB). */
+  maxFrameBytes?: number;
+  /** Retries of a failed request or fetch, with growing backoff (default 10). */
+  retries?: number;
+  retryBackoffMs?: number;
+  /** Browsers: the relay's WebSocket URL (`kafka-fetch-decoder relay` or `ui`). */
+  relay?: string;
+  /** How to reach brokers (default: TCP/TLS in Node, the relay in browsers). */
+  transport?: unknown;
+}
+
+export type OffsetSpec = 'earliest' | 'latest' | number | bigint | string | Date | { time: number };
+
+export interface ConsumeOptions {
+  topic: string;
+  /** Default: every partition. */
+  partitions?: number[];
+  /** 'earliest' (default), 'latest', an offset, or a time (the first record at or after it). */
+  from?: OffsetSpec;
+  /** Stop at the end offsets seen at the start (high watermarks; last stable offsets under read_committed). */
+  untilEnd?: boolean;
+  maxRecords?: number;
+  isolationLevel?: 'read_uncommitted' | 'read_committed';
+  /** What an out-of-range offset does: 'error' (default), or start again at 'earliest' / 'latest'. */
+  offsetReset?: 'error' | 'earliest' | 'latest';
+  maxWaitMs?: number;
+  /** Per partition and fetch (default 1 MiB; grown when one batch is larger). */
+  partitionMaxBytes?: number;
+  fetchMaxBytes?: number;
+  /** Decoder options for the fetch responses (crc, int64, maxDecompressedBytes, ...). */
+  decode?: DecodeOptions;
+  /** Every fetch response as received (the raw frame), e.g. to save a capture. */
+  onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown }) => void;
+}
+
+export interface ConsumedChunk<T extends Int64 = Int64> {
+  topic: string;
+  partition: number;
+  /** In offset order; none below the start, no control records. */
+  records: KafkaRecord<T>[];
+  broker: string;
+  highWatermark: T;
+  lastStableOffset: T | null;
+  logStartOffset: T | null;
+  nextOffset: T | null;
+}
+
+export interface TopicMetadata {
+  topic: string | null;
+  topicId: string | null;
+  errorCode: number;
+  errorName: string;
+  isInternal: boolean;
+  partitions: { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; errorCode: number; errorName: string }[];
+}
+
+/** An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no produce. */
+export declare class KafkaClient {
+  constructor(options: KafkaClientOptions);
+  /** Brokers and topics (every topic when omitted). */
+  metadata(topics?: string | string[] | null): Promise<{ clusterId: string | null; controllerId: number | null; broker: string; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; topics: TopicMetadata[] }>;
+  /** Offsets at 'earliest', 'latest' or a time, per partition. */
+  listOffsets(topic: string, options?: { partitions?: number[]; at?: 'earliest' | 'latest' | number | string | Date | { time: number }; isolationLevel?: 'read_uncommitted' | 'read_committed' }): Promise<Map<number, { offset: bigint; timestamp: bigint }>>;
+  /** One Fetch of the given partitions from their leaders: one entry per leader. */
+  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean }): Promise<{ broker: string; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
+  /** Consumes partitions from chosen positions. */
+  consume(options: ConsumeOptions): AsyncIterableIterator<ConsumedChunk>;
+  close(): void;
+}
+
+export type KafkaClientErrorCode =
+  | 'CONNECTION' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
+  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT';
+
+export declare class KafkaClientError extends Error {
+  readonly code: KafkaClientErrorCode;
+  /** 'host:port' of the broker it happened with. */
+  readonly broker: string | null;
+  readonly topic: string | null;
+  readonly partition: number | null;
+  /** A broker's error code and its Kafka name. */
+  readonly errorCode: number | null;
+  readonly errorName: string | null;
+}
+
+/** Splits a byte stream into Kafka's size-prefixed frames. */
+export declare class FrameSplitter {
+  constructor(options?: { maxFrameBytes?: number });
+  /** Bytes held towards the next frame. */
+  readonly pending: number;
+  /** Feeds a chunk; returns the frames it completed (each without its size prefix). */
+  push(chunk: Uint8Array): Uint8Array[];
+}
+
+/** The client side of a SCRAM exchange (RFC 5802), as the client uses it. */
+export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512', credentials: { username: string; password: string }, nonce?: string): {
+  first(): Uint8Array;
+  final(serverFirst: Uint8Array): Promise<Uint8Array>;
+  verify(serverFinal: Uint8Array): void;
+};

@@ -10,20 +10,24 @@ try {
   if (e.code !== 'ENOENT') throw e;
   throw new Error(`kafka-fetch-decoder: ${path.join(__dirname, 'wasm', 'kafka_fetch_decoder_bg.wasm')} is missing; when bundling for Node, mark kafka-fetch-decoder as external (esbuild --external:kafka-fetch-decoder)`, { cause: e });
 }
-const api = require('./api.cjs');
+const lib = require('./lib.cjs');
 
-api.attach(bindings);
+lib.attach(bindings);
 
 module.exports = {
-  decodeFetchResponse: api.decodeFetchResponse,
-  decodeRecordSet: api.decodeRecordSet,
-  errorName: api.errorName,
-  FetchDecoder: api.FetchDecoder,
-  fromTransferable: api.fromTransferable,
-  KafkaDecodeError: api.KafkaDecodeError,
-  KafkaRecord: api.KafkaRecord,
-  toTransferable: api.toTransferable,
-  wasmMemory: api.wasmMemory,
+  decodeFetchResponse: lib.decodeFetchResponse,
+  decodeRecordSet: lib.decodeRecordSet,
+  errorName: lib.errorName,
+  FetchDecoder: lib.FetchDecoder,
+  FrameSplitter: lib.FrameSplitter,
+  fromTransferable: lib.fromTransferable,
+  KafkaClient: lib.KafkaClient,
+  KafkaClientError: lib.KafkaClientError,
+  KafkaDecodeError: lib.KafkaDecodeError,
+  KafkaRecord: lib.KafkaRecord,
+  scramClient: lib.scramClient,
+  toTransferable: lib.toTransferable,
+  wasmMemory: lib.wasmMemory,
   // Browsers must await init(); in Node it is already done, and kept for code shared with browsers.
   init: async () => {},
 };

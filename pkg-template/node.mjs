@@ -2,7 +2,7 @@
 import api from './node.cjs';
 
 export const {
-  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord,
-  toTransferable, wasmMemory, init,
+  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient,
+  KafkaClientError, KafkaDecodeError, KafkaRecord, scramClient, toTransferable, wasmMemory, init,
 } = api;
 export default init;

@@ -61,11 +61,12 @@ fs.rmSync(path.join(pkg, 'index.d.ts'));
 const initDecl = '\n/** Browsers and bundlers: loads the wasm module once before decoding (retried after a failure). In Node it is already loaded. */\nexport declare function init(input?: InitInput): Promise<void>;\n';
 fs.writeFileSync(path.join(pkg, 'node.d.cts'), types + initDecl);
 for (const f of ['node.d.mts', 'web.d.mts']) fs.writeFileSync(path.join(pkg, f), `${types + initDecl}export default init;\n`);
-// CommonJS copy of the shared JS layer: its only export statement is its last line.
-const api = fs.readFileSync(path.join(template, 'api.mjs'), 'utf8');
-const cjs = api.replace(/^export \{([^}]*)\};\s*$/m, (_, names) => `module.exports = {${names}};\n`);
-if (cjs === api) throw new Error('api.mjs must end with one `export { ... };` line');
-fs.writeFileSync(path.join(pkg, 'api.cjs'), `'use strict';\n${cjs}`);
+// The Node entries load one CommonJS bundle of the JS layer (decoder API and live client), made by
+// esbuild from the same ES modules the browser entry imports as they are.
+run(path.join(root, 'node_modules/.bin/esbuild'), [path.join(template, 'lib-node.mjs'), '--bundle', '--platform=node',
+  '--format=cjs', '--target=node20', '--log-level=warning', `--outfile=${path.join(pkg, 'lib.cjs')}`]);
+fs.rmSync(path.join(pkg, 'lib-node.mjs'));
+fs.rmSync(path.join(pkg, 'client', 'transport-node.mjs'));
 
 // Package metadata follows the crate's version; one small sample ships for the CLI's default.
 const version = /^version\s*=\s*"([^"]+)"/m.exec(fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8'))[1];

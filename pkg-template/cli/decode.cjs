@@ -48,14 +48,21 @@ function readInput(file) {
   return fs.readFileSync(file);
 }
 
-/** The api version: --api-version, else the `api_version` of a NAME.json beside a NAME.bin. */
-function apiVersionFor(file, given) {
-  if (given !== undefined) return given;
+/** What a NAME.json beside a NAME.bin says (captures and the corpus write one), or {}. */
+function sidecar(file) {
   const meta = file.replace(/\.bin$/, '.json');
-  if (meta !== file && fs.existsSync(meta)) {
-    const v = JSON.parse(fs.readFileSync(meta, 'utf8')).api_version;
-    if (Number.isInteger(v)) return v;
+  if (meta === file || !fs.existsSync(meta)) return {};
+  try {
+    return JSON.parse(fs.readFileSync(meta, 'utf8'));
+  } catch {
+    return {};
   }
+}
+
+/** The api version: --api-version, else the `api_version` of the .json beside the file. */
+function apiVersionFor(file, given, meta) {
+  if (given !== undefined) return given;
+  if (Number.isInteger(meta.api_version)) return meta.api_version;
   throw new UsageError(`${file}: pass --api-version N (the FetchResponse version it was sent with)`);
 }
 
@@ -81,7 +88,10 @@ function run(argv, out = process.stdout, err = process.stderr) {
       const set = decodeRecordSet(bytes, common);
       partitions = [{ topic: path.basename(file), p: { partition: '-', errorCode: 0, ...set } }];
     } else {
-      const res = decodeFetchResponse(bytes, { ...common, apiVersion: apiVersionFor(file, options.apiVersion), header: !options.noHeader });
+      const meta = sidecar(file);
+      const res = decodeFetchResponse(bytes, {
+        ...common, apiVersion: apiVersionFor(file, options.apiVersion, meta), header: !options.noHeader, topicNames: meta.topic_names,
+      });
       partitions = res.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, p })));
       if (res.error) problems.push(`the response ends early: ${res.error.message}${res.hint ? ` (hint: ${res.hint})` : ''}`);
       if (res.trailingBytes) problems.push(`${res.trailingBytes} bytes after the end of the response were ignored${res.hint ? `: ${res.hint}` : ' (a wrong --api-version, or a capture glued to the next frame?)'}`);

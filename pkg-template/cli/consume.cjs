@@ -1,0 +1,192 @@
+// `kafka-fetch-decoder consume` prints a live topic's records (the same table or JSON lines as for a
+// file); `capture` writes every fetch response it receives as NNNNNN.bin + NNNNNN.json, which the
+// decode command and the inspection page open again. Both read partitions from offsets with the
+// package's KafkaClient: no consumer group, no commits.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { KafkaClient, KafkaClientError, KafkaDecodeError } = require('../node.cjs');
+const { UsageError, parseArgs, parse } = require('./args.cjs');
+const { recordJson, tableHeader, tableRow } = require('./output.cjs');
+
+const connection = `  --bootstrap HOST:PORT[,HOST:PORT...]   brokers to start from (required)
+  --topic NAME              the topic (required)
+  --partition N[,N...]      partitions to read (default: all)
+  --from WHERE              earliest (default), latest, an offset, or an ISO-8601 time (the first
+                            record at or after it)
+  --until-end               stop once every partition reached the end offsets seen at the start
+                            (high watermarks; last stable offsets under read_committed), exit 0
+  --max-records N           stop after N records
+  --isolation-level L       read_uncommitted (default) or read_committed
+  --crc M                   verify (default), report or skip
+  --timeout-ms N            how long a broker may take to answer a request (default 30000)
+  --tls                     connect with TLS (system CAs, or --ca)
+  --ca FILE                 a PEM file of CA certificates to trust (implies --tls)
+  --sasl-mechanism M        plain, scram-sha-256 or scram-sha-512, with --sasl-username; the
+                            password comes from the environment variable KAFKA_SASL_PASSWORD
+  --sasl-username U`;
+
+const consumeUsage = `kafka-fetch-decoder consume --bootstrap HOST:PORT --topic NAME [options]
+  Prints the records of a live topic: a table, or one JSON object per record and line with --json
+  (topic, partition, offset and timestamp as strings, key, value and header values base64 unless
+  --encoding says otherwise). In offset order within a partition, each record once, no control
+  records. Reads partitions from offsets (no consumer group, no commits, no produce).
+${connection}
+  --json                    JSON lines
+  --encoding E              bytes in --json: base64 (default), utf8 or hex`;
+
+const captureUsage = `kafka-fetch-decoder capture --bootstrap HOST:PORT --topic NAME --out DIR [options]
+  Writes every fetch response received as DIR/NNNNNN.bin (the frame after its size prefix) and
+  DIR/NNNNNN.json (api version, header, broker, request), so that \`kafka-fetch-decoder
+  DIR/000001.bin\` and the inspection page decode it again, and a capture can go with a bug report.
+${connection}
+  --out DIR                 where to write (created if missing)`;
+
+const common = {
+  '--bootstrap': { value: 'HOST:PORT' },
+  '--topic': { value: 'NAME' },
+  '--partition': { value: 'N', parse: (v, name) => v.split(',').map((p) => parse.integer(0, 2 ** 31 - 1)(p, name)) },
+  '--from': { value: 'WHERE' },
+  '--until-end': {},
+  '--max-records': { value: 'N', parse: parse.integer(1, Number.MAX_SAFE_INTEGER) },
+  '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
+  '--crc': { value: 'M', parse: parse.oneOf('verify', 'report', 'skip') },
+  '--timeout-ms': { value: 'N', parse: parse.integer(1, 2 ** 31 - 1) },
+  '--tls': {},
+  '--ca': { value: 'FILE' },
+  '--sasl-mechanism': { value: 'M', parse: parse.oneOf('plain', 'scram-sha-256', 'scram-sha-512') },
+  '--sasl-username': { value: 'U' },
+  '--help': {},
+};
+
+/** The position to start from: 'earliest', 'latest', an offset (BigInt) or a time ({ time: ms }). */
+function parseFrom(text) {
+  if (text === undefined || text === 'earliest' || text === 'latest') return text ?? 'earliest';
+  if (/^\d+$/.test(text)) return BigInt(text);
+  const ms = Date.parse(text);
+  if (/^\d{4}-\d\d-\d\d/.test(text) && Number.isFinite(ms)) return { time: ms };
+  throw new UsageError(`--from must be earliest, latest, an offset or an ISO-8601 time, got '${text}'`);
+}
+
+function clientOptions(o) {
+  if (!o.bootstrap) throw new UsageError('--bootstrap HOST:PORT is required');
+  if (!o.topic) throw new UsageError('--topic NAME is required');
+  const options = { bootstrap: o.bootstrap, requestTimeoutMs: o.timeoutMs ?? 30_000 };
+  if (o.tls || o.ca) {
+    options.tls = {};
+    if (o.ca) {
+      try {
+        options.tls.ca = fs.readFileSync(o.ca);
+      } catch (e) {
+        throw new UsageError(`--ca ${o.ca}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+      }
+    }
+  }
+  if (o.saslMechanism || o.saslUsername) {
+    if (!o.saslMechanism || !o.saslUsername) throw new UsageError('--sasl-mechanism and --sasl-username go together');
+    const password = process.env.KAFKA_SASL_PASSWORD;
+    if (password === undefined) throw new UsageError('the SASL password is read from the environment variable KAFKA_SASL_PASSWORD, which is not set');
+    options.sasl = { mechanism: o.saslMechanism, username: o.saslUsername, password };
+  }
+  return options;
+}
+
+/** A progress line on stderr when it is a terminal, rewritten in place. */
+function progress(stream) {
+  if (!stream.isTTY) return { update() {}, done() {} };
+  let last = 0;
+  return {
+    update(text) {
+      const now = Date.now();
+      if (now - last < 200) return;
+      last = now;
+      stream.write(`\r\x1b[K${text}`);
+    },
+    done() {
+      stream.write('\r\x1b[K');
+    },
+  };
+}
+
+/** Runs consume or capture; resolves with the exit code. */
+async function run(command, argv, out = process.stdout, err = process.stderr) {
+  const spec = command === 'consume'
+    ? { ...common, '--json': {}, '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') } }
+    : { ...common, '--out': { value: 'DIR' } };
+  const { options: o } = parseArgs(argv, spec, []);
+  if (o.help) {
+    out.write(`${command === 'consume' ? consumeUsage : captureUsage}\n`);
+    return 0;
+  }
+  if (command === 'capture' && !o.out) throw new UsageError('--out DIR is required');
+  const from = parseFrom(o.from);
+  const client = new KafkaClient(clientOptions(o));
+  const status = progress(err);
+  let records = 0;
+  let frames = 0;
+  const partitions = new Map();
+  let onResponse = null;
+  if (command === 'capture') {
+    fs.mkdirSync(o.out, { recursive: true });
+    onResponse = ({ broker, apiVersion, frame, request }) => {
+      frames++;
+      const name = String(frames).padStart(6, '0');
+      fs.writeFileSync(path.join(o.out, `${name}.bin`), frame);
+      fs.writeFileSync(path.join(o.out, `${name}.json`), `${JSON.stringify({
+        api_version: apiVersion,
+        response_header_version: apiVersion >= 12 ? 1 : 0,
+        header: true,
+        broker,
+        captured_at: new Date().toISOString(),
+        // v13+ responses name topics by id only
+        topic_names: Object.fromEntries(request.partitions.filter((p) => p.topicId).map((p) => [p.topicId, p.topic])),
+        request: {
+          api_key: 1,
+          isolation_level: request.readCommitted ? 'read_committed' : 'read_uncommitted',
+          max_wait_ms: request.maxWaitMs,
+          max_bytes: request.maxBytes,
+          partitions: request.partitions.map((p) => ({ topic: p.topic, topic_id: p.topicId, partition: p.partition, fetch_offset: String(p.offset), partition_max_bytes: p.maxBytes })),
+        },
+      }, null, 2)}\n`);
+    };
+  }
+  let header = command === 'consume' && !o.json;
+  try {
+    for await (const chunk of client.consume({
+      topic: o.topic, partitions: o.partition, from, untilEnd: Boolean(o.untilEnd), maxRecords: o.maxRecords,
+      isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint' }, onResponse,
+    })) {
+      records += chunk.records.length;
+      partitions.set(chunk.partition, chunk.nextOffset);
+      if (command === 'consume') {
+        let text = '';
+        if (header) {
+          text += `${tableHeader()}\n`;
+          header = false;
+        }
+        for (const r of chunk.records) {
+          text += o.json
+            ? `${JSON.stringify(recordJson(chunk.topic, chunk.partition, r, o.encoding ?? 'base64'))}\n`
+            : `${tableRow(chunk.topic, chunk.partition, r)}\n`;
+        }
+        if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
+      }
+      status.update(`${records} records from ${partitions.size} partition(s) of ${o.topic}${command === 'capture' ? `, ${frames} responses` : ''}`);
+    }
+  } catch (e) {
+    status.done();
+    if (e instanceof KafkaClientError || e instanceof KafkaDecodeError) {
+      err.write(`kafka-fetch-decoder: ${command} ${o.topic}: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    client.close();
+  }
+  status.done();
+  if (command === 'capture') err.write(`kafka-fetch-decoder: wrote ${frames} fetch responses (${records} records) to ${o.out}\n`);
+  return 0;
+}
+
+module.exports = { run, consumeUsage, captureUsage };

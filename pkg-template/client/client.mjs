@@ -1,0 +1,437 @@
+// KafkaClient: an inspection reader for live topics. It reads partitions from offsets: metadata,
+// earliest/latest/by-time offsets, single fetches, and an async iterator that consumes partitions
+// from chosen positions, routing each partition to its leader and recovering from leader moves and
+// broker disconnects. No consumer group, no commits, no produce.
+//
+// The Rust core encodes every request and decodes every response (client/protocol.mjs, and
+// FetchDecoder for fetch responses); this module owns sockets, timeouts, retries and positions.
+
+import { FetchDecoder } from '../api.mjs';
+import { BrokerConnection, errorNameOf } from './connection.mjs';
+import { KafkaClientError } from './errors.mjs';
+import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
+import { API, decodeResponse, encode } from './protocol.mjs';
+import { SASL_MECHANISMS } from './sasl.mjs';
+
+// ListOffsets timestamps
+const LATEST = -1n;
+const EARLIEST = -2n;
+
+// Partition errors that a metadata refresh and a retry can cure (as the Java consumer treats them).
+const REFRESH = new Set([3, 5, 6, 9, 13, 56, 74, 75, 78, 100, 103]);
+const OFFSET_OUT_OF_RANGE = 1;
+
+let defaultTransport = null;
+/** The entry (Node or browser) says how to reach brokers when no `transport` option is given. */
+export function setDefaultTransport(transport) {
+  defaultTransport = transport;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** 'host:port' -> { host, port } (IPv6 in brackets). */
+function parseAddress(text) {
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(String(text).trim());
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) throw new KafkaClientError('INVALID_ARGUMENT', `a broker address is HOST:PORT, got '${text}'`);
+  return { host: m[1], port: Number(m[2]) };
+}
+
+function option(options, name, check, fallback) {
+  const v = options[name];
+  if (v === undefined) return fallback;
+  if (!check(v)) throw new KafkaClientError('INVALID_ARGUMENT', `option ${name} is not valid: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+  return v;
+}
+
+const positiveInt = (v) => Number.isInteger(v) && v > 0;
+
+const CLIENT_OPTIONS = ['bootstrap', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'maxFrameBytes', 'retries', 'retryBackoffMs', 'transport', 'relay'];
+
+export class KafkaClient {
+  #options;
+  #bootstrap;
+  #connections = new Map(); // 'host:port' -> BrokerConnection
+  #brokers = new Map(); // nodeId -> { host, port, rack }
+  #topics = new Map(); // name -> { topicId, partitions: Map(partition -> { leader, leaderEpoch }) }
+  #decoder = new FetchDecoder();
+  #closed = false;
+
+  /**
+   * options: bootstrap ('host:port,host:port' or an array), clientId, tls (true or node:tls options
+   * such as { ca, cert, key, servername, rejectUnauthorized }), sasl ({ mechanism: 'plain' |
+   * 'scram-sha-256' | 'scram-sha-512', username, password }), requestTimeoutMs (30000),
+   * connectTimeoutMs (10000), maxFrameBytes (100 MiB), retries (10), retryBackoffMs (100), transport.
+   */
+  constructor(options = {}) {
+    for (const name of Object.keys(options)) {
+      if (!CLIENT_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown client option '${name}'; valid: ${CLIENT_OPTIONS.join(', ')}`);
+    }
+    const list = Array.isArray(options.bootstrap) ? options.bootstrap : String(options.bootstrap ?? '').split(',').filter(Boolean);
+    if (!list.length) throw new KafkaClientError('INVALID_ARGUMENT', 'option bootstrap (HOST:PORT[,HOST:PORT...]) is required');
+    this.#bootstrap = list.map(parseAddress);
+    let sasl = null;
+    if (options.sasl) {
+      const mechanism = String(options.sasl.mechanism ?? '').toUpperCase();
+      if (!SASL_MECHANISMS.includes(mechanism)) throw new KafkaClientError('INVALID_ARGUMENT', `sasl.mechanism must be one of ${SASL_MECHANISMS.map((m) => m.toLowerCase()).join(', ')}`);
+      if (typeof options.sasl.username !== 'string' || typeof options.sasl.password !== 'string') {
+        throw new KafkaClientError('INVALID_ARGUMENT', 'sasl needs a username and a password (strings)');
+      }
+      sasl = { mechanism, username: options.sasl.username, password: options.sasl.password };
+    }
+    const transport = options.transport ?? defaultTransport?.(options);
+    if (!transport) throw new KafkaClientError('INVALID_ARGUMENT', 'no transport: in browsers, give the relay\'s URL (option relay)');
+    this.#options = {
+      transport,
+      clientId: option(options, 'clientId', (v) => typeof v === 'string', 'kafka-fetch-decoder'),
+      tls: options.tls === true ? {} : options.tls || null,
+      sasl,
+      requestTimeoutMs: option(options, 'requestTimeoutMs', positiveInt, 30_000),
+      connectTimeoutMs: option(options, 'connectTimeoutMs', positiveInt, 10_000),
+      maxFrameBytes: option(options, 'maxFrameBytes', positiveInt, DEFAULT_MAX_FRAME_BYTES),
+      retries: option(options, 'retries', (v) => Number.isInteger(v) && v >= 0, 10),
+      retryBackoffMs: option(options, 'retryBackoffMs', positiveInt, 100),
+    };
+  }
+
+  // ---- connections and metadata ----------------------------------------------------------------
+
+  #connection(address) {
+    const key = `${address.host}:${address.port}`;
+    let c = this.#connections.get(key);
+    if (!c) {
+      c = new BrokerConnection(address, this.#options);
+      this.#connections.set(key, c);
+    }
+    return c;
+  }
+
+  #check() {
+    if (this.#closed) throw new KafkaClientError('CLOSED', 'the client was closed');
+  }
+
+  /** Sends a request to any broker that answers: the known ones first, then the bootstrap list. */
+  async #anyBroker(apiKey, build) {
+    this.#check();
+    const candidates = [...this.#brokers.values(), ...this.#bootstrap];
+    const failures = [];
+    for (const address of candidates) {
+      const c = this.#connection(address);
+      try {
+        return { connection: c, ...(await c.request(apiKey, build)) };
+      } catch (e) {
+        if (!(e instanceof KafkaClientError) || !['CONNECTION', 'TIMEOUT'].includes(e.code)) throw e;
+        failures.push(e.message);
+      }
+    }
+    throw new KafkaClientError('CONNECTION', `no broker answered: ${[...new Set(failures)].join('; ')}`, { broker: this.#bootstrap.map((a) => `${a.host}:${a.port}`).join(',') });
+  }
+
+  /**
+   * The cluster's brokers and the named topics' partitions (every topic when `topics` is omitted):
+   * { clusterId, controllerId, brokers: [{ nodeId, host, port, rack }], topics: [{ topic, topicId,
+   * errorCode, errorName, isInternal, partitions: [{ partition, leader, leaderEpoch, replicas, isr,
+   * errorCode, errorName }] }] }.
+   */
+  async metadata(topics = null) {
+    const names = topics === null ? null : [].concat(topics);
+    const { connection, version, frame } = await this.#anyBroker(API.METADATA, (v, id) => encode.metadata(v, id, this.#options.clientId, names));
+    const md = decodeResponse(API.METADATA, version, frame);
+    for (const b of md.brokers) this.#brokers.set(b.nodeId, { host: b.host, port: b.port, rack: b.rack ?? null });
+    for (const t of md.topics) {
+      if (t.errorCode !== 0 || t.topic == null) continue;
+      this.#topics.set(t.topic, {
+        topicId: t.topicId ?? null,
+        partitions: new Map(t.partitions.map((p) => [p.partition, { leader: p.leaderId, leaderEpoch: p.leaderEpoch ?? -1 }])),
+      });
+    }
+    return {
+      clusterId: md.clusterId ?? null,
+      controllerId: md.controllerId ?? null,
+      broker: connection.name,
+      brokers: md.brokers.map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null })),
+      topics: md.topics.map((t) => ({
+        topic: t.topic,
+        topicId: t.topicId ?? null,
+        errorCode: t.errorCode,
+        errorName: t.errorName,
+        isInternal: t.isInternal ?? false,
+        partitions: t.partitions.map((p) => ({
+          partition: p.partition,
+          leader: p.leaderId,
+          leaderEpoch: p.leaderEpoch ?? -1,
+          replicas: p.replicaNodes,
+          isr: p.isrNodes,
+          errorCode: p.errorCode,
+          errorName: p.errorName,
+        })).sort((a, b) => a.partition - b.partition),
+      })),
+    };
+  }
+
+  /** The topic's metadata, fetched when missing or `refresh`; an unknown topic is an error. */
+  async #topic(topic, refresh = false) {
+    if (refresh || !this.#topics.has(topic)) {
+      const md = await this.metadata([topic]);
+      const t = md.topics.find((x) => x.topic === topic);
+      if (!t || t.errorCode !== 0) {
+        const why = t ? `${t.errorName} (${t.errorCode})` : 'not in the metadata';
+        throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic}: ${why} (broker ${md.broker})`, { broker: md.broker, topic, errorCode: t?.errorCode ?? null, errorName: t?.errorName ?? null });
+      }
+    }
+    return this.#topics.get(topic);
+  }
+
+  #leader(topic, partition) {
+    const p = this.#topics.get(topic)?.partitions.get(partition);
+    if (!p) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${partition}`, { topic, partition });
+    const address = this.#brokers.get(p.leader);
+    return address ? { address, leaderEpoch: p.leaderEpoch, nodeId: p.leader } : null;
+  }
+
+  /** Runs `fn` until it succeeds, refreshing metadata between tries, with growing backoff. */
+  async #withRetries(what, fn) {
+    for (let attempt = 0; ; attempt++) {
+      this.#check();
+      try {
+        return await fn(attempt);
+      } catch (e) {
+        const retriable = e instanceof KafkaClientError && (['CONNECTION', 'TIMEOUT'].includes(e.code) || (e.code === 'BROKER_ERROR' && REFRESH.has(e.errorCode)));
+        if (!retriable || attempt >= this.#options.retries) throw e;
+        await sleep(Math.min(this.#options.retryBackoffMs * 2 ** attempt, 5000));
+      }
+    }
+  }
+
+  // ---- offsets -----------------------------------------------------------------------------------
+
+  /**
+   * Offsets of `topic`'s partitions (all when `partitions` is omitted) at `at`: 'earliest',
+   * 'latest', or a time (Date, ms number, or ISO-8601 string: the first offset whose timestamp is
+   * at or after it). Resolves with a Map partition -> { offset: bigint, timestamp: bigint }; a time
+   * after the last record gives offset -1n.
+   */
+  async listOffsets(topic, { partitions, at = 'latest', isolationLevel = 'read_uncommitted' } = {}) {
+    const timestamp = at === 'latest' ? LATEST : at === 'earliest' ? EARLIEST : BigInt(toMillis(at));
+    return this.#withRetries(`ListOffsets ${topic}`, async (attempt) => {
+      const meta = await this.#topic(topic, attempt > 0);
+      const chosen = partitions ?? [...meta.partitions.keys()];
+      const byLeader = this.#groupByLeader(topic, chosen);
+      const out = new Map();
+      await Promise.all([...byLeader.values()].map(async ({ address, parts }) => {
+        const c = this.#connection(address);
+        const { version, frame } = await c.request(API.LIST_OFFSETS, (v, id) => encode.listOffsets(v, id, this.#options.clientId, {
+          readCommitted: isolationLevel === 'read_committed',
+          timeoutMs: this.#options.requestTimeoutMs,
+          partitions: parts.map((p) => ({ topic, partition: p.partition, leaderEpoch: p.leaderEpoch, timestamp })),
+        }));
+        const res = decodeResponse(API.LIST_OFFSETS, version, frame);
+        for (const t of res.topics) {
+          for (const p of t.partitions) {
+            if (p.errorCode !== 0) throw c.brokerError(`ListOffsets ${topic}/${p.partition}`, p.errorCode, { topic, partition: p.partition });
+            out.set(p.partition, { offset: BigInt(p.offset), timestamp: BigInt(p.timestamp) });
+          }
+        }
+      }));
+      return out;
+    });
+  }
+
+  /** Partitions grouped by their leader's address; an unknown leader is a retriable error. */
+  #groupByLeader(topic, partitions) {
+    const groups = new Map();
+    for (const partition of partitions) {
+      const leader = this.#leader(topic, partition);
+      if (!leader) {
+        throw new KafkaClientError('BROKER_ERROR', `topic ${topic} partition ${partition} has no leader now: LEADER_NOT_AVAILABLE (5)`, { topic, partition, errorCode: 5, errorName: 'LEADER_NOT_AVAILABLE' });
+      }
+      const key = `${leader.address.host}:${leader.address.port}`;
+      if (!groups.has(key)) groups.set(key, { address: leader.address, parts: [] });
+      groups.get(key).parts.push({ partition, leaderEpoch: leader.leaderEpoch });
+    }
+    return groups;
+  }
+
+  // ---- fetching ----------------------------------------------------------------------------------
+
+  /**
+   * One Fetch of `topic`'s `partitions` ([{ partition, offset, maxBytes? }]) from their leaders.
+   * Resolves with one entry per leader: { broker, apiVersion, frame, response } where `response` is
+   * the decoded FetchResponse (decode options from `decode`); `raw: true` keeps `frame`.
+   */
+  async fetch(topic, partitions, { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false } = {}) {
+    const meta = await this.#topic(topic);
+    const byLeader = this.#groupByLeader(topic, partitions.map((p) => p.partition));
+    const positions = new Map(partitions.map((p) => [p.partition, p]));
+    return Promise.all([...byLeader.values()].map(async ({ address, parts }) => {
+      const c = this.#connection(address);
+      const request = {
+        maxWaitMs, minBytes, maxBytes, readCommitted: isolationLevel === 'read_committed',
+        partitions: parts.map((p) => ({
+          topic, topicId: meta.topicId, partition: p.partition, leaderEpoch: p.leaderEpoch,
+          offset: BigInt(positions.get(p.partition).offset), maxBytes: positions.get(p.partition).maxBytes ?? 1024 * 1024,
+        })),
+      };
+      const { version, frame } = await c.request(API.FETCH, (v, id) => {
+        // fetch v13+ names topics by id: without one (old metadata), stay at v12
+        const fetchVersion = meta.topicId ? v : Math.min(v, 12);
+        request.version = fetchVersion;
+        return encode.fetch(fetchVersion, id, this.#options.clientId, request);
+      });
+      const apiVersion = request.version ?? version;
+      const fetchOffsets = { [topic]: Object.fromEntries(request.partitions.map((p) => [p.partition, p.offset])) };
+      const response = this.#decoder.decodeFetchResponse(frame, {
+        crc: 'verify',
+        ...decode,
+        apiVersion,
+        isolationLevel,
+        fetchOffsets,
+        topicNames: meta.topicId ? { [meta.topicId]: topic } : undefined,
+      });
+      if (response.errorCode) throw c.brokerError(`Fetch ${topic}`, response.errorCode, { topic });
+      return { broker: c.name, apiVersion, frame: raw ? frame : undefined, request, response };
+    }));
+  }
+
+  /**
+   * Consumes `topic` from chosen positions: an async iterator of { topic, partition, records,
+   * highWatermark, lastStableOffset, nextOffset, broker } in offset order per partition, each
+   * record once, none below the start, no control records.
+   *
+   * options: partitions (all when omitted), from ('earliest' | 'latest' | an offset | a time: Date,
+   * ms since the epoch as { time: ms }, or an ISO-8601 string; default 'earliest'), untilEnd (stop
+   * at the end offsets seen at the start: high watermarks, or last stable offsets under
+   * read_committed), maxRecords, isolationLevel, offsetReset ('error' (default), 'earliest' or
+   * 'latest' when an offset is out of range), maxWaitMs (500), partitionMaxBytes (1 MiB; grown when
+   * one batch is larger), fetchMaxBytes (50 MiB), decode (decoder options: crc, int64, ...),
+   * onResponse({ broker, apiVersion, frame, request }) for every fetch response (raw frames).
+   */
+  async *consume(options) {
+    const {
+      topic, partitions, from = 'earliest', untilEnd = false, maxRecords = Infinity, isolationLevel = 'read_uncommitted',
+      offsetReset = 'error', maxWaitMs = 500, partitionMaxBytes = 1024 * 1024, fetchMaxBytes = 50 * 1024 * 1024, decode = {}, onResponse = null,
+    } = options;
+    if (typeof topic !== 'string' || !topic) throw new KafkaClientError('INVALID_ARGUMENT', 'consume needs a topic');
+    if (!['error', 'earliest', 'latest'].includes(offsetReset)) throw new KafkaClientError('INVALID_ARGUMENT', `offsetReset must be 'error', 'earliest' or 'latest'`);
+    const meta = await this.#withRetries(`Metadata ${topic}`, () => this.#topic(topic));
+    const chosen = partitions ?? [...meta.partitions.keys()].sort((a, b) => a - b);
+    for (const p of chosen) {
+      if (!meta.partitions.has(p)) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${meta.partitions.size})`, { topic, partition: p });
+    }
+    const state = new Map(); // partition -> { offset: bigint, end: bigint | null, maxBytes }
+    const starts = await this.#startOffsets(topic, chosen, from, isolationLevel);
+    const ends = untilEnd ? await this.listOffsets(topic, { partitions: chosen, at: 'latest', isolationLevel }) : null;
+    for (const p of chosen) {
+      state.set(p, { offset: starts.get(p), end: ends ? ends.get(p).offset : null, maxBytes: partitionMaxBytes, failures: 0 });
+    }
+    const active = () => [...state.entries()].filter(([, s]) => s.end === null || s.offset < s.end).map(([p]) => p);
+    let emitted = 0;
+    let round = 0;
+    while (emitted < maxRecords) {
+      const live = active();
+      if (!live.length) return;
+      let results;
+      try {
+        results = await this.fetch(topic, live.map((p) => ({ partition: p, offset: state.get(p).offset, maxBytes: state.get(p).maxBytes })), {
+          maxWaitMs: round === 0 ? 0 : maxWaitMs, maxBytes: fetchMaxBytes, isolationLevel, decode, raw: onResponse !== null,
+        });
+        round++;
+      } catch (e) {
+        await this.#recover(e, topic, state);
+        continue;
+      }
+      for (const { broker, apiVersion, frame, request, response } of results) {
+        onResponse?.({ broker, apiVersion, frame, request });
+        for (const t of response.topics) {
+          for (const p of t.partitions) {
+            const s = state.get(p.partition);
+            if (!s) continue;
+            if (p.errorCode !== 0) {
+              await this.#onPartitionError(p, topic, s, broker, offsetReset, isolationLevel);
+              continue;
+            }
+            s.failures = 0;
+            let records = p.records;
+            if (p.nextOffset !== null) {
+              s.offset = BigInt(p.nextOffset);
+            } else if (p.partial && records.length === 0) {
+              // one batch larger than the partition limit: ask for more next time
+              s.maxBytes = Math.min(s.maxBytes * 2, this.#options.maxFrameBytes);
+            }
+            if (records.length === 0) continue;
+            if (emitted + records.length > maxRecords) records = records.slice(0, maxRecords - emitted);
+            emitted += records.length;
+            yield {
+              topic, partition: p.partition, records, broker,
+              highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
+            };
+            if (emitted >= maxRecords) return;
+          }
+        }
+      }
+    }
+  }
+
+  async #startOffsets(topic, partitions, from, isolationLevel) {
+    if (from === 'earliest' || from === 'latest') {
+      const offsets = await this.listOffsets(topic, { partitions, at: from, isolationLevel });
+      return new Map(partitions.map((p) => [p, offsets.get(p).offset]));
+    }
+    if (typeof from === 'bigint' || (typeof from === 'number' && Number.isInteger(from)) || (typeof from === 'string' && /^\d+$/.test(from))) {
+      return new Map(partitions.map((p) => [p, BigInt(from)]));
+    }
+    // a time: the first offset at or after it; none (a time after the last record) means the end
+    const byTime = await this.listOffsets(topic, { partitions, at: from, isolationLevel });
+    const latest = await this.listOffsets(topic, { partitions, at: 'latest', isolationLevel });
+    return new Map(partitions.map((p) => [p, byTime.get(p).offset >= 0n ? byTime.get(p).offset : latest.get(p).offset]));
+  }
+
+  /** After a failed fetch round: refresh metadata and back off, or give up with the error. */
+  async #recover(error, topic, state) {
+    const retriable = error instanceof KafkaClientError && (['CONNECTION', 'TIMEOUT'].includes(error.code) || (error.code === 'BROKER_ERROR' && REFRESH.has(error.errorCode)));
+    const worst = Math.max(...[...state.values()].map((s) => ++s.failures));
+    if (!retriable || worst > this.#options.retries) throw error;
+    await sleep(Math.min(this.#options.retryBackoffMs * 2 ** (worst - 1), 5000));
+    try {
+      await this.#topic(topic, true);
+    } catch (e) {
+      if (!(e instanceof KafkaClientError) || !['CONNECTION', 'TIMEOUT'].includes(e.code)) throw e;
+    }
+  }
+
+  async #onPartitionError(p, topic, s, broker, offsetReset, isolationLevel) {
+    const name = p.errorName ?? errorNameOf(p.errorCode);
+    const where = `${topic}/${p.partition} at broker ${broker}`;
+    if (p.errorCode === OFFSET_OUT_OF_RANGE) {
+      if (offsetReset === 'error') {
+        throw new KafkaClientError('OFFSET_OUT_OF_RANGE', `offset ${s.offset} is out of range for ${where}: OFFSET_OUT_OF_RANGE (1)`, { broker, topic, partition: p.partition, errorCode: 1, errorName: name });
+      }
+      s.offset = (await this.listOffsets(topic, { partitions: [p.partition], at: offsetReset, isolationLevel })).get(p.partition).offset;
+      return;
+    }
+    if (!REFRESH.has(p.errorCode) || ++s.failures > this.#options.retries) {
+      throw new KafkaClientError('BROKER_ERROR', `fetching ${where} failed: ${name} (${p.errorCode})`, { broker, topic, partition: p.partition, errorCode: p.errorCode, errorName: name });
+    }
+    // a leader moved or is not ready: learn where it is now, and try again after a pause
+    await sleep(Math.min(this.#options.retryBackoffMs * 2 ** (s.failures - 1), 5000));
+    await this.#topic(topic, true).catch(() => {});
+  }
+
+  /** Closes every connection; later calls fail. */
+  close() {
+    this.#closed = true;
+    for (const c of this.#connections.values()) c.close();
+    this.#connections.clear();
+  }
+}
+
+/** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */
+export function toMillis(at) {
+  if (at instanceof Date) return at.getTime();
+  if (typeof at === 'object' && at !== null && Number.isFinite(at.time)) return at.time;
+  if (typeof at === 'number' && Number.isFinite(at)) return at;
+  if (typeof at === 'string') {
+    const ms = Date.parse(at);
+    if (Number.isFinite(ms)) return ms;
+  }
+  throw new KafkaClientError('INVALID_ARGUMENT', `a time is a Date, { time: ms } or an ISO-8601 string, got '${at}'`);
+}

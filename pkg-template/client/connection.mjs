@@ -1,0 +1,196 @@
+// One connection to one broker: the transport (TCP, TLS or a WebSocket to the relay), frames,
+// correlation ids and timeouts, then on opening: ApiVersions (the versions both sides support) and
+// SASL when configured. Requests are written at once; Kafka answers in order, but responses are
+// matched by correlation id all the same.
+
+import { errorName } from '../api.mjs';
+import { KafkaClientError } from './errors.mjs';
+import { FrameSplitter } from './frames.mjs';
+import { API, API_NAMES, decodeResponse, encode, negotiate } from './protocol.mjs';
+import { authenticate } from './sasl.mjs';
+
+const API_VERSIONS_VERSION = 3;
+
+export class BrokerConnection {
+  /**
+   * `address`: { host, port, nodeId }; `options`: { transport, clientId, tls, sasl, requestTimeoutMs,
+   * connectTimeoutMs, maxFrameBytes }.
+   */
+  constructor(address, options) {
+    this.address = address;
+    this.name = `${address.host}:${address.port}`;
+    this.options = options;
+    this.socket = null;
+    this.splitter = null;
+    this.pending = new Map();
+    this.nextCorrelationId = 1;
+    this.versions = null;
+    this.closed = false;
+    this.opening = null;
+  }
+
+  /** Connects, negotiates versions and authenticates (once; later calls share the same promise). */
+  open() {
+    this.opening ??= this.#open().catch((e) => {
+      this.close(e);
+      throw e;
+    });
+    return this.opening;
+  }
+
+  async #open() {
+    await this.#connect();
+    let answer;
+    try {
+      answer = await this.#apiVersions(API_VERSIONS_VERSION);
+    } catch (e) {
+      // Brokers that do not know ApiVersions v3 answer with an error in v0 form, or (the mock,
+      // Tansu) close the connection: then ask again in v0, as librdkafka does.
+      if (!(e instanceof KafkaClientError && e.code === 'CONNECTION')) throw e;
+      await this.#connect();
+      answer = await this.#apiVersions(0);
+    }
+    if (answer.errorCode === 35 && answer.bodyVersion === 0 && answer.apiKeys.length) {
+      answer = await this.#apiVersions(0);
+    }
+    if (answer.errorCode !== 0) throw this.brokerError(`ApiVersions failed`, answer.errorCode);
+    this.versions = negotiate(answer.apiKeys);
+    for (const api of [API.METADATA, API.LIST_OFFSETS, API.FETCH]) {
+      if (this.versions[api] == null) {
+        throw new KafkaClientError('UNSUPPORTED_VERSION', `broker ${this.name} supports no version of ${API_NAMES[api]} this client speaks`, { broker: this.name });
+      }
+    }
+    if (this.options.sasl) await this.#authenticate(this.options.sasl);
+  }
+
+  async #connect() {
+    this.socket?.close();
+    const { transport, tls, connectTimeoutMs, maxFrameBytes } = this.options;
+    let socket;
+    try {
+      socket = await transport.connect({ ...this.address, tls, timeoutMs: connectTimeoutMs });
+    } catch (e) {
+      throw new KafkaClientError('CONNECTION', `cannot connect to broker ${this.name}: ${e?.message ?? e}`, { broker: this.name, cause: e });
+    }
+    this.socket = socket;
+    this.splitter = new FrameSplitter({ maxFrameBytes });
+    socket.onData((chunk) => this.#onData(chunk));
+    socket.onClose((error) => {
+      if (this.socket !== socket) return;
+      const why = error ? `: ${error.message ?? error}` : '';
+      this.#failAll(new KafkaClientError('CONNECTION', `broker ${this.name} closed the connection${why}`, { broker: this.name, cause: error }));
+      this.socket = null;
+      this.opening = null; // the next request reconnects
+      this.versions = null;
+    });
+  }
+
+  async #apiVersions(version) {
+    const frame = await this.#send(API.API_VERSIONS, version, (v, id) => encode.apiVersions(v, id, this.options.clientId));
+    return decodeResponse(API.API_VERSIONS, version, frame);
+  }
+
+  async #authenticate({ mechanism, username, password }) {
+    const handshakeVersion = Math.min(this.versions[API.SASL_HANDSHAKE] ?? 1, 1);
+    if (this.versions[API.SASL_AUTHENTICATE] == null) {
+      throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} does not offer SaslAuthenticate`, { broker: this.name });
+    }
+    const hs = decodeResponse(API.SASL_HANDSHAKE, handshakeVersion,
+      await this.#send(API.SASL_HANDSHAKE, handshakeVersion, (v, id) => encode.saslHandshake(v, id, this.options.clientId, mechanism)));
+    if (hs.errorCode !== 0) {
+      const offered = hs.mechanisms?.length ? ` (it offers ${hs.mechanisms.join(', ')})` : '';
+      throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} refused SASL mechanism ${mechanism}${offered}: ${hs.errorName}`,
+        { broker: this.name, errorCode: hs.errorCode, errorName: hs.errorName });
+    }
+    const version = this.versions[API.SASL_AUTHENTICATE];
+    await authenticate(mechanism, { username, password }, async (bytes) => {
+      const answer = decodeResponse(API.SASL_AUTHENTICATE, version,
+        await this.#send(API.SASL_AUTHENTICATE, version, (v, id) => encode.saslAuthenticate(v, id, this.options.clientId, bytes)));
+      if (answer.errorCode !== 0) {
+        throw new KafkaClientError('AUTHENTICATION', `authentication of ${username} at broker ${this.name} failed: ${answer.errorMessage ?? answer.errorName}`,
+          { broker: this.name, errorCode: answer.errorCode, errorName: answer.errorName });
+      }
+      return Uint8Array.from(atob(answer.authBytes ?? ''), (c) => c.charCodeAt(0));
+    });
+  }
+
+  /**
+   * Sends one request and resolves with its response frame. `build(version, correlationId)`
+   * encodes it at the negotiated version of `apiKey`.
+   */
+  async request(apiKey, build) {
+    await this.open();
+    const version = this.versions[apiKey];
+    return { version, frame: await this.#send(apiKey, version, build) };
+  }
+
+  #send(apiKey, version, build) {
+    if (this.closed) return Promise.reject(new KafkaClientError('CLOSED', 'the client was closed', { broker: this.name }));
+    if (!this.socket) return Promise.reject(new KafkaClientError('CONNECTION', `not connected to broker ${this.name}`, { broker: this.name }));
+    const id = this.nextCorrelationId;
+    this.nextCorrelationId = id === 0x7fffffff ? 1 : id + 1;
+    const frame = build(version, id);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        const error = new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${API_NAMES[apiKey]} within ${this.options.requestTimeoutMs} ms`, { broker: this.name });
+        reject(error);
+        // a late answer could not be told from the next one: start over on a fresh connection
+        this.#drop(error);
+      }, this.options.requestTimeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.socket.write(frame);
+    });
+  }
+
+  #onData(chunk) {
+    let frames;
+    try {
+      frames = this.splitter.push(chunk);
+    } catch (e) {
+      this.#drop(e instanceof KafkaClientError ? Object.assign(e, { broker: this.name, message: `broker ${this.name}: ${e.message}` }) : e);
+      return;
+    }
+    for (const frame of frames) {
+      if (frame.length < 4) continue;
+      const id = ((frame[0] << 24) | (frame[1] << 16) | (frame[2] << 8) | frame[3]) | 0;
+      const waiting = this.pending.get(id);
+      if (!waiting) continue; // an answer to a request that timed out
+      this.pending.delete(id);
+      clearTimeout(waiting.timer);
+      waiting.resolve(frame);
+    }
+  }
+
+  #failAll(error) {
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    this.pending.clear();
+  }
+
+  /** Fails what is in flight and drops the socket; the next request reconnects. */
+  #drop(error) {
+    this.#failAll(error);
+    const socket = this.socket;
+    this.socket = null;
+    this.opening = null;
+    this.versions = null;
+    socket?.close();
+  }
+
+  /** A broker's error code as a KafkaClientError. */
+  brokerError(what, errorCode, extra = {}) {
+    const name = errorNameOf(errorCode);
+    return new KafkaClientError('BROKER_ERROR', `${what} at broker ${this.name}: ${name} (${errorCode})`, { broker: this.name, errorCode, errorName: name, ...extra });
+  }
+
+  close(error) {
+    this.closed = true;
+    this.#drop(error ?? new KafkaClientError('CLOSED', 'the client was closed', { broker: this.name }));
+  }
+}
+
+/** Kafka's name of an error code. */
+export const errorNameOf = (code) => errorName(code);

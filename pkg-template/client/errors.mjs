@@ -1,0 +1,24 @@
+// The live client's errors: one class, a `code` saying what failed, and the broker (and topic,
+// partition and Kafka error) it failed on, so a message can name all of them in one line.
+
+export class KafkaClientError extends Error {
+  /**
+   * code: CONNECTION | TIMEOUT | AUTHENTICATION | BROKER_ERROR | UNKNOWN_TOPIC | OFFSET_OUT_OF_RANGE
+   *   | FRAME_TOO_LARGE | PROTOCOL | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT
+   */
+  constructor(code, message, { broker = null, topic = null, partition = null, errorCode = null, errorName = null, cause } = {}) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'KafkaClientError';
+    this.code = code;
+    this.broker = broker;
+    this.topic = topic;
+    this.partition = partition;
+    this.errorCode = errorCode;
+    this.errorName = errorName;
+  }
+
+  toJSON() {
+    const { name, code, message, broker, topic, partition, errorCode, errorName } = this;
+    return { name, code, message, broker, topic, partition, errorCode, errorName };
+  }
+}

@@ -1,0 +1,74 @@
+// The requests and responses of the live client, encoded and decoded by the Rust core (src/protocol
+// through src/wasm/protocol.rs): this module only adapts arguments and results to JS.
+
+import { KafkaDecodeError, protocolBindings } from '../api.mjs';
+
+export const API = { FETCH: 1, LIST_OFFSETS: 2, METADATA: 3, SASL_HANDSHAKE: 17, API_VERSIONS: 18, SASL_AUTHENTICATE: 36 };
+export const API_NAMES = { 1: 'Fetch', 2: 'ListOffsets', 3: 'Metadata', 17: 'SaslHandshake', 18: 'ApiVersions', 36: 'SaslAuthenticate' };
+
+/** Calls a binding; its failures are the decoder's JSON error documents. */
+function call(fn, ...args) {
+  try {
+    return fn(...args);
+  } catch (e) {
+    if (typeof e === 'string') throw new KafkaDecodeError(JSON.parse(e));
+    throw e;
+  }
+}
+
+const joined = (names) => names.join('\0');
+
+/** 16 bytes per topic id, from their 8-4-4-4-12 hex form. */
+function idBytes(ids) {
+  const out = new Uint8Array(16 * ids.length);
+  ids.forEach((id, t) => {
+    const hex = id.replace(/-/g, '');
+    for (let i = 0; i < 16; i++) out[16 * t + i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  });
+  return out;
+}
+
+export const encode = {
+  apiVersions: (version, correlationId, clientId) => call(protocolBindings().encodeApiVersionsRequest, version, correlationId, clientId, 'kafka-fetch-decoder', '0.1.0'),
+
+  /** `topics`: names, or null for every topic. */
+  metadata: (version, correlationId, clientId, topics) =>
+    call(protocolBindings().encodeMetadataRequest, version, correlationId, clientId, topics === null ? null : joined(topics), null),
+
+  /** `partitions`: [{ topic, partition, leaderEpoch, timestamp (BigInt) }]. */
+  listOffsets(version, correlationId, clientId, { readCommitted, timeoutMs, partitions }) {
+    const topics = [...new Set(partitions.map((p) => p.topic))];
+    return call(protocolBindings().encodeListOffsetsRequest, version, correlationId, clientId, readCommitted, timeoutMs, joined(topics),
+      Int32Array.from(partitions, (p) => topics.indexOf(p.topic)), Int32Array.from(partitions, (p) => p.partition),
+      Int32Array.from(partitions, (p) => p.leaderEpoch ?? -1), BigInt64Array.from(partitions, (p) => BigInt(p.timestamp)));
+  },
+
+  /** `partitions`: [{ topic, topicId, partition, leaderEpoch, offset, maxBytes }]. */
+  fetch(version, correlationId, clientId, { maxWaitMs, minBytes, maxBytes, readCommitted, partitions }) {
+    const topics = [...new Set(partitions.map((p) => p.topic))];
+    const byName = new Map(partitions.map((p) => [p.topic, p.topicId]));
+    const useIds = version >= 13;
+    return call(protocolBindings().encodeFetchRequest, version, correlationId, clientId, maxWaitMs, minBytes, maxBytes, readCommitted,
+      useIds ? '' : joined(topics), useIds ? idBytes(topics.map((t) => byName.get(t))) : new Uint8Array(0),
+      Int32Array.from(partitions, (p) => topics.indexOf(p.topic)), Int32Array.from(partitions, (p) => p.partition),
+      Int32Array.from(partitions, (p) => p.leaderEpoch ?? -1), BigInt64Array.from(partitions, (p) => BigInt(p.offset)),
+      Int32Array.from(partitions, (p) => p.maxBytes));
+  },
+
+  saslHandshake: (version, correlationId, clientId, mechanism) => call(protocolBindings().encodeSaslHandshakeRequest, version, correlationId, clientId, mechanism),
+  saslAuthenticate: (version, correlationId, clientId, bytes) => call(protocolBindings().encodeSaslAuthenticateRequest, version, correlationId, clientId, bytes),
+};
+
+/** A response frame (after its size prefix) as the core's JSON, parsed. */
+export function decodeResponse(apiKey, version, frame) {
+  return JSON.parse(call(protocolBindings().decodeResponse, apiKey, version, frame));
+}
+
+/** The versions to use with a broker, from its ApiVersions answer: { [apiKey]: version | null }. */
+export function negotiate(apiKeys) {
+  const triples = new Int16Array(apiKeys.length * 3);
+  apiKeys.forEach((k, i) => triples.set([k.apiKey, k.minVersion, k.maxVersion], 3 * i));
+  const out = {};
+  for (const { apiKey, version } of JSON.parse(call(protocolBindings().negotiateVersions, triples))) out[apiKey] = version;
+  return out;
+}

@@ -1,0 +1,101 @@
+// The live client's parts that need no broker: the frame splitter on chunks of every size, SCRAM
+// against the RFC 7677 example exchange (SHA-256) and an independent computation (SHA-512), and
+// client options checked up front.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { pkg } from './helpers.mjs';
+
+const { FrameSplitter, KafkaClient, KafkaClientError, scramClient } = pkg;
+
+/** Bodies with their 4-byte big-endian size prefixes, as on the wire. */
+function framed(...bodies) {
+  return Buffer.concat(bodies.flatMap((b) => {
+    const size = Buffer.alloc(4);
+    size.writeUInt32BE(b.length);
+    return [size, b];
+  }));
+}
+
+test('the frame splitter gives whole frames whatever the chunk boundaries', () => {
+  const bodies = [Buffer.from('a'), Buffer.alloc(0), crypto.randomBytes(70_000), Buffer.from('last frame')];
+  const stream = framed(...bodies);
+  for (const size of [1, 2, 3, 4, 5, 7, 64, 1000, 65_536, stream.length]) {
+    const s = new FrameSplitter();
+    const got = [];
+    for (let at = 0; at < stream.length; at += size) got.push(...s.push(stream.subarray(at, at + size)));
+    assert.deepEqual(got.map((f) => Buffer.from(f)), bodies, `chunks of ${size}`);
+    assert.equal(s.pending, 0);
+  }
+  // a random split too
+  const s = new FrameSplitter();
+  const got = [];
+  for (let at = 0; at < stream.length;) {
+    const n = 1 + crypto.randomInt(5000);
+    got.push(...s.push(stream.subarray(at, at + n)));
+    at += n;
+  }
+  assert.deepEqual(got.map((f) => Buffer.from(f)), bodies);
+});
+
+test('a frame over the bound is a typed error before anything is allocated for it', () => {
+  const s = new FrameSplitter({ maxFrameBytes: 1000 });
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(0xfffffff0);
+  assert.throws(() => s.push(header), (e) => e instanceof KafkaClientError && e.code === 'FRAME_TOO_LARGE' && /4294967280 bytes/.test(e.message));
+  assert.throws(() => new FrameSplitter({ maxFrameBytes: -1 }), TypeError);
+});
+
+test('SCRAM-SHA-256: the RFC 7677 example exchange, byte for byte', async () => {
+  const scram = scramClient('SCRAM-SHA-256', { username: 'user', password: 'pencil' }, 'rOprNGfwEbeRWgbNEkqO');
+  const text = (b) => Buffer.from(b).toString();
+  assert.equal(text(scram.first()), 'n,,n=user,r=rOprNGfwEbeRWgbNEkqO');
+  const serverFirst = Buffer.from('r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096');
+  assert.equal(text(await scram.final(serverFirst)),
+    'c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=');
+  scram.verify(Buffer.from('v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4='));
+  assert.throws(() => scram.verify(Buffer.from('v=AAAATRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=')), (e) => e.code === 'AUTHENTICATION');
+  assert.throws(() => scram.verify(Buffer.from('e=invalid-proof')), /invalid-proof/);
+});
+
+test('SCRAM-SHA-512 against an independent computation (node:crypto, RFC 5802 formulas)', async () => {
+  const nonce = 'clientnonce0123';
+  const serverNonce = `${nonce}serverpart`;
+  const salt = Buffer.from('NaCl-salt-16byte');
+  const serverFirst = `r=${serverNonce},s=${salt.toString('base64')},i=4096`;
+  const scram = scramClient('SCRAM-SHA-512', { username: 'al,ice=', password: 'pässword' }, nonce);
+  assert.equal(Buffer.from(scram.first()).toString(), `n,,n=al=2Cice=3D,r=${nonce}`);
+  const final = Buffer.from(await scram.final(Buffer.from(serverFirst))).toString();
+  // the expected proof, computed here with node:crypto
+  const salted = crypto.pbkdf2Sync('pässword', salt, 4096, 64, 'sha512');
+  const hmac = (key, data) => crypto.createHmac('sha512', key).update(data).digest();
+  const clientKey = hmac(salted, 'Client Key');
+  const storedKey = crypto.createHash('sha512').update(clientKey).digest();
+  const withoutProof = `c=biws,r=${serverNonce}`;
+  const authMessage = `n=al=2Cice=3D,r=${nonce},${serverFirst},${withoutProof}`;
+  const signature = hmac(storedKey, authMessage);
+  const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]));
+  assert.equal(final, `${withoutProof},p=${proof.toString('base64')}`);
+  scram.verify(Buffer.from(`v=${hmac(hmac(salted, 'Server Key'), authMessage).toString('base64')}`));
+});
+
+test('client options are checked up front, in one clear message', () => {
+  const bad = [
+    [{}, /bootstrap .* is required/],
+    [{ bootstrap: 'nohostport' }, /HOST:PORT/],
+    [{ bootstrap: 'h:99999' }, /HOST:PORT/],
+    [{ bootstrap: 'h:1', sasl: { mechanism: 'gssapi', username: 'u', password: 'p' } }, /sasl.mechanism must be one of plain, scram-sha-256, scram-sha-512/],
+    [{ bootstrap: 'h:1', sasl: { mechanism: 'plain', username: 'u' } }, /username and a password/],
+    [{ bootstrap: 'h:1', requestTimeoutMs: -5 }, /requestTimeoutMs/],
+    [{ bootstrap: 'h:1', bootstrapp: 'x' }, /unknown client option 'bootstrapp'/],
+  ];
+  for (const [options, message] of bad) {
+    assert.throws(() => new KafkaClient(options), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && message.test(e.message), JSON.stringify(options));
+  }
+});
+
+test('connection refused: a CONNECTION error naming the brokers tried', async () => {
+  const client = new KafkaClient({ bootstrap: '127.0.0.1:1,127.0.0.1:2', connectTimeoutMs: 2000 });
+  await assert.rejects(client.metadata(), (e) => e.code === 'CONNECTION' && /127\.0\.0\.1:1/.test(e.message) && /127\.0\.0\.1:2/.test(e.message));
+  client.close();
+});
