@@ -10,6 +10,8 @@ const COMMANDS = {
   decode: () => require('./cli/decode.cjs'),
   consume: () => ({ run: (argv) => require('./cli/consume.cjs').run('consume', argv) }),
   capture: () => ({ run: (argv) => require('./cli/consume.cjs').run('capture', argv) }),
+  relay: () => ({ run: (argv) => require('./cli/serve.cjs').run('relay', argv) }),
+  ui: () => ({ run: (argv) => require('./cli/serve.cjs').run('ui', argv) }),
 };
 
 const HELP = `usage: kafka-fetch-decoder <command> [options]   (kafka-fetch-decoder <command> --help for more)
@@ -19,13 +21,19 @@ commands:
                     (the default command: \`kafka-fetch-decoder FILE\` is \`decode FILE\`)
   consume           print the records of a live topic
   capture           write a live topic's fetch responses to files, to decode again later
+  ui                serve the inspection page and a relay: a live inspector in the browser
+  relay             a read-only WebSocket relay through which browsers reach the brokers
   help              this text
 
 ${require('./cli/decode.cjs').usage}
 
 ${require('./cli/consume.cjs').consumeUsage}
 
-${require('./cli/consume.cjs').captureUsage}`;
+${require('./cli/consume.cjs').captureUsage}
+
+${require('./cli/serve.cjs').uiUsage}
+
+${require('./cli/serve.cjs').relayUsage}`;
 
 async function main(argv) {
   const first = argv[0];

@@ -273,8 +273,8 @@ export type InitInput = string | URL | Request | Response | BufferSource | WebAs
 // ---- live reading --------------------------------------------------------------------------------
 
 export interface KafkaClientOptions {
-  /** 'host:port,host:port' or an array of 'host:port'. */
-  bootstrap: string | string[];
+  /** 'host:port,host:port' or an array of 'host:port'; optional with a relay (it has its own). */
+  bootstrap?: string | string[];
   clientId?: string;
   /** Node: true, or node:tls options ({ ca, cert, key, servername, rejectUnauthorized }). */
   tls?: boolean | Record<string, unknown>;
@@ -287,8 +287,10 @@ export interface KafkaClientOptions {
   /** Retries of a failed request or fetch, with growing backoff (default 10). */
   retries?: number;
   retryBackoffMs?: number;
-  /** Browsers: the relay's WebSocket URL (`kafka-fetch-decoder relay` or `ui`). */
+  /** The relay's WebSocket URL (`kafka-fetch-decoder relay` or `ui`): how browsers reach brokers. */
   relay?: string;
+  /** A WebSocket class, where the runtime has none (Node uses the ws package). */
+  webSocket?: unknown;
   /** How to reach brokers (default: TCP/TLS in Node, the relay in browsers). */
   transport?: unknown;
 }
@@ -353,7 +355,7 @@ export declare class KafkaClient {
 }
 
 export type KafkaClientErrorCode =
-  | 'CONNECTION' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
+  | 'BOOTSTRAP' | 'CONNECTION' | 'TLS' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
   | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT';
 
 export declare class KafkaClientError extends Error {

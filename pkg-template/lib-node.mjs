@@ -1,12 +1,15 @@
 // What the Node entries (node.cjs, node.mjs) export, bundled by the build into lib.cjs: the decoder
-// API and the live client, whose connections are TCP or TLS sockets.
-import { setDefaultTransport } from './client/client.mjs';
+// API, the live client (TCP or TLS sockets; a WebSocket through a relay with the `relay` option) and
+// the relay itself.
+import WebSocket from 'ws';
+import { setNodeDefaults } from './client/client.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
 
-setDefaultTransport(() => nodeTransport);
+setNodeDefaults({ transport: nodeTransport, WebSocket });
 
 export * from './api.mjs';
 export { KafkaClient } from './client/client.mjs';
 export { KafkaClientError } from './client/errors.mjs';
 export { FrameSplitter } from './client/frames.mjs';
 export { scramClient } from './client/sasl.mjs';
+export { startRelay } from './relay/relay.mjs';

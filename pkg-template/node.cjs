@@ -26,6 +26,7 @@ module.exports = {
   KafkaDecodeError: lib.KafkaDecodeError,
   KafkaRecord: lib.KafkaRecord,
   scramClient: lib.scramClient,
+  startRelay: lib.startRelay,
   toTransferable: lib.toTransferable,
   wasmMemory: lib.wasmMemory,
   // Browsers must await init(); in Node it is already done, and kept for code shared with browsers.

@@ -3,6 +3,6 @@ import api from './node.cjs';
 
 export const {
   decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient,
-  KafkaClientError, KafkaDecodeError, KafkaRecord, scramClient, toTransferable, wasmMemory, init,
+  KafkaClientError, KafkaDecodeError, KafkaRecord, scramClient, startRelay, toTransferable, wasmMemory, init,
 } = api;
 export default init;

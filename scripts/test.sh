@@ -19,5 +19,6 @@ cargo test
 # wasm-bindgen-test: the same tests in Node and in headless Chromium
 cargo test --target wasm32-unknown-unknown --tests
 node scripts/build.mjs
-node --test tests/js/ tests/browser/
+# tests/live/: real brokers (Tansu; librdkafka's mock cluster) that the tests start and stop
+node --test tests/js/ tests/browser/ tests/live/
 bash scripts/fuzz-smoke.sh

@@ -8,9 +8,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { KafkaClient, KafkaClientError, KafkaDecodeError } = require('../node.cjs');
 const { UsageError, parseArgs, parse } = require('./args.cjs');
+const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
 const { recordJson, tableHeader, tableRow } = require('./output.cjs');
 
-const connection = `  --bootstrap HOST:PORT[,HOST:PORT...]   brokers to start from (required)
+const connection = `${brokerUsage}
   --topic NAME              the topic (required)
   --partition N[,N...]      partitions to read (default: all)
   --from WHERE              earliest (default), latest, an offset, or an ISO-8601 time (the first
@@ -19,13 +20,7 @@ const connection = `  --bootstrap HOST:PORT[,HOST:PORT...]   brokers to start fr
                             (high watermarks; last stable offsets under read_committed), exit 0
   --max-records N           stop after N records
   --isolation-level L       read_uncommitted (default) or read_committed
-  --crc M                   verify (default), report or skip
-  --timeout-ms N            how long a broker may take to answer a request (default 30000)
-  --tls                     connect with TLS (system CAs, or --ca)
-  --ca FILE                 a PEM file of CA certificates to trust (implies --tls)
-  --sasl-mechanism M        plain, scram-sha-256 or scram-sha-512, with --sasl-username; the
-                            password comes from the environment variable KAFKA_SASL_PASSWORD
-  --sasl-username U`;
+  --crc M                   verify (default), report or skip`;
 
 const consumeUsage = `kafka-fetch-decoder consume --bootstrap HOST:PORT --topic NAME [options]
   Prints the records of a live topic: a table, or one JSON object per record and line with --json
@@ -44,7 +39,7 @@ ${connection}
   --out DIR                 where to write (created if missing)`;
 
 const common = {
-  '--bootstrap': { value: 'HOST:PORT' },
+  ...brokerOptions,
   '--topic': { value: 'NAME' },
   '--partition': { value: 'N', parse: (v, name) => v.split(',').map((p) => parse.integer(0, 2 ** 31 - 1)(p, name)) },
   '--from': { value: 'WHERE' },
@@ -52,12 +47,6 @@ const common = {
   '--max-records': { value: 'N', parse: parse.integer(1, Number.MAX_SAFE_INTEGER) },
   '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
   '--crc': { value: 'M', parse: parse.oneOf('verify', 'report', 'skip') },
-  '--timeout-ms': { value: 'N', parse: parse.integer(1, 2 ** 31 - 1) },
-  '--tls': {},
-  '--ca': { value: 'FILE' },
-  '--sasl-mechanism': { value: 'M', parse: parse.oneOf('plain', 'scram-sha-256', 'scram-sha-512') },
-  '--sasl-username': { value: 'U' },
-  '--help': {},
 };
 
 /** The position to start from: 'earliest', 'latest', an offset (BigInt) or a time ({ time: ms }). */
@@ -67,29 +56,6 @@ function parseFrom(text) {
   const ms = Date.parse(text);
   if (/^\d{4}-\d\d-\d\d/.test(text) && Number.isFinite(ms)) return { time: ms };
   throw new UsageError(`--from must be earliest, latest, an offset or an ISO-8601 time, got '${text}'`);
-}
-
-function clientOptions(o) {
-  if (!o.bootstrap) throw new UsageError('--bootstrap HOST:PORT is required');
-  if (!o.topic) throw new UsageError('--topic NAME is required');
-  const options = { bootstrap: o.bootstrap, requestTimeoutMs: o.timeoutMs ?? 30_000 };
-  if (o.tls || o.ca) {
-    options.tls = {};
-    if (o.ca) {
-      try {
-        options.tls.ca = fs.readFileSync(o.ca);
-      } catch (e) {
-        throw new UsageError(`--ca ${o.ca}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
-      }
-    }
-  }
-  if (o.saslMechanism || o.saslUsername) {
-    if (!o.saslMechanism || !o.saslUsername) throw new UsageError('--sasl-mechanism and --sasl-username go together');
-    const password = process.env.KAFKA_SASL_PASSWORD;
-    if (password === undefined) throw new UsageError('the SASL password is read from the environment variable KAFKA_SASL_PASSWORD, which is not set');
-    options.sasl = { mechanism: o.saslMechanism, username: o.saslUsername, password };
-  }
-  return options;
 }
 
 /** A progress line on stderr when it is a terminal, rewritten in place. */
@@ -120,6 +86,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
     return 0;
   }
   if (command === 'capture' && !o.out) throw new UsageError('--out DIR is required');
+  if (!o.topic) throw new UsageError('--topic NAME is required');
   const from = parseFrom(o.from);
   const client = new KafkaClient(clientOptions(o));
   const status = progress(err);

@@ -9,9 +9,11 @@
 import { FetchDecoder } from '../api.mjs';
 import { BrokerConnection, errorNameOf } from './connection.mjs';
 import { KafkaClientError } from './errors.mjs';
+import { addressName, parseAddress } from './address.mjs';
 import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
 import { API, decodeResponse, encode } from './protocol.mjs';
 import { SASL_MECHANISMS } from './sasl.mjs';
+import { webSocketTransport } from './transport-websocket.mjs';
 
 // ListOffsets timestamps
 const LATEST = -1n;
@@ -21,20 +23,16 @@ const EARLIEST = -2n;
 const REFRESH = new Set([3, 5, 6, 9, 13, 56, 74, 75, 78, 100, 103]);
 const OFFSET_OUT_OF_RANGE = 1;
 
-let defaultTransport = null;
-/** The entry (Node or browser) says how to reach brokers when no `transport` option is given. */
-export function setDefaultTransport(transport) {
-  defaultTransport = transport;
+// How to reach brokers without a relay, and the WebSocket class where the runtime has none: the
+// Node entry sets them (TCP/TLS sockets, the ws package); browsers have WebSocket and need a relay.
+let directTransport = null;
+let fallbackWebSocket = null;
+export function setNodeDefaults({ transport, WebSocket }) {
+  directTransport = transport;
+  fallbackWebSocket = WebSocket;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** 'host:port' -> { host, port } (IPv6 in brackets). */
-function parseAddress(text) {
-  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(String(text).trim());
-  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) throw new KafkaClientError('INVALID_ARGUMENT', `a broker address is HOST:PORT, got '${text}'`);
-  return { host: m[1], port: Number(m[2]) };
-}
 
 function option(options, name, check, fallback) {
   const v = options[name];
@@ -45,7 +43,55 @@ function option(options, name, check, fallback) {
 
 const positiveInt = (v) => Number.isInteger(v) && v > 0;
 
-const CLIENT_OPTIONS = ['bootstrap', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'maxFrameBytes', 'retries', 'retryBackoffMs', 'transport', 'relay'];
+const CLIENT_OPTIONS = ['bootstrap', 'relay', 'webSocket', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'maxFrameBytes', 'retries', 'retryBackoffMs', 'transport'];
+
+// Through a relay without a bootstrap list, the relay picks one of its own bootstrap brokers.
+const RELAY_BOOTSTRAP = { host: 'the relay\'s bootstrap broker', port: 0 };
+
+/**
+ * Checks a client's options and resolves them into the bootstrap addresses and what every broker
+ * connection needs (the relay resolves its own the same way).
+ */
+export function resolveClientOptions(options = {}) {
+  for (const name of Object.keys(options)) {
+    if (!CLIENT_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown client option '${name}'; valid: ${CLIENT_OPTIONS.join(', ')}`);
+  }
+  const list = Array.isArray(options.bootstrap) ? options.bootstrap : String(options.bootstrap ?? '').split(',').filter(Boolean);
+  if (!list.length && !options.relay) throw new KafkaClientError('INVALID_ARGUMENT', 'option bootstrap (HOST:PORT[,HOST:PORT...]) is required');
+  const bootstrap = list.length ? list.map(parseAddress) : [RELAY_BOOTSTRAP];
+  if (options.relay && (options.tls || options.sasl)) {
+    throw new KafkaClientError('INVALID_ARGUMENT', 'through a relay, TLS and SASL to the brokers are the relay\'s options (credentials stay on the relay)');
+  }
+  let sasl = null;
+  if (options.sasl) {
+    const mechanism = String(options.sasl.mechanism ?? '').toUpperCase();
+    if (!SASL_MECHANISMS.includes(mechanism)) throw new KafkaClientError('INVALID_ARGUMENT', `sasl.mechanism must be one of ${SASL_MECHANISMS.map((m) => m.toLowerCase()).join(', ')}`);
+    if (typeof options.sasl.username !== 'string' || typeof options.sasl.password !== 'string') {
+      throw new KafkaClientError('INVALID_ARGUMENT', 'sasl needs a username and a password (strings)');
+    }
+    sasl = { mechanism, username: options.sasl.username, password: options.sasl.password };
+  }
+  let transport;
+  try {
+    transport = options.transport
+      ?? (options.relay ? webSocketTransport(options.relay, options.webSocket ?? fallbackWebSocket ?? globalThis.WebSocket) : directTransport);
+  } catch (e) {
+    throw new KafkaClientError('INVALID_ARGUMENT', e.message.replace(/^kafka-fetch-decoder: /, ''), { cause: e });
+  }
+  if (!transport) throw new KafkaClientError('INVALID_ARGUMENT', 'no transport: in browsers, give the relay\'s URL (option relay)');
+  const connection = {
+    transport,
+    clientId: option(options, 'clientId', (v) => typeof v === 'string', 'kafka-fetch-decoder'),
+    tls: options.tls === true ? {} : options.tls || null,
+    sasl,
+    requestTimeoutMs: option(options, 'requestTimeoutMs', positiveInt, 30_000),
+    connectTimeoutMs: option(options, 'connectTimeoutMs', positiveInt, 10_000),
+    maxFrameBytes: option(options, 'maxFrameBytes', positiveInt, DEFAULT_MAX_FRAME_BYTES),
+    retries: option(options, 'retries', (v) => Number.isInteger(v) && v >= 0, 10),
+    retryBackoffMs: option(options, 'retryBackoffMs', positiveInt, 100),
+  };
+  return { bootstrap, connection };
+}
 
 export class KafkaClient {
   #options;
@@ -57,46 +103,21 @@ export class KafkaClient {
   #closed = false;
 
   /**
-   * options: bootstrap ('host:port,host:port' or an array), clientId, tls (true or node:tls options
+   * options: bootstrap ('host:port,host:port' or an array; optional with a relay), relay (the URL,
+   * ws:// or wss://, of a `kafka-fetch-decoder relay`: the way browsers reach brokers), webSocket (a
+   * WebSocket class where the runtime has none), clientId, tls (true or node:tls options
    * such as { ca, cert, key, servername, rejectUnauthorized }), sasl ({ mechanism: 'plain' |
    * 'scram-sha-256' | 'scram-sha-512', username, password }), requestTimeoutMs (30000),
    * connectTimeoutMs (10000), maxFrameBytes (100 MiB), retries (10), retryBackoffMs (100), transport.
    */
   constructor(options = {}) {
-    for (const name of Object.keys(options)) {
-      if (!CLIENT_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown client option '${name}'; valid: ${CLIENT_OPTIONS.join(', ')}`);
-    }
-    const list = Array.isArray(options.bootstrap) ? options.bootstrap : String(options.bootstrap ?? '').split(',').filter(Boolean);
-    if (!list.length) throw new KafkaClientError('INVALID_ARGUMENT', 'option bootstrap (HOST:PORT[,HOST:PORT...]) is required');
-    this.#bootstrap = list.map(parseAddress);
-    let sasl = null;
-    if (options.sasl) {
-      const mechanism = String(options.sasl.mechanism ?? '').toUpperCase();
-      if (!SASL_MECHANISMS.includes(mechanism)) throw new KafkaClientError('INVALID_ARGUMENT', `sasl.mechanism must be one of ${SASL_MECHANISMS.map((m) => m.toLowerCase()).join(', ')}`);
-      if (typeof options.sasl.username !== 'string' || typeof options.sasl.password !== 'string') {
-        throw new KafkaClientError('INVALID_ARGUMENT', 'sasl needs a username and a password (strings)');
-      }
-      sasl = { mechanism, username: options.sasl.username, password: options.sasl.password };
-    }
-    const transport = options.transport ?? defaultTransport?.(options);
-    if (!transport) throw new KafkaClientError('INVALID_ARGUMENT', 'no transport: in browsers, give the relay\'s URL (option relay)');
-    this.#options = {
-      transport,
-      clientId: option(options, 'clientId', (v) => typeof v === 'string', 'kafka-fetch-decoder'),
-      tls: options.tls === true ? {} : options.tls || null,
-      sasl,
-      requestTimeoutMs: option(options, 'requestTimeoutMs', positiveInt, 30_000),
-      connectTimeoutMs: option(options, 'connectTimeoutMs', positiveInt, 10_000),
-      maxFrameBytes: option(options, 'maxFrameBytes', positiveInt, DEFAULT_MAX_FRAME_BYTES),
-      retries: option(options, 'retries', (v) => Number.isInteger(v) && v >= 0, 10),
-      retryBackoffMs: option(options, 'retryBackoffMs', positiveInt, 100),
-    };
+    ({ bootstrap: this.#bootstrap, connection: this.#options } = resolveClientOptions(options));
   }
 
   // ---- connections and metadata ----------------------------------------------------------------
 
   #connection(address) {
-    const key = `${address.host}:${address.port}`;
+    const key = addressName(address);
     let c = this.#connections.get(key);
     if (!c) {
       c = new BrokerConnection(address, this.#options);
@@ -119,11 +140,15 @@ export class KafkaClient {
       try {
         return { connection: c, ...(await c.request(apiKey, build)) };
       } catch (e) {
-        if (!(e instanceof KafkaClientError) || !['CONNECTION', 'TIMEOUT'].includes(e.code)) throw e;
-        failures.push(e.message);
+        if (!(e instanceof KafkaClientError) || !['CONNECTION', 'TIMEOUT', 'TLS'].includes(e.code)) throw e;
+        failures.push(e);
       }
     }
-    throw new KafkaClientError('CONNECTION', `no broker answered: ${[...new Set(failures)].join('; ')}`, { broker: this.#bootstrap.map((a) => `${a.host}:${a.port}`).join(',') });
+    // Before any broker has answered, the bootstrap list is wrong or the cluster is down: that is
+    // the user's to fix, not something to retry. Once the cluster is known, it is retried.
+    const code = failures.every((e) => e.code === 'TLS') ? 'TLS' : this.#brokers.size ? 'CONNECTION' : 'BOOTSTRAP';
+    const why = [...new Set(failures.map((e) => e.message))].join('; ');
+    throw new KafkaClientError(code, `no broker answered: ${why}`, { broker: this.#bootstrap.map(addressName).join(',') });
   }
 
   /**
@@ -244,7 +269,7 @@ export class KafkaClient {
       if (!leader) {
         throw new KafkaClientError('BROKER_ERROR', `topic ${topic} partition ${partition} has no leader now: LEADER_NOT_AVAILABLE (5)`, { topic, partition, errorCode: 5, errorName: 'LEADER_NOT_AVAILABLE' });
       }
-      const key = `${leader.address.host}:${leader.address.port}`;
+      const key = addressName(leader.address);
       if (!groups.has(key)) groups.set(key, { address: leader.address, parts: [] });
       groups.get(key).parts.push({ partition, leaderEpoch: leader.leaderEpoch });
     }
@@ -299,8 +324,9 @@ export class KafkaClient {
    *
    * options: partitions (all when omitted), from ('earliest' | 'latest' | an offset | a time: Date,
    * ms since the epoch as { time: ms }, or an ISO-8601 string; default 'earliest'), untilEnd (stop
-   * at the end offsets seen at the start: high watermarks, or last stable offsets under
-   * read_committed), maxRecords, isolationLevel, offsetReset ('error' (default), 'earliest' or
+   * at the end offsets seen at the start: the high watermark, or the last stable offset under
+   * read_committed, of each partition's first fetch response; records at or past it are left out),
+   * maxRecords, isolationLevel, offsetReset ('error' (default), 'earliest' or
    * 'latest' when an offset is out of range), maxWaitMs (500), partitionMaxBytes (1 MiB; grown when
    * one batch is larger), fetchMaxBytes (50 MiB), decode (decoder options: crc, int64, ...),
    * onResponse({ broker, apiVersion, frame, request }) for every fetch response (raw frames).
@@ -317,13 +343,12 @@ export class KafkaClient {
     for (const p of chosen) {
       if (!meta.partitions.has(p)) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${meta.partitions.size})`, { topic, partition: p });
     }
-    const state = new Map(); // partition -> { offset: bigint, end: bigint | null, maxBytes }
+    // per partition: the next offset to read, the end (untilEnd: learnt from the first response
+    // that answers for the partition), the partition byte limit, failures in a row
+    const state = new Map();
     const starts = await this.#startOffsets(topic, chosen, from, isolationLevel);
-    const ends = untilEnd ? await this.listOffsets(topic, { partitions: chosen, at: 'latest', isolationLevel }) : null;
-    for (const p of chosen) {
-      state.set(p, { offset: starts.get(p), end: ends ? ends.get(p).offset : null, maxBytes: partitionMaxBytes, failures: 0 });
-    }
-    const active = () => [...state.entries()].filter(([, s]) => s.end === null || s.offset < s.end).map(([p]) => p);
+    for (const p of chosen) state.set(p, { offset: starts.get(p), end: null, maxBytes: partitionMaxBytes, failures: 0 });
+    const active = () => [...state.entries()].filter(([, s]) => !untilEnd || s.end === null || s.offset < s.end).map(([p]) => p);
     let emitted = 0;
     let round = 0;
     while (emitted < maxRecords) {
@@ -350,7 +375,14 @@ export class KafkaClient {
               continue;
             }
             s.failures = 0;
+            if (untilEnd && s.end === null) {
+              const lso = p.lastStableOffset === null ? -1n : BigInt(p.lastStableOffset);
+              s.end = isolationLevel === 'read_committed' && lso >= 0n ? lso : BigInt(p.highWatermark);
+            }
             let records = p.records;
+            if (untilEnd && records.length && BigInt(records.at(-1).offset) >= s.end) {
+              records = records.filter((r) => BigInt(r.offset) < s.end);
+            }
             if (p.nextOffset !== null) {
               s.offset = BigInt(p.nextOffset);
             } else if (p.partial && records.length === 0) {
@@ -382,7 +414,9 @@ export class KafkaClient {
     // a time: the first offset at or after it; none (a time after the last record) means the end
     const byTime = await this.listOffsets(topic, { partitions, at: from, isolationLevel });
     const latest = await this.listOffsets(topic, { partitions, at: 'latest', isolationLevel });
-    return new Map(partitions.map((p) => [p, byTime.get(p).offset >= 0n ? byTime.get(p).offset : latest.get(p).offset]));
+    // none found is offset -1 with timestamp -1 (some brokers answer offset 0 with timestamp -1)
+    const found = ({ offset, timestamp }) => offset >= 0n && timestamp >= 0n;
+    return new Map(partitions.map((p) => [p, found(byTime.get(p)) ? byTime.get(p).offset : latest.get(p).offset]));
   }
 
   /** After a failed fetch round: refresh metadata and back off, or give up with the error. */

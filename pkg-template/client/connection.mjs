@@ -3,7 +3,8 @@
 // SASL when configured. Requests are written at once; Kafka answers in order, but responses are
 // matched by correlation id all the same.
 
-import { errorName } from '../api.mjs';
+import { errorName, KafkaDecodeError } from '../api.mjs';
+import { addressName } from './address.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { FrameSplitter } from './frames.mjs';
 import { API, API_NAMES, decodeResponse, encode, negotiate } from './protocol.mjs';
@@ -18,7 +19,7 @@ export class BrokerConnection {
    */
   constructor(address, options) {
     this.address = address;
-    this.name = `${address.host}:${address.port}`;
+    this.name = addressName(address);
     this.options = options;
     this.socket = null;
     this.splitter = null;
@@ -27,12 +28,13 @@ export class BrokerConnection {
     this.versions = null;
     this.closed = false;
     this.opening = null;
+    this.piped = null; // { onBytes, onClose } once handed to a byte pipe (the relay)
   }
 
   /** Connects, negotiates versions and authenticates (once; later calls share the same promise). */
   open() {
     this.opening ??= this.#open().catch((e) => {
-      this.close(e);
+      this.#drop(e); // the next request tries again on a fresh socket
       throw e;
     });
     return this.opening;
@@ -40,19 +42,17 @@ export class BrokerConnection {
 
   async #open() {
     await this.#connect();
-    let answer;
+    let answer = null;
     try {
       answer = await this.#apiVersions(API_VERSIONS_VERSION);
     } catch (e) {
-      // Brokers that do not know ApiVersions v3 answer with an error in v0 form, or (the mock,
-      // Tansu) close the connection: then ask again in v0, as librdkafka does.
-      if (!(e instanceof KafkaClientError && e.code === 'CONNECTION')) throw e;
-      await this.#connect();
-      answer = await this.#apiVersions(0);
+      // A broker that does not speak this version answers UNSUPPORTED_VERSION in v0 form, in a
+      // form that does not decode at all (librdkafka's mock), or closes the connection (Tansu):
+      // ask again in v0, which every broker speaks, as librdkafka does.
+      if (e instanceof KafkaClientError && e.code === 'CONNECTION') await this.#connect();
+      else if (!(e instanceof KafkaDecodeError)) throw e;
     }
-    if (answer.errorCode === 35 && answer.bodyVersion === 0 && answer.apiKeys.length) {
-      answer = await this.#apiVersions(0);
-    }
+    if (answer === null || answer.errorCode === 35) answer = await this.#apiVersions(0);
     if (answer.errorCode !== 0) throw this.brokerError(`ApiVersions failed`, answer.errorCode);
     this.versions = negotiate(answer.apiKeys);
     for (const api of [API.METADATA, API.LIST_OFFSETS, API.FETCH]) {
@@ -70,12 +70,15 @@ export class BrokerConnection {
     try {
       socket = await transport.connect({ ...this.address, tls, timeoutMs: connectTimeoutMs });
     } catch (e) {
-      throw new KafkaClientError('CONNECTION', `cannot connect to broker ${this.name}: ${e?.message ?? e}`, { broker: this.name, cause: e });
+      // a certificate that is not trusted stays so: not a connection to try again
+      const code = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY/.test(e?.code ?? '') ? 'TLS' : 'CONNECTION';
+      throw new KafkaClientError(code, `cannot connect to broker ${this.name}: ${e?.message ?? e}`, { broker: this.name, cause: e });
     }
     this.socket = socket;
     this.splitter = new FrameSplitter({ maxFrameBytes });
     socket.onData((chunk) => this.#onData(chunk));
     socket.onClose((error) => {
+      if (this.piped) this.piped.onClose(error);
       if (this.socket !== socket) return;
       const why = error ? `: ${error.message ?? error}` : '';
       this.#failAll(new KafkaClientError('CONNECTION', `broker ${this.name} closed the connection${why}`, { broker: this.name, cause: error }));
@@ -144,6 +147,10 @@ export class BrokerConnection {
   }
 
   #onData(chunk) {
+    if (this.piped) {
+      this.piped.onBytes(chunk);
+      return;
+    }
     let frames;
     try {
       frames = this.splitter.push(chunk);
@@ -178,6 +185,23 @@ export class BrokerConnection {
     this.opening = null;
     this.versions = null;
     socket?.close();
+  }
+
+  /**
+   * Hands the opened connection (versions negotiated, SASL done) to a byte pipe, as the relay does:
+   * from now on the broker's bytes go to `onBytes` as they arrive, `onClose(error?)` is called once
+   * the socket closes, and the returned object writes bytes unchanged and pauses or resumes reading.
+   */
+  pipe(onBytes, onClose) {
+    if (!this.socket || this.pending.size) throw new Error('pipe() needs an open connection with nothing in flight');
+    this.piped = { onBytes, onClose };
+    const socket = this.socket;
+    return {
+      write: (bytes) => socket.write(bytes),
+      pause: () => socket.pause?.(),
+      resume: () => socket.resume?.(),
+      close: () => this.close(),
+    };
   }
 
   /** A broker's error code as a KafkaClientError. */

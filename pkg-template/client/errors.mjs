@@ -3,7 +3,8 @@
 
 export class KafkaClientError extends Error {
   /**
-   * code: CONNECTION | TIMEOUT | AUTHENTICATION | BROKER_ERROR | UNKNOWN_TOPIC | OFFSET_OUT_OF_RANGE
+   * code: BOOTSTRAP (no bootstrap broker answered) | CONNECTION | TLS (a certificate not trusted)
+   *   | TIMEOUT | AUTHENTICATION | BROKER_ERROR | UNKNOWN_TOPIC | OFFSET_OUT_OF_RANGE
    *   | FRAME_TOO_LARGE | PROTOCOL | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT
    */
   constructor(code, message, { broker = null, topic = null, partition = null, errorCode = null, errorName = null, cause } = {}) {

@@ -1,6 +1,7 @@
 // How the client reaches brokers in Node: a TCP socket, or TLS (node:tls) when the client has a `tls`
 // option. Every transport gives the connection the same small interface: write(bytes), close(),
-// onData(fn), onClose(fn(error?)).
+// onData(fn), onClose(fn(error?)); sockets can also pause() and resume() reading (the relay's
+// back-pressure).
 
 import net from 'node:net';
 import tls from 'node:tls';
@@ -33,6 +34,8 @@ function connect({ host, port, tls: tlsOptions, timeoutMs }) {
       resolve({
         write: (bytes) => socket.write(bytes),
         close: () => socket.destroy(),
+        pause: () => socket.pause(),
+        resume: () => socket.resume(),
         onData: (fn) => socket.on('data', fn),
         onClose: (fn) => socket.on('close', () => fn(lastError)),
       });

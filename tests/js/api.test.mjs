@@ -219,10 +219,13 @@ test('ESM import, CommonJS require and the web build (init) all load', () => {
 test('the package is complete: npm pack lists every file, and only files that ship are named in its README', () => {
   const out = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: path.join(root, 'pkg') }).toString());
   const files = out[0].files.map((f) => f.path);
-  for (const f of ['package.json', 'node.d.cts', 'node.d.mts', 'web.d.mts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'api.cjs',
-    'cli.cjs', 'cli/args.cjs', 'cli/decode.cjs', 'cli/output.cjs', 'README.md', 'LICENSE', 'wasm/kafka_fetch_decoder_bg.wasm']) {
+  for (const f of ['package.json', 'node.d.cts', 'node.d.mts', 'web.d.mts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'lib.cjs',
+    'client/client.mjs', 'client/transport-websocket.mjs', 'cli.cjs', 'cli/args.cjs', 'cli/decode.cjs', 'cli/output.cjs',
+    'cli/consume.cjs', 'cli/serve.cjs', 'www/index.html', 'www/worker.js', 'README.md', 'LICENSE', 'wasm/kafka_fetch_decoder_bg.wasm']) {
     assert.ok(files.includes(f), `${f} in the package`);
   }
+  // Node-only modules are inside lib.cjs; the browser build never names them
+  for (const f of files) assert.doesNotMatch(f, /^(relay\/|client\/transport-node|lib-node|node-only)/, `${f} is bundled into lib.cjs`);
   // the package README is the users' one: no contributor commands, no files that do not ship
   const readme = fs.readFileSync(path.join(root, 'pkg/README.md'), 'utf8');
   assert.match(readme, /npm install kafka-fetch-decoder/);

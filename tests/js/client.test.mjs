@@ -94,8 +94,8 @@ test('client options are checked up front, in one clear message', () => {
   }
 });
 
-test('connection refused: a CONNECTION error naming the brokers tried', async () => {
+test('connection refused by every bootstrap broker: a BOOTSTRAP error naming each, not retried', async () => {
   const client = new KafkaClient({ bootstrap: '127.0.0.1:1,127.0.0.1:2', connectTimeoutMs: 2000 });
-  await assert.rejects(client.metadata(), (e) => e.code === 'CONNECTION' && /127\.0\.0\.1:1/.test(e.message) && /127\.0\.0\.1:2/.test(e.message));
+  await assert.rejects(client.metadata(), (e) => e.code === 'BOOTSTRAP' && /127\.0\.0\.1:1/.test(e.message) && /127\.0\.0\.1:2/.test(e.message));
   client.close();
 });

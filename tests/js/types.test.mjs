@@ -59,35 +59,54 @@ const { data, transfer } = toTransferable(res);
 const again = fromTransferable(data);
 const name: string = errorName(6);
 export { n, b, e, d, isRecord, text, header, count, transfer, again, name };
+const client = new KafkaClient({ relay: 'ws://127.0.0.1:8080/kafka' });
+async function tail(): Promise<number> {
+  let seen = 0;
+  for await (const chunk of client.consume({ topic: 't', from: 'earliest', untilEnd: true })) seen += chunk.records.length;
+  const offsets: Map<number, { offset: bigint; timestamp: bigint }> = await client.listOffsets('t', { at: 'latest' });
+  return seen + offsets.size;
+}
+const failed = (e: unknown): string | null => (e instanceof KafkaClientError ? e.code : null);
+export { tail, failed };
+`;
+
+// Node entries only: the relay
+const NODE_CHECKS = `
+const relayUrl: Promise<string> = startRelay({ bootstrap: '127.0.0.1:9092', allowOrigins: ['http://localhost:5173'] }).then((relay) => relay.relayUrl);
+export { relayUrl };
 `;
 
 test('CommonJS project, moduleResolution node16: require() and the named exports, no default', () => {
   tsc(project('cjs-node16', {}, { module: 'node16', moduleResolution: 'node16' }, {
-    'index.ts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, init } from 'kafka-fetch-decoder';
+    'index.ts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, init, KafkaClient, KafkaClientError, startRelay } from 'kafka-fetch-decoder';
 void init();
-${CHECKS}`,
+${CHECKS}${NODE_CHECKS}`,
   }));
 });
 
 test('ES module project, nodenext: named imports and the default export init', () => {
   tsc(project('esm-nodenext', { type: 'module' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName } from 'kafka-fetch-decoder';
+    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay } from 'kafka-fetch-decoder';
 await init();
-${CHECKS}`,
+${CHECKS}${NODE_CHECKS}`,
   }));
 });
 
 test('CommonJS project under nodenext', () => {
   tsc(project('cjs-nodenext', { type: 'commonjs' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'index.cts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName } from 'kafka-fetch-decoder';
-${CHECKS}`,
+    'index.cts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay } from 'kafka-fetch-decoder';
+${CHECKS}${NODE_CHECKS}`,
   }));
 });
 
 test('bundler project: the web entry with its default init(URL)', () => {
   tsc(project('bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, {
-    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName } from 'kafka-fetch-decoder';
+    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError } from 'kafka-fetch-decoder';
+import * as everything from 'kafka-fetch-decoder';
 await init(new URL('https://example.invalid/kafka_fetch_decoder_bg.wasm'));
+// the relay runs in Node only: the browser entry has none
+// @ts-expect-error
+void everything.startRelay;
 ${CHECKS}`,
   }));
 });

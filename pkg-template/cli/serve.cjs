@@ -1,0 +1,151 @@
+// `kafka-fetch-decoder relay` runs the read-only WebSocket relay through which browsers reach the
+// brokers; `ui` serves the inspection page shipped in the package and the relay on one loopback port,
+// so that `npx kafka-fetch-decoder ui --bootstrap HOST:PORT` is a live inspector.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { KafkaClient, KafkaClientError, startRelay } = require('../node.cjs');
+const { UsageError, parseArgs, parse } = require('./args.cjs');
+const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
+
+const limits = `  --max-connections N       WebSocket connections open at once (default 64)
+  --idle-timeout-ms N       close a connection with no traffic for this long (default 120000)`;
+
+const relayUsage = `kafka-fetch-decoder relay --bootstrap HOST:PORT [options]
+  A read-only WebSocket relay for the package's client in browsers (option relay): it connects only
+  to the bootstrap brokers and those their metadata lists, forwards only ApiVersions, Metadata,
+  ListOffsets and Fetch, checks the Origin of every connection, and does TLS and SASL itself.
+${brokerUsage}
+  --listen HOST:PORT        where to listen (default 127.0.0.1:8081; loopback unless told otherwise)
+  --allow-origin ORIGIN     a web page origin allowed to connect (repeatable), e.g. http://localhost:5173
+${limits}`;
+
+const uiUsage = `kafka-fetch-decoder ui --bootstrap HOST:PORT [options]
+  Serves the inspection page and the relay on one loopback port and prints the URL: open it to list
+  the topics and tail one live.
+${brokerUsage}
+  --port N                  the port on 127.0.0.1 (default 8080; 0 picks a free one)
+  --open                    open the page in the default browser
+${limits}`;
+
+const serveOptions = {
+  ...brokerOptions,
+  '--max-connections': { value: 'N', parse: parse.integer(1, 10_000) },
+  '--idle-timeout-ms': { value: 'N', parse: parse.integer(1000, 2 ** 31 - 1) },
+};
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.bin': 'application/octet-stream',
+};
+
+const ROOT = path.resolve(__dirname, '..');
+// URL prefix -> what it serves of the package: the page, the browser build it imports, the samples
+const SERVED = { '/www/': 'www', '/pkg/': '', '/samples/': 'samples' };
+const PKG_FILES = /^(web\.mjs|api\.mjs|client\/[\w-]+\.mjs|wasm\/kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
+
+/** Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files). */
+function pageHandler(config) {
+  return (req, res) => {
+    const send = (status, text, type = 'text/plain; charset=utf-8') => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : text);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(req.url, 'http://ui').pathname);
+    } catch {
+      return send(400, 'bad request');
+    }
+    if (pathname === '/') {
+      res.writeHead(302, { location: '/www/' });
+      return res.end();
+    }
+    if (pathname === '/ui.json') return send(200, JSON.stringify(config), TYPES['.json']);
+    const prefix = Object.keys(SERVED).find((p) => pathname.startsWith(p));
+    let rest = prefix === undefined ? null : pathname.slice(prefix.length) || 'index.html';
+    if (rest !== null && rest.endsWith('/')) rest += 'index.html';
+    if (rest === null || rest.split('/').some((s) => s === '' || s.startsWith('.')) || (prefix === '/pkg/' && !PKG_FILES.test(rest))) {
+      return send(404, `not found: ${pathname}`);
+    }
+    fs.readFile(path.join(ROOT, SERVED[prefix], rest), (err, data) => {
+      if (err) return send(404, `not found: ${pathname}`);
+      send(200, data, TYPES[path.extname(rest)] ?? 'application/octet-stream');
+    });
+  };
+}
+
+function openInBrowser(url) {
+  const [command, args] = process.platform === 'darwin' ? ['open', [url]]
+    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => process.stderr.write(`kafka-fetch-decoder: could not open a browser (${command}); open ${url}\n`));
+  child.unref();
+}
+
+/** Runs relay or ui until SIGINT or SIGTERM; resolves with the exit code. */
+async function run(command, argv, out = process.stdout, err = process.stderr) {
+  const spec = command === 'relay'
+    ? { ...serveOptions, '--listen': { value: 'HOST:PORT' }, '--allow-origin': { value: 'ORIGIN', repeat: true } }
+    : { ...serveOptions, '--port': { value: 'N', parse: parse.integer(0, 65535) }, '--open': {} };
+  const { options: o } = parseArgs(argv, spec, []);
+  if (o.help) {
+    out.write(`${command === 'relay' ? relayUsage : uiUsage}\n`);
+    return 0;
+  }
+  const listen = command === 'relay' ? o.listen ?? '127.0.0.1:8081' : `127.0.0.1:${o.port ?? 8080}`;
+  if (!/^(\[[0-9a-fA-F:]+\]|[\w.-]+):\d{1,5}$/.test(listen)) throw new UsageError(`--listen is HOST:PORT, got '${listen}'`);
+  const options = {
+    ...clientOptions(o),
+    listen,
+    allowOrigins: o.allowOrigin ?? [],
+    maxConnections: o.maxConnections,
+    idleTimeoutMs: o.idleTimeoutMs,
+    log: (line) => err.write(`kafka-fetch-decoder ${command}: ${line}\n`),
+  };
+  if (command === 'ui') options.handleHttp = pageHandler({ relayPath: '/kafka', bootstrap: o.bootstrap });
+  for (const k of Object.keys(options)) if (options[k] === undefined) delete options[k];
+  // fail at once, in one line, when the brokers cannot be reached at all
+  const probe = new KafkaClient({ ...clientOptions(o), retries: 0 });
+  try {
+    await probe.metadata([]);
+  } catch (e) {
+    if (!(e instanceof KafkaClientError)) throw e;
+    err.write(`kafka-fetch-decoder ${command}: ${e.message}\n`);
+    return 1;
+  } finally {
+    probe.close();
+  }
+  let relay;
+  try {
+    relay = await startRelay(options);
+  } catch (e) {
+    if (e instanceof KafkaClientError) throw new UsageError(e.message);
+    if (e.code === 'EADDRINUSE') throw new UsageError(`${listen} is in use; choose another with ${command === 'relay' ? '--listen' : '--port'}`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${listen}: ${e.code}`);
+    throw e;
+  }
+  if (command === 'ui') {
+    out.write(`kafka-fetch-decoder ui: ${relay.url} (brokers ${o.bootstrap}; Ctrl-C to stop)\n`);
+    if (o.open) openInBrowser(relay.url);
+  } else {
+    out.write(`kafka-fetch-decoder relay: ${relay.relayUrl} (brokers ${o.bootstrap}; origins ${relay.origins.join(' ')}; Ctrl-C to stop)\n`);
+    if (!/^(127\.|localhost:|\[::1\]:)/.test(listen)) err.write(`kafka-fetch-decoder relay: listening on ${listen}, reachable from other machines\n`);
+  }
+  await new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await relay.close();
+  return 0;
+}
+
+module.exports = { run, relayUsage, uiUsage };

@@ -1,0 +1,60 @@
+// How the client reaches brokers through the relay (`kafka-fetch-decoder relay` or `ui`): one
+// WebSocket per broker, binary messages carrying Kafka's bytes unchanged. The relay picks the broker
+// from the `broker` query parameter and checks it against the cluster's metadata; without it, the
+// relay connects to one of its bootstrap brokers. The relay closes with a 4xxx code and a reason
+// when it refuses (origin, target, a non-read request, a frame too large, too many connections).
+
+import { addressName } from './address.mjs';
+
+/** A transport for `KafkaClient` over the relay at `relayUrl` (ws:// or wss://). */
+export function webSocketTransport(relayUrl, WebSocketClass) {
+  if (typeof WebSocketClass !== 'function') {
+    throw new TypeError('kafka-fetch-decoder: this runtime has no WebSocket; pass a WebSocket class (for example the ws package) as option webSocket');
+  }
+  const base = new URL(relayUrl);
+  if (base.protocol !== 'ws:' && base.protocol !== 'wss:') {
+    throw new TypeError(`kafka-fetch-decoder: the relay URL must start with ws:// or wss://, got '${relayUrl}'`);
+  }
+  return {
+    connect({ host, port, timeoutMs }) {
+      const url = new URL(base);
+      if (port) url.searchParams.set('broker', addressName({ host, port }));
+      return new Promise((resolve, reject) => {
+        const ws = new WebSocketClass(url.href);
+        ws.binaryType = 'arraybuffer';
+        let opened = false;
+        let closeReason = null;
+        const timer = setTimeout(() => {
+          ws.close();
+          reject(new Error(`no connection to the relay ${base.href} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const dataHandlers = [];
+        const closeHandlers = [];
+        ws.onmessage = (event) => {
+          if (!(event.data instanceof ArrayBuffer)) return; // the relay sends binary messages only
+          const chunk = new Uint8Array(event.data);
+          for (const fn of dataHandlers) fn(chunk);
+        };
+        ws.onclose = (event) => {
+          clearTimeout(timer);
+          // 4xxx: the relay says why; 1006 before opening: the relay is not there (or refused the upgrade)
+          closeReason = event.code >= 4000 ? new Error(`relay: ${event.reason || `closed with code ${event.code}`}`)
+            : opened ? (event.code === 1000 ? null : new Error(`the relay connection closed (code ${event.code})`))
+            : new Error(`cannot reach the relay at ${base.href}`);
+          if (!opened) reject(closeReason);
+          for (const fn of closeHandlers) fn(closeReason);
+        };
+        ws.onopen = () => {
+          clearTimeout(timer);
+          opened = true;
+          resolve({
+            write: (bytes) => ws.send(bytes),
+            close: () => ws.close(1000),
+            onData: (fn) => dataHandlers.push(fn),
+            onClose: (fn) => closeHandlers.push(fn),
+          });
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,270 @@
+// The relay: browsers cannot open TCP connections, so the page's client talks to brokers through a
+// WebSocket per broker, and the relay moves the bytes. It decodes nothing and keeps no records; it is a
+// security boundary, so it
+//   - listens on loopback unless told otherwise;
+//   - connects only to its bootstrap brokers and the brokers their metadata lists (`?broker=host:port`
+//     is checked against them), never to another address a browser names;
+//   - checks the Origin of every WebSocket (its own pages, plus --allow-origin);
+//   - forwards only read requests (ApiVersions, Metadata without topic creation, ListOffsets, Fetch)
+//     and closes the connection on anything else;
+//   - does TLS and SASL to the brokers itself, so credentials never reach a browser;
+//   - bounds request frames, connections and idle time.
+// A refusal completes the WebSocket handshake and closes at once with a 4xxx code and a reason the
+// page can show; no broker connection is made before every check has passed.
+
+import http from 'node:http';
+import { WebSocketServer } from 'ws';
+import { addressName, parseAddress } from '../client/address.mjs';
+import { KafkaClient, resolveClientOptions } from '../client/client.mjs';
+import { BrokerConnection } from '../client/connection.mjs';
+import { KafkaClientError } from '../client/errors.mjs';
+import { FrameSplitter } from '../client/frames.mjs';
+import { API } from '../client/protocol.mjs';
+import { KAFKA_API_NAMES, metadataRequestCreatesTopics } from './requests.mjs';
+
+/** The requests the relay forwards: what the client needs to read. */
+const READ_APIS = new Set([API.API_VERSIONS, API.METADATA, API.LIST_OFFSETS, API.FETCH]);
+
+/** Close codes (4000-4999: the application's); the page shows the reason. */
+export const CLOSE = {
+  BAD_REQUEST: 4400,
+  ORIGIN_REFUSED: 4403,
+  TARGET_REFUSED: 4404,
+  IDLE: 4408,
+  NOT_READ_ONLY: 4405,
+  FRAME_TOO_LARGE: 4413,
+  TOO_MANY_CONNECTIONS: 4429,
+  BROKER_UNREACHABLE: 4502,
+  BROKER_CLOSED: 4503,
+};
+
+const DEFAULTS = {
+  path: '/kafka',
+  maxConnections: 64,
+  maxRequestBytes: 64 * 1024,
+  idleTimeoutMs: 120_000,
+  // pause reading from a broker while this much is queued towards a slow browser
+  maxBufferedBytes: 16 * 1024 * 1024,
+};
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * Starts a relay. options: bootstrap (required), listen ('host:port'; default 127.0.0.1:0, a free
+ * port), allowOrigins (more origins than the relay's own), tls, sasl, clientId, connectTimeoutMs,
+ * maxConnections (64), maxRequestBytes (64 KiB), idleTimeoutMs (120 s), path ('/kafka'), log (a
+ * function of one line; default stderr), handleHttp(req, res) (other HTTP requests: the `ui`
+ * command serves the page with it). Resolves once listening with { url, relayUrl, origins, close() }.
+ */
+export async function startRelay(options = {}) {
+  const {
+    listen = '127.0.0.1:0', allowOrigins = [], log = (line) => process.stderr.write(`relay: ${line}\n`), handleHttp = null,
+    path = DEFAULTS.path, maxConnections = DEFAULTS.maxConnections, maxRequestBytes = DEFAULTS.maxRequestBytes,
+    idleTimeoutMs = DEFAULTS.idleTimeoutMs, maxBufferedBytes = DEFAULTS.maxBufferedBytes, ...clientOptions
+  } = options;
+  if (clientOptions.relay || clientOptions.transport) throw new KafkaClientError('INVALID_ARGUMENT', 'a relay connects to brokers itself (no relay or transport option)');
+  for (const origin of allowOrigins) {
+    if (!/^https?:\/\/[^/]+$/.test(origin)) throw new KafkaClientError('INVALID_ARGUMENT', `an origin is scheme://host[:port] with nothing after it, got '${origin}'`);
+  }
+  const { bootstrap, connection: connectionOptions } = resolveClientOptions(clientOptions);
+  const where = parseListen(listen);
+  const targets = new Targets(bootstrap, new KafkaClient(clientOptions), log);
+
+  const server = http.createServer((req, res) => {
+    if (handleHttp) return handleHttp(req, res);
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(`kafka-fetch-decoder relay: WebSocket connections at ${path}\n`);
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes + 4 });
+  const origins = new Set(allowOrigins);
+  let open = 0;
+
+  server.on('upgrade', async (req, socket, head) => {
+    const url = new URL(req.url, 'http://relay');
+    const origin = req.headers.origin;
+    const from = origin ?? 'a client without an Origin';
+    // every check before any broker connection; a refusal still completes the handshake so that the
+    // browser sees the code and the reason
+    const refuse = (code, reason) => {
+      log(`refused ${from}: ${reason}`);
+      wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, reason.slice(0, 120)));
+    };
+    if (url.pathname !== path) return refuse(CLOSE.BAD_REQUEST, `no relay at ${url.pathname}; it is at ${path}`);
+    // Browsers always send an Origin; a client without one is not a web page (a Node tool)
+    if (origin !== undefined && !origins.has(origin)) return refuse(CLOSE.ORIGIN_REFUSED, `origin ${origin} is not allowed (relay option --allow-origin)`);
+    if (open >= maxConnections) return refuse(CLOSE.TOO_MANY_CONNECTIONS, `too many connections (${maxConnections})`);
+    open++;
+    let broker;
+    try {
+      broker = await targets.connect(url.searchParams.get('broker'), connectionOptions);
+    } catch (e) {
+      open--;
+      const code = e.code === 'TARGET_REFUSED' ? CLOSE.TARGET_REFUSED : e.code === 'INVALID_ARGUMENT' ? CLOSE.BAD_REQUEST : CLOSE.BROKER_UNREACHABLE;
+      return refuse(code, e.message);
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      pipe(ws, broker, { from, log, maxRequestBytes, idleTimeoutMs, maxBufferedBytes });
+      ws.once('close', () => open--);
+    });
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(where.port, where.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = server.address().port;
+  const host = where.host.includes(':') ? `[${where.host}]` : where.host;
+  // the relay's own pages: the names a browser may use for where it listens
+  for (const name of new Set([host, ...(isLoopback(where.host) ? LOOPBACK_NAMES : [])])) origins.add(`http://${name}:${port}`);
+  return {
+    url: `http://${host}:${port}/`,
+    relayUrl: `ws://${host}:${port}${path}`,
+    origins: [...origins],
+    server,
+    close: () => new Promise((resolve) => {
+      for (const ws of wss.clients) ws.terminate();
+      targets.close();
+      server.close(() => resolve());
+      server.closeAllConnections?.();
+    }),
+  };
+}
+
+/** Pipes one browser WebSocket to its broker connection, checking every request frame. */
+function pipe(ws, broker, { from, log, maxRequestBytes, idleTimeoutMs, maxBufferedBytes }) {
+  const requests = new FrameSplitter({ maxFrameBytes: maxRequestBytes });
+  let closed = false;
+  let paused = false;
+  const end = (code, reason) => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(idle);
+    socket.close();
+    if (ws.readyState === ws.OPEN) ws.close(code, reason.slice(0, 120));
+  };
+  const idle = setTimeout(() => end(CLOSE.IDLE, `idle for ${idleTimeoutMs / 1000} s`), idleTimeoutMs);
+  const socket = broker.pipe(
+    (chunk) => {
+      idle.refresh();
+      ws.send(chunk, () => {
+        if (paused && ws.bufferedAmount < maxBufferedBytes / 4) {
+          paused = false;
+          socket.resume();
+        }
+      });
+      if (!paused && ws.bufferedAmount > maxBufferedBytes) {
+        paused = true;
+        socket.pause();
+      }
+    },
+    (error) => end(CLOSE.BROKER_CLOSED, `broker ${broker.name} closed the connection${error ? `: ${error.message}` : ''}`),
+  );
+  ws.on('message', (data, isBinary) => {
+    if (closed) return;
+    idle.refresh();
+    if (!isBinary) return end(CLOSE.BAD_REQUEST, 'the relay takes binary messages only');
+    let frames;
+    try {
+      frames = requests.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    } catch (e) {
+      log(`closed ${from} to ${broker.name}: ${e.message}`);
+      return end(CLOSE.FRAME_TOO_LARGE, `request frame too large: ${e.message}`);
+    }
+    for (const frame of frames) {
+      const refusal = refusalOf(frame);
+      if (refusal) {
+        log(`refused ${from} to ${broker.name}: ${refusal}; connection closed`);
+        return end(CLOSE.NOT_READ_ONLY, `refused: ${refusal} (the relay is read-only)`);
+      }
+      const sized = new Uint8Array(4 + frame.length);
+      new DataView(sized.buffer).setUint32(0, frame.length);
+      sized.set(frame, 4);
+      socket.write(sized);
+    }
+  });
+  ws.on('close', () => end(1000, ''));
+  ws.on('error', () => end(1011, ''));
+}
+
+/** Why a request frame may not pass, or null: the relay forwards reads only. */
+export function refusalOf(frame) {
+  if (frame.length < 8) return 'a request shorter than its header';
+  const apiKey = (frame[0] << 8) | frame[1];
+  const apiVersion = (frame[2] << 8) | frame[3];
+  if (!READ_APIS.has(apiKey)) return `${KAFKA_API_NAMES[apiKey] ?? 'a request'} (api key ${apiKey})`;
+  if (apiKey === API.METADATA) {
+    const creates = metadataRequestCreatesTopics(frame, apiVersion);
+    if (creates === null) return `a Metadata v${apiVersion} request that cannot be read`;
+    if (creates) return `a Metadata v${apiVersion} request that may create topics`;
+  }
+  return null;
+}
+
+/**
+ * The brokers the relay may connect to: its bootstrap list and the brokers the cluster's metadata
+ * lists, learned again (at most every few seconds) when a browser names one not yet known.
+ */
+class Targets {
+  constructor(bootstrap, client, log) {
+    this.bootstrap = bootstrap;
+    this.client = client;
+    this.log = log;
+    this.known = new Set(bootstrap.map(addressName));
+    this.refreshing = null;
+    this.refreshedAt = 0;
+  }
+
+  async refresh() {
+    if (Date.now() - this.refreshedAt < 2000) return;
+    this.refreshing ??= this.client.metadata([]).then((md) => {
+      for (const b of md.brokers) this.known.add(addressName(b));
+    }).catch((e) => this.log(`metadata refresh failed: ${e.message}`)).finally(() => {
+      this.refreshedAt = Date.now();
+      this.refreshing = null;
+    });
+    await this.refreshing;
+  }
+
+  /** An open, negotiated (and authenticated) connection to the named broker or a bootstrap one. */
+  async connect(named, connectionOptions) {
+    if (named === null) return this.#first(connectionOptions);
+    const address = parseAddress(named);
+    const name = addressName(address);
+    if (!this.known.has(name)) await this.refresh();
+    if (!this.known.has(name)) throw new KafkaClientError('TARGET_REFUSED', `broker ${name} is not in the cluster's metadata`);
+    const connection = new BrokerConnection(address, connectionOptions);
+    await connection.open();
+    return connection;
+  }
+
+  async #first(connectionOptions) {
+    const failures = [];
+    for (const address of this.bootstrap) {
+      const connection = new BrokerConnection(address, connectionOptions);
+      try {
+        await connection.open();
+        return connection;
+      } catch (e) {
+        failures.push(e.message);
+      }
+    }
+    throw new KafkaClientError('CONNECTION', `no bootstrap broker answered: ${failures.join('; ')}`);
+  }
+
+  close() {
+    this.client.close();
+  }
+}
+
+function parseListen(text) {
+  try {
+    return text.endsWith(':0') ? { host: parseAddress(text.replace(/:0$/, ':1')).host, port: 0 } : parseAddress(text);
+  } catch {
+    throw new KafkaClientError('INVALID_ARGUMENT', `--listen is HOST:PORT, got '${text}'`);
+  }
+}
+
+const isLoopback = (host) => host === 'localhost' || host === '::1' || host.startsWith('127.');

@@ -1,0 +1,194 @@
+// The relay (startRelay, and the `relay` command) in front of real brokers: the client reads through
+// it exactly as directly, and every refusal of its security model happens, with its close code.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
+import { b64, pkg, root } from '../js/helpers.mjs';
+import { produce, startMockCluster, startTansu } from './brokers.mjs';
+
+const { KafkaClient, KafkaClientError, startRelay } = pkg;
+const READ_APIS = new Set([1, 2, 3, 18]); // Fetch, ListOffsets, Metadata, ApiVersions
+const quiet = () => {};
+
+/** A request frame (size prefix included): api key, version, correlation id, client id 'x', then `body`. */
+function requestFrame(apiKey, apiVersion, body = []) {
+  const bytes = Buffer.from([0, 0, 0, 0, apiKey >> 8, apiKey & 255, apiVersion >> 8, apiVersion & 255, 0, 0, 0, 1, 0, 1, 0x78, ...body]);
+  bytes.writeUInt32BE(bytes.length - 4, 0);
+  return bytes;
+}
+
+/** Opens a WebSocket to the relay, sends `frames` once open; resolves with how it closed. */
+function exchange(url, { origin, frames = [] } = {}) {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, origin ? { origin } : {});
+    const received = [];
+    ws.on('open', () => frames.forEach((f) => ws.send(f)));
+    ws.on('message', (data) => received.push(data));
+    ws.on('error', () => {});
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), received }));
+  });
+}
+
+describe('relay in front of Tansu', () => {
+  let tansu;
+  let relay;
+  let written;
+  const logged = [];
+  before(async () => {
+    tansu = await startTansu();
+    const records = Array.from({ length: 50 }, (_, i) => ({ partition: i % 2, key_b64: i % 5 ? Buffer.from(`k${i}`).toString('base64') : null, value_b64: Buffer.from(`value ${i}`).toString('base64'), headers: [['h', 'MQ=='], ['h', null]] }));
+    written = await produce(tansu, { topic: 'relayed', create: { partitions: 2 }, compression: 'zstd', records });
+    relay = await startRelay({ bootstrap: tansu.bootstrap, allowOrigins: ['http://allowed.example'], maxConnections: 4, idleTimeoutMs: 1000, log: (line) => logged.push(line) });
+  });
+  after(async () => {
+    await relay?.close();
+    await tansu?.stop();
+  });
+
+  test('the client reads through the relay what it reads directly', async () => {
+    const read = async (options) => {
+      const client = new KafkaClient(options);
+      const rows = [];
+      try {
+        for await (const chunk of client.consume({ topic: 'relayed', untilEnd: true })) {
+          rows.push(...chunk.records.map((r) => `${chunk.partition}/${r.offset}/${b64(r.key)}/${b64(r.value)}/${r.headers.length}`));
+        }
+      } finally {
+        client.close();
+      }
+      return rows;
+    };
+    const relayed = await read({ relay: relay.relayUrl });
+    assert.equal(relayed.length, written.length);
+    assert.deepEqual(relayed, await read({ bootstrap: tansu.bootstrap }));
+  });
+
+  test('a foreign Origin is refused before any broker connection; listed and own origins are not', async () => {
+    const foreign = await exchange(relay.relayUrl, { origin: 'http://evil.example' });
+    assert.equal(foreign.code, 4403);
+    assert.match(foreign.reason, /origin http:\/\/evil\.example is not allowed/);
+    for (const origin of ['http://allowed.example', relay.url.replace(/\/$/, '')]) {
+      const ok = await exchange(relay.relayUrl, { origin, frames: [requestFrame(18, 0)] });
+      assert.equal(ok.received.length > 0, true, `${origin}: an ApiVersions answer`);
+    }
+  });
+
+  test('every api key but the four reads is refused and the connection closed', async () => {
+    for (let apiKey = 0; apiKey <= 80; apiKey++) {
+      if (READ_APIS.has(apiKey)) continue;
+      const { code, reason, received } = await exchange(relay.relayUrl, { frames: [requestFrame(apiKey, 0, [0, 0, 0, 0])] });
+      assert.equal(code, 4405, `api key ${apiKey}: ${reason}`);
+      assert.equal(received.length, 0, `api key ${apiKey} reached no broker`);
+    }
+    assert.ok(logged.some((l) => /Produce \(api key 0\)/.test(l)), 'refusals are logged by name');
+  });
+
+  test('a Metadata request that may create topics is refused', async () => {
+    // v4: topics [ "new-topic" ], allow_auto_topic_creation = true
+    const name = Buffer.from('new-topic');
+    const creating = requestFrame(3, 4, [0, 0, 0, 1, 0, name.length, ...name, 1]);
+    const { code, reason } = await exchange(relay.relayUrl, { frames: [creating] });
+    assert.equal(code, 4405, reason);
+    assert.match(reason, /may create topics/);
+    const reading = requestFrame(3, 4, [0, 0, 0, 1, 0, name.length, ...name, 0]);
+    const answered = await new Promise((resolve) => {
+      const ws = new WebSocket(relay.relayUrl);
+      ws.on('open', () => ws.send(reading));
+      ws.on('message', () => {
+        ws.close();
+        resolve(true);
+      });
+      ws.on('close', () => resolve(false));
+    });
+    assert.equal(answered, true, 'the same request without auto-creation is answered');
+  });
+
+  test('an address that is not the cluster\'s is refused', async () => {
+    for (const target of ['127.0.0.1:22', '10.0.0.1:9092', 'localhost:' + tansu.bootstrap.split(':')[1]]) {
+      const { code, reason } = await exchange(`${relay.relayUrl}?broker=${target}`);
+      assert.equal(code, 4404, `${target}: ${reason}`);
+    }
+    const { code } = await exchange(`${relay.relayUrl}?broker=not-an-address`);
+    assert.equal(code, 4400);
+  });
+
+  test('an oversized request frame is refused before it is read', async () => {
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(1 << 20);
+    const { code, reason } = await exchange(relay.relayUrl, { frames: [header] });
+    assert.equal(code, 4413, reason);
+  });
+
+  test('too many connections, and idle ones, are closed', async () => {
+    const sockets = await Promise.all(Array.from({ length: 4 }, () => new Promise((resolve) => {
+      const ws = new WebSocket(relay.relayUrl);
+      ws.on('open', () => resolve(ws));
+    })));
+    const fifth = await exchange(relay.relayUrl);
+    assert.equal(fifth.code, 4429);
+    const idle = await new Promise((resolve) => sockets[0].on('close', (code) => resolve(code)));
+    assert.equal(idle, 4408);
+    for (const ws of sockets) ws.close();
+  });
+});
+
+test('through the relay, partitions are read from the three brokers the metadata names', async () => {
+  const mock = await startMockCluster({ brokers: 3 });
+  const relay = await startRelay({ bootstrap: mock.bootstrap.split(',')[0], log: quiet });
+  try {
+    const records = Array.from({ length: 60 }, (_, i) => ({ partition: i % 6, value_b64: Buffer.from(`v${i}`).toString('base64') }));
+    await produce(mock, { topic: 'spread', create: { partitions: 6 }, compression: 'gzip', records });
+    const client = new KafkaClient({ relay: relay.relayUrl });
+    const brokers = new Set();
+    let n = 0;
+    try {
+      for await (const chunk of client.consume({ topic: 'spread', untilEnd: true })) {
+        brokers.add(chunk.broker);
+        n += chunk.records.length;
+      }
+    } finally {
+      client.close();
+    }
+    assert.equal(n, 60);
+    assert.equal(brokers.size, 3);
+  } finally {
+    await relay.close();
+    await mock.stop();
+  }
+});
+
+test('a relay whose broker is down: the client gets the relay\'s reason', async () => {
+  const relay = await startRelay({ bootstrap: '127.0.0.1:1', log: quiet });
+  try {
+    const client = new KafkaClient({ relay: relay.relayUrl, retries: 0 });
+    await assert.rejects(client.metadata(), (e) => e instanceof KafkaClientError && /relay: no bootstrap broker answered: cannot connect to broker 127\.0\.0\.1:1/.test(e.message));
+    client.close();
+  } finally {
+    await relay.close();
+  }
+});
+
+test('the relay command: prints its URL, refuses bad options in one line, stops on SIGTERM', async () => {
+  const tansu = await startTansu();
+  try {
+    const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'relay', '--bootstrap', tansu.bootstrap, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const line = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d))));
+    assert.match(line, /^kafka-fetch-decoder relay: ws:\/\/127\.0\.0\.1:\d+\/kafka \(brokers 127\.0\.0\.1:\d+; origins http:\/\/127\.0\.0\.1:\d+ /);
+    const client = new KafkaClient({ relay: /ws:\S+/.exec(line)[0] });
+    assert.ok((await client.metadata()).brokers.length === 1);
+    client.close();
+    child.kill('SIGTERM');
+    assert.equal(await new Promise((resolve) => child.on('exit', resolve)), 0);
+  } finally {
+    await tansu.stop();
+  }
+  const bad = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'relay', '--bootstrap', '127.0.0.1:1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  bad.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  assert.equal(await new Promise((resolve) => bad.on('exit', resolve)), 1);
+  assert.match(stderr, /^kafka-fetch-decoder relay: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connect ECONNREFUSED 127\.0\.0\.1:1\n$/);
+});
