@@ -87,4 +87,4 @@ fs.mkdirSync(path.join(pkg, 'www'));
 for (const f of fs.readdirSync(path.join(root, 'www'))) {
   if (/\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'www', f), path.join(pkg, 'www', f));
 }
-console.log(`pkg/ built: ${fs.statSync(wasmFile).size} bytes of wasm`);
+console.log(`${path.relative(root, pkg)}/ built: ${fs.statSync(wasmFile).size} bytes of wasm`);

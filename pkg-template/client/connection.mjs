@@ -80,8 +80,10 @@ export class BrokerConnection {
     socket.onClose((error) => {
       if (this.piped) this.piped.onClose(error);
       if (this.socket !== socket) return;
-      const why = error ? `: ${error.message ?? error}` : '';
-      this.#failAll(new KafkaClientError('CONNECTION', `broker ${this.name} closed the connection${why}`, { broker: this.name, cause: error }));
+      // a relay that refused says why; that is the message
+      const message = error?.message?.startsWith('relay: ') ? `${error.message} (to ${this.name})`
+        : `broker ${this.name} closed the connection${error ? `: ${error.message ?? error}` : ''}`;
+      this.#failAll(new KafkaClientError('CONNECTION', message, { broker: this.name, cause: error }));
       this.socket = null;
       this.opening = null; // the next request reconnects
       this.versions = null;

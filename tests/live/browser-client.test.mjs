@@ -1,0 +1,82 @@
+// The client in a Chromium page, through the relay, as the README shows for headless browser tests:
+// records written by a real producer come back whole through page.evaluate, and a page of another
+// origin is refused by the relay with a reason the client reports.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchChromium, startServer } from '../browser/chromium.mjs';
+import { pkg } from '../js/helpers.mjs';
+import { produce, startTansu } from './brokers.mjs';
+
+let tansu;
+let server;
+let origin;
+let browser;
+let written;
+
+before(async () => {
+  tansu = await startTansu();
+  const records = Array.from({ length: 30 }, (_, i) => ({
+    partition: i % 3,
+    key_b64: Buffer.from(`key-${i}`).toString('base64'),
+    value_b64: Buffer.from(JSON.stringify({ n: i })).toString('base64'),
+    headers: [['h', Buffer.from('1').toString('base64')], ['h', null]],
+  }));
+  const acks = await produce(tansu, { topic: 'in-page', create: { partitions: 3 }, compression: 'snappy', records });
+  written = acks.map((a, i) => `${a.partition}/${a.offset}/key-${i}/{"n":${i}}/2`).sort();
+  ({ server, origin } = await startServer());
+  browser = await launchChromium();
+  await browser.page.goto(`${origin}/www/serve.mjs`);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  await tansu?.stop();
+});
+
+// Runs in the page: the README's snippet, with the package served at /pkg/.
+const READ_TOPIC = async (relay) => {
+  const { default: init, KafkaClient } = await import('/pkg/web.mjs');
+  await init();
+  const client = new KafkaClient({ relay });
+  const out = [];
+  try {
+    for await (const chunk of client.consume({ topic: 'in-page', untilEnd: true })) {
+      for (const r of chunk.records) out.push({ partition: chunk.partition, record: r });
+    }
+  } catch (e) {
+    return { error: e.message, code: e.code };
+  } finally {
+    client.close();
+  }
+  return { rows: out };
+};
+
+const rowsOf = ({ rows }) => rows.map(({ partition, record: r }) => {
+  const text = (v) => Buffer.from(Object.values(v)).toString(); // page.evaluate gives typed arrays as plain objects
+  return `${partition}/${r.offset}/${text(r.key)}/${text(r.value)}/${r.headers.length}`;
+}).sort();
+
+test('a page reads a topic through the relay, and the records cross page.evaluate whole', async () => {
+  const relay = await pkg.startRelay({ bootstrap: tansu.bootstrap, allowOrigins: [origin], log: () => {} });
+  try {
+    const result = await browser.page.evaluate(`(${READ_TOPIC})(${JSON.stringify(relay.relayUrl)})`);
+    assert.equal(result.error, undefined, result.error);
+    assert.deepEqual(rowsOf(result), written);
+  } finally {
+    await relay.close();
+  }
+});
+
+test('a page of an origin the relay does not allow gets the relay\'s refusal', async () => {
+  const logged = [];
+  const relay = await pkg.startRelay({ bootstrap: tansu.bootstrap, log: (line) => logged.push(line) });
+  try {
+    const result = await browser.page.evaluate(`(${READ_TOPIC})(${JSON.stringify(relay.relayUrl)})`);
+    assert.equal(result.code, 'BOOTSTRAP');
+    assert.match(result.error, new RegExp(`relay: origin ${origin.replace(/[.]/g, '\\.')} is not allowed`));
+    assert.ok(logged.some((l) => l.includes(`refused ${origin}`)));
+  } finally {
+    await relay.close();
+  }
+});
