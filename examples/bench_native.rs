@@ -3,7 +3,8 @@
 //! records_sha256, then times decode + reading every record's offset, timestamp, key, value and
 //! headers, with CRCs skipped (the like-for-like figure) and verified.
 //! Prints one JSON line per frame: {frame, records, correct, records_per_s_median, min, max,
-//! mb_per_s_median, verify: {median, min, max}}.
+//! mb_per_s_median, verify: {median, min, max}, allocations: {calls, bytes}}, the last being the
+//! heap allocations of one decode after warm-up (counted by a wrapping global allocator).
 //!
 //!     cargo run --release --example bench_native [-- BENCH_DIR] [--seconds S]
 //!
@@ -12,11 +13,31 @@
 
 use kafka_fetch_decoder::{CrcMode, Decoded, FetchDecoder, FetchOptions};
 use sha2::{Digest, Sha256};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+use std::alloc::System;
 use std::path::PathBuf;
 use std::time::Duration;
 
 #[path = "../benches/common/timing.rs"]
 mod timing;
+
+#[global_allocator]
+static ALLOCATOR: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// Heap allocations (calls, including reallocations) and bytes of one decode, averaged over ten
+/// after the decoder has warmed up on the same frame.
+fn allocations_per_decode(decoder: &mut FetchDecoder, frame: &[u8], options: &FetchOptions) -> (f64, f64) {
+    const N: usize = 10;
+    let region = Region::new(ALLOCATOR);
+    for _ in 0..N {
+        let (_, d) = decoder.decode_fetch_response(frame, options).unwrap();
+        std::hint::black_box(touch(&d));
+    }
+    let s = region.change();
+    let calls = (s.allocations + s.reallocations) as f64 / N as f64;
+    let bytes = (s.bytes_allocated as f64 + s.bytes_reallocated.max(0) as f64) / N as f64;
+    (calls, bytes)
+}
 
 /// Reads every field of every record, the work the JS harness also does.
 fn touch(decoded: &Decoded<'_, '_>) -> usize {
@@ -127,9 +148,10 @@ fn main() {
         let (median, min, max) = run(&options);
         options.records.crc = CrcMode::Verify;
         let (v_median, v_min, v_max) = run(&options);
+        let (calls, bytes) = allocations_per_decode(&mut decoder, &frame, &options);
         let mb = frame.len() as f64 / 1e6 * median / records as f64;
         println!(
-            "{{\"frame\":\"{name}\",\"records\":{records},\"correct\":{correct},\"records_per_s_median\":{median:.0},\"min\":{min:.0},\"max\":{max:.0},\"mb_per_s_median\":{mb:.1},\"verify\":{{\"median\":{v_median:.0},\"min\":{v_min:.0},\"max\":{v_max:.0}}}}}"
+            "{{\"frame\":\"{name}\",\"records\":{records},\"correct\":{correct},\"records_per_s_median\":{median:.0},\"min\":{min:.0},\"max\":{max:.0},\"mb_per_s_median\":{mb:.1},\"verify\":{{\"median\":{v_median:.0},\"min\":{v_min:.0},\"max\":{v_max:.0}}},\"allocations\":{{\"calls\":{calls},\"bytes\":{bytes}}}}}"
         );
     }
 }

@@ -11,6 +11,7 @@ cargo fmt --check --manifest-path fuzz/Cargo.toml
 cargo fmt --check --manifest-path benches/native-peers/Cargo.toml
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --features bench -- -D warnings
 cargo clippy --features internals --lib -- -D warnings
 node scripts/check-imports.mjs
 # the public Rust API is documented (#![deny(missing_docs)]) and its doc links resolve

@@ -2,8 +2,9 @@
 //!
 //! Natively, crc-fast uses the CPU's CRC and carry-less multiply instructions. wasm has neither,
 //! and crc-fast's table fallback dispatches over every algorithm it knows, which links ~700 KB of
-//! tables into the module; there the `crc` crate's slicing-by-16 tables for just these two CRCs
-//! are used instead (1.6 GB/s in wasm, notes/limits.md).
+//! tables into the module. There CRC-32 (legacy messages, rare) is the `crc` crate's slicing-by-16,
+//! and CRC-32C (every record batch) is slicing-by-16 over three interleaved streams
+//! ([`interleaved`]), checked against the crate at every length.
 
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::options::CrcMode;
@@ -47,8 +48,7 @@ pub fn crc32(data: &[u8]) -> u32 {
 
 #[cfg(target_arch = "wasm32")]
 pub fn crc32c(data: &[u8]) -> u32 {
-    const CRC32C: crc::Crc<u32, crc::Table<16>> = crc::Crc::<u32, crc::Table<16>>::new(&crc::CRC_32_ISCSI);
-    CRC32C.checksum(data)
+    interleaved::crc32c(data)
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -57,8 +57,155 @@ pub fn crc32(data: &[u8]) -> u32 {
     CRC32.checksum(data)
 }
 
+/// CRC-32C in software, for wasm: slicing-by-16 tables, run over three parts of the input at once.
+///
+/// One table-driven stream is bound by its dependency chain (each 16 bytes need the previous CRC);
+/// three independent streams keep the loads busy, and their CRCs are then joined by multiplying in
+/// GF(2) (what zlib's crc32_combine does). Used in wasm only; natively the CPU's instructions win.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod interleaved {
+    /// CRC-32C's polynomial, bit-reflected.
+    const POLY: u32 = 0x82f6_3b78;
+    /// Below this, one stream: the join costs more than it saves.
+    const MIN_INTERLEAVED: usize = 3 * 256;
+
+    /// TABLES[k][b]: the CRC contribution of byte b followed by k zero bytes.
+    static TABLES: [[u32; 256]; 16] = tables();
+
+    const fn tables() -> [[u32; 256]; 16] {
+        let mut t = [[0u32; 256]; 16];
+        let mut b = 0;
+        while b < 256 {
+            let mut crc = b as u32;
+            let mut bit = 0;
+            while bit < 8 {
+                crc = if crc & 1 == 1 { (crc >> 1) ^ POLY } else { crc >> 1 };
+                bit += 1;
+            }
+            t[0][b] = crc;
+            b += 1;
+        }
+        let mut k = 1;
+        while k < 16 {
+            let mut b = 0;
+            while b < 256 {
+                let prev = t[k - 1][b];
+                t[k][b] = (prev >> 8) ^ t[0][(prev & 0xff) as usize];
+                b += 1;
+            }
+            k += 1;
+        }
+        t
+    }
+
+    /// The raw CRC register after 16 more bytes: two 8-byte loads, then one table load per byte.
+    #[inline(always)]
+    fn step16(crc: u32, b: &[u8; 16]) -> u32 {
+        let t = &TABLES;
+        let lo = u64::from_le_bytes(b[..8].try_into().expect("8 bytes")) ^ crc as u64;
+        let hi = u64::from_le_bytes(b[8..].try_into().expect("8 bytes"));
+        let byte = |w: u64, i: u32| ((w >> (8 * i)) & 0xff) as usize;
+        t[15][byte(lo, 0)]
+            ^ t[14][byte(lo, 1)]
+            ^ t[13][byte(lo, 2)]
+            ^ t[12][byte(lo, 3)]
+            ^ t[11][byte(lo, 4)]
+            ^ t[10][byte(lo, 5)]
+            ^ t[9][byte(lo, 6)]
+            ^ t[8][byte(lo, 7)]
+            ^ t[7][byte(hi, 0)]
+            ^ t[6][byte(hi, 1)]
+            ^ t[5][byte(hi, 2)]
+            ^ t[4][byte(hi, 3)]
+            ^ t[3][byte(hi, 4)]
+            ^ t[2][byte(hi, 5)]
+            ^ t[1][byte(hi, 6)]
+            ^ t[0][byte(hi, 7)]
+    }
+
+    fn bytewise(mut crc: u32, data: &[u8]) -> u32 {
+        for &b in data {
+            crc = (crc >> 8) ^ TABLES[0][((crc ^ b as u32) & 0xff) as usize];
+        }
+        crc
+    }
+
+    fn one_stream(mut crc: u32, data: &[u8]) -> u32 {
+        let mut blocks = data.chunks_exact(16);
+        for b in &mut blocks {
+            crc = step16(crc, b.try_into().expect("16 bytes"));
+        }
+        bytewise(crc, blocks.remainder())
+    }
+
+    /// a * b mod POLY, both bit-reflected polynomials.
+    fn multiply(a: u32, mut b: u32) -> u32 {
+        let mut m = 1u32 << 31;
+        let mut p = 0;
+        loop {
+            if a & m != 0 {
+                p ^= b;
+                if a & (m - 1) == 0 {
+                    return p;
+                }
+            }
+            m >>= 1;
+            b = if b & 1 == 1 { (b >> 1) ^ POLY } else { b >> 1 };
+        }
+    }
+
+    /// x^(8n) mod POLY: what a CRC register is multiplied by when n zero bytes follow.
+    fn shift_of(mut n: usize) -> u32 {
+        let mut result = 1u32 << 31; // the polynomial 1
+        let mut square = 1u32 << 23; // x^8
+        while n > 0 {
+            if n & 1 == 1 {
+                result = multiply(result, square);
+            }
+            square = multiply(square, square);
+            n >>= 1;
+        }
+        result
+    }
+
+    pub fn crc32c(data: &[u8]) -> u32 {
+        if data.len() < MIN_INTERLEAVED {
+            return !one_stream(!0, data);
+        }
+        let part = data.len() / 3 / 16 * 16;
+        let (a, rest) = data.split_at(part);
+        let (b, rest) = rest.split_at(part);
+        let (c, tail) = rest.split_at(part);
+        let (mut ca, mut cb, mut cc) = (!0u32, 0u32, 0u32);
+        for ((x, y), z) in a.chunks_exact(16).zip(b.chunks_exact(16)).zip(c.chunks_exact(16)) {
+            ca = step16(ca, x.try_into().expect("16 bytes"));
+            cb = step16(cb, y.try_into().expect("16 bytes"));
+            cc = step16(cc, z.try_into().expect("16 bytes"));
+        }
+        // crc(a b) = crc(a) shifted over b's length, plus b's own from a zero register
+        let shift = shift_of(part);
+        let joined = multiply(multiply(ca, shift) ^ cb, shift) ^ cc;
+        !one_stream(joined, tail)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn interleaved_crc32c_matches_the_reference_at_every_length() {
+        let data: Vec<u8> = (0..5000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for len in (0..800).chain([1023, 1024, 1025, 2047, 3000, 4096, 4999, 5000]) {
+            assert_eq!(
+                super::interleaved::crc32c(&data[..len]),
+                super::crc32c(&data[..len]),
+                "length {len}"
+            );
+        }
+        assert_eq!(super::interleaved::crc32c(b"123456789"), 0xe306_9283);
+    }
+
     #[test]
     fn check_values() {
         // the "check" values of both algorithms (the CRC of "123456789")

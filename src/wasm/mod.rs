@@ -169,6 +169,43 @@ impl WasmDecoder {
             .map_err(error_json)?;
         Ok(n as f64)
     }
+
+    /// Benchmark reference, not part of the JS API: CRC-32C of the last input, `rounds` times, by
+    /// the decoder's implementation (`reference` false) or the `crc` crate's slicing-by-16 (true):
+    /// the checksum's own speed in wasm, with no copy.
+    #[cfg(feature = "bench")]
+    #[wasm_bindgen(js_name = crc32cOfInput)]
+    pub fn crc32c_of_input(&self, rounds: u32, reference: bool) -> u32 {
+        const CRATE: crc::Crc<u32, crc::Table<16>> = crc::Crc::<u32, crc::Table<16>>::new(&crc::CRC_32_ISCSI);
+        let mut all = 0;
+        for _ in 0..rounds {
+            all ^= if reference {
+                CRATE.checksum(&self.input)
+            } else {
+                crate::checksum::crc32c(&self.input)
+            };
+        }
+        all
+    }
+}
+
+/// Bench build only: every heap allocation is counted, for `allocationStats`.
+#[cfg(feature = "bench")]
+#[global_allocator]
+static ALLOCATOR: &stats_alloc::StatsAlloc<std::alloc::System> = &stats_alloc::INSTRUMENTED_SYSTEM;
+
+/// Benchmark reference, not part of the JS API: heap allocations since the module started, as
+/// [allocations, reallocations, bytes allocated, bytes added by reallocations].
+#[cfg(feature = "bench")]
+#[wasm_bindgen(js_name = allocationStats)]
+pub fn allocation_stats() -> Vec<f64> {
+    let s = ALLOCATOR.stats();
+    vec![
+        s.allocations as f64,
+        s.reallocations as f64,
+        s.bytes_allocated as f64,
+        s.bytes_reallocated as f64,
+    ]
 }
 
 /// What one call hands to JS besides the core's columns, reused across calls: the metadata JSON,
