@@ -284,11 +284,17 @@ export class KafkaClient {
    * the decoded FetchResponse (decode options from `decode`); `raw: true` keeps `frame`.
    */
   async fetch(topic, partitions, { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false } = {}) {
+    const answers = await this.#fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel });
+    return answers.map((answer) => this.#decodeAnswer(answer, { isolationLevel, decode, raw }));
+  }
+
+  /** Sends one Fetch per leader of `partitions`; resolves with the raw answers (not yet decoded). */
+  async #fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel }) {
     const meta = await this.#topic(topic);
     const byLeader = this.#groupByLeader(topic, partitions.map((p) => p.partition));
     const positions = new Map(partitions.map((p) => [p.partition, p]));
     return Promise.all([...byLeader.values()].map(async ({ address, parts }) => {
-      const c = this.#connection(address);
+      const connection = this.#connection(address);
       const request = {
         maxWaitMs, minBytes, maxBytes, readCommitted: isolationLevel === 'read_committed',
         partitions: parts.map((p) => ({
@@ -296,25 +302,29 @@ export class KafkaClient {
           offset: BigInt(positions.get(p.partition).offset), maxBytes: positions.get(p.partition).maxBytes ?? 1024 * 1024,
         })),
       };
-      const { version, frame } = await c.request(API.FETCH, (v, id) => {
+      const { version, frame } = await connection.request(API.FETCH, (v, id) => {
         // fetch v13+ names topics by id: without one (old metadata), stay at v12
         const fetchVersion = meta.topicId ? v : Math.min(v, 12);
         request.version = fetchVersion;
         return encode.fetch(fetchVersion, id, this.#options.clientId, request);
       });
-      const apiVersion = request.version ?? version;
-      const fetchOffsets = { [topic]: Object.fromEntries(request.partitions.map((p) => [p.partition, p.offset])) };
-      const response = this.#decoder.decodeFetchResponse(frame, {
-        crc: 'verify',
-        ...decode,
-        apiVersion,
-        isolationLevel,
-        fetchOffsets,
-        topicNames: meta.topicId ? { [meta.topicId]: topic } : undefined,
-      });
-      if (response.errorCode) throw c.brokerError(`Fetch ${topic}`, response.errorCode, { topic });
-      return { broker: c.name, apiVersion, frame: raw ? frame : undefined, request, response };
+      return { connection, topic, topicId: meta.topicId, apiVersion: request.version ?? version, frame, request };
     }));
+  }
+
+  /** Decodes one raw Fetch answer; a response-level error code is a BROKER_ERROR. */
+  #decodeAnswer({ connection, topic, topicId, apiVersion, frame, request }, { isolationLevel, decode, raw }) {
+    const fetchOffsets = { [topic]: Object.fromEntries(request.partitions.map((p) => [p.partition, p.offset])) };
+    const response = this.#decoder.decodeFetchResponse(frame, {
+      crc: 'verify',
+      ...decode,
+      apiVersion,
+      isolationLevel,
+      fetchOffsets,
+      topicNames: topicId ? { [topicId]: topic } : undefined,
+    });
+    if (response.errorCode) throw connection.brokerError(`Fetch ${topic}`, response.errorCode, { topic });
+    return { broker: connection.name, apiVersion, frame: raw ? frame : undefined, request, response };
   }
 
   /**
@@ -349,21 +359,31 @@ export class KafkaClient {
     const starts = await this.#startOffsets(topic, chosen, from, isolationLevel);
     for (const p of chosen) state.set(p, { offset: starts.get(p), end: null, maxBytes: partitionMaxBytes, failures: 0 });
     const active = () => [...state.entries()].filter(([, s]) => !untilEnd || s.end === null || s.offset < s.end).map(([p]) => p);
-    let emitted = 0;
+    // One round asks every leader for its partitions from their current positions. The next round
+    // is asked for as soon as this one's positions are known, before its records are handed out,
+    // so the brokers work while the caller does; answers are decoded only when their turn comes.
     let round = 0;
-    while (emitted < maxRecords) {
+    const ask = () => {
       const live = active();
-      if (!live.length) return;
+      if (!live.length) return null;
+      const asked = this.#fetchFrames(topic, live.map((p) => ({ partition: p, offset: state.get(p).offset, maxBytes: state.get(p).maxBytes })), {
+        maxWaitMs: round++ === 0 ? 0 : maxWaitMs, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel,
+      });
+      asked.catch(() => {}); // handled when awaited; the caller may stop before that
+      return asked;
+    };
+    let emitted = 0;
+    let next = ask();
+    while (next !== null && emitted < maxRecords) {
       let results;
       try {
-        results = await this.fetch(topic, live.map((p) => ({ partition: p, offset: state.get(p).offset, maxBytes: state.get(p).maxBytes })), {
-          maxWaitMs: round === 0 ? 0 : maxWaitMs, maxBytes: fetchMaxBytes, isolationLevel, decode, raw: onResponse !== null,
-        });
-        round++;
+        results = (await next).map((answer) => this.#decodeAnswer(answer, { isolationLevel, decode, raw: onResponse !== null }));
       } catch (e) {
         await this.#recover(e, topic, state);
+        next = ask();
         continue;
       }
+      const chunks = [];
       for (const { broker, apiVersion, frame, request, response } of results) {
         onResponse?.({ broker, apiVersion, frame, request });
         for (const t of response.topics) {
@@ -392,14 +412,15 @@ export class KafkaClient {
             if (records.length === 0) continue;
             if (emitted + records.length > maxRecords) records = records.slice(0, maxRecords - emitted);
             emitted += records.length;
-            yield {
+            chunks.push({
               topic, partition: p.partition, records, broker,
               highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
-            };
-            if (emitted >= maxRecords) return;
+            });
           }
         }
       }
+      next = emitted < maxRecords ? ask() : null;
+      yield* chunks;
     }
   }
 
