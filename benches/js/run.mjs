@@ -2,12 +2,15 @@
 //
 //   node --expose-gc run.mjs [--frames DIR] [--only none,gzip] [--decoders id,id]
 //        [--rounds N] [--sample-ms MS] [--warmup-ms MS] [--quick] [--no-native] [--json FILE]
+//        [--no-live | --live-only] [--live-mb N] [--live-rounds N] [--live-readers id,id] [--live-codecs a,b]
 //
 // Per frame: every decoder is first checked against the manifest (verify.mjs);
 // then all decoders that produce output are warmed up and timed interleaved in
 // this one process (round r runs each decoder once, in rotated order), so that
 // machine noise hits all of them alike. The timed work is the same for all:
 // decode, then read every record's offset, timestamp, key, value and headers.
+// Then the live row (live.mjs): the same kind of topics read from a real broker by our client,
+// KafkaJS's and platformatic's consumers and a raw Fetch loop (the ceiling).
 import { cpus, loadavg } from 'node:os'
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -15,12 +18,13 @@ import { loadFrames, resolveFramesDir } from './frames.mjs'
 import { peers } from './peers.mjs'
 import { loadOurs, runKafkaProtocol, runNative } from './ours.mjs'
 import { checkDecoder } from './verify.mjs'
+import { LIVE_DEFAULTS, LIVE_READERS, printLive, runLive } from './live.mjs'
 
 const DEFAULTS = { gcBetween: 'minor', rounds: 25, sampleMs: 50, warmupMs: 400, warmupIters: 5, heapRepeats: 3 }
 const QUICK = { rounds: 5, sampleMs: 20, warmupMs: 150, warmupIters: 3, heapRepeats: 1 }
 
 function parseArgs(argv) {
-  const opts = { ...DEFAULTS, native: true }
+  const opts = { ...DEFAULTS, native: true, live: true, frameBench: true, liveOpts: {} }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const val = () => {
@@ -45,11 +49,26 @@ function parseArgs(argv) {
       if (!['none', 'minor', 'full'].includes(opts.gcBetween)) throw new Error('--gc-between takes none, minor or full')
     }
     else if (a === '--json') opts.json = val()
+    else if (a === '--no-live') opts.live = false
+    else if (a === '--live-only') opts.frameBench = false
+    else if (a === '--live-mb') opts.liveOpts.mb = num()
+    else if (a === '--live-rounds') opts.liveOpts.rounds = Math.round(num())
+    else if (a === '--live-partitions') opts.liveOpts.partitions = Math.round(num())
+    else if (a === '--live-readers') {
+      opts.liveOpts.readers = val().split(',')
+      const unknown = opts.liveOpts.readers.filter((id) => !LIVE_READERS.includes(id))
+      if (unknown.length) throw new Error(`unknown live reader ${unknown.join(', ')} (valid: ${LIVE_READERS.join(', ')})`)
+    } else if (a === '--live-codecs') {
+      opts.liveOpts.codecs = val().split(',')
+      const unknown = opts.liveOpts.codecs.filter((c) => !LIVE_DEFAULTS.codecs.includes(c))
+      if (unknown.length) throw new Error(`unknown codec ${unknown.join(', ')} (valid: ${LIVE_DEFAULTS.codecs.join(', ')})`)
+    }
     else if (a === '-h' || a === '--help') {
       console.log(readmeUsage)
       process.exit(0)
     } else throw new Error(`unknown argument ${a} (see --help)`)
   }
+  if (!opts.live && !opts.frameBench) throw new Error('--no-live and --live-only together leave nothing to run')
   return opts
 }
 
@@ -64,7 +83,15 @@ const readmeUsage = `usage: node --expose-gc run.mjs [options]
   --no-native      do not run the native binaries (target/release/examples/bench_native and
                    benches/native-peers/target/release/kafka_protocol_bench)
   --gc-between M   untimed gc before each sample: minor (default), full or none
-  --json FILE      also write all results as JSON`
+  --json FILE      also write all results as JSON
+live row (after the frames; needs .venv-brokers from scripts/setup.sh, see README "Live row"):
+  --no-live        skip it
+  --live-only      run only it
+  --live-mb N      payload MB over all topics together (default ${LIVE_DEFAULTS.mb})
+  --live-rounds N  timed passes per reader and topic (default ${LIVE_DEFAULTS.rounds})
+  --live-partitions N  partitions per topic (default ${LIVE_DEFAULTS.partitions})
+  --live-codecs a,b    topics to make (default ${LIVE_DEFAULTS.codecs.join(',')})
+  --live-readers a,b   ${LIVE_READERS.join(', ')}`
 
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : null
 // What runs (untimed) before each sample; see README "GC between samples".
@@ -289,10 +316,10 @@ function printSummary(results) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2))
-  const framesDir = resolveFramesDir(opts.frames)
-  const frames = loadFrames(framesDir, opts.only)
-  const ours = await loadOurs()
-  let decoders = [...peers, ...ours.decoders]
+  const framesDir = opts.frameBench ? resolveFramesDir(opts.frames) : null
+  const frames = opts.frameBench ? loadFrames(framesDir, opts.only) : []
+  const ours = opts.frameBench ? await loadOurs() : { decoders: [], skipped: [] }
+  let decoders = opts.frameBench ? [...peers, ...ours.decoders] : []
   if (opts.decoders) decoders = decoders.filter((d) => opts.decoders.includes(d.id))
 
   const env = {
@@ -310,15 +337,17 @@ async function main() {
   }
   console.log(`# kafka-fetch-decoder JS benchmark\n`)
   console.log(`node ${env.node} (V8 ${env.v8}), ${env.platform}, ${env.cores} × ${env.cpu}; load average ${env.loadavg.map((x) => x.toFixed(2)).join(' ')}`)
-  console.log(`rounds ${opts.rounds}, sample ≈${opts.sampleMs} ms, warm-up ≥${opts.warmupMs} ms per decoder and frame; frames from ${framesDir}`)
-  console.log('MB/s = frame bytes (the v12 frame for every decoder) per second, 10^6 B.')
+  if (opts.frameBench) {
+    console.log(`rounds ${opts.rounds}, sample ≈${opts.sampleMs} ms, warm-up ≥${opts.warmupMs} ms per decoder and frame; frames from ${framesDir}`)
+    console.log('MB/s = frame bytes (the v12 frame for every decoder) per second, 10^6 B.')
+  }
   if (env.loadavg[0] > env.cores / 2) console.log(`warning: the machine is busy (load ${env.loadavg[0].toFixed(2)}); figures will be noisy`)
   if (!gc) console.log('note: run with node --expose-gc for retained-heap figures and per-sample gc')
   for (const s of ours.skipped) console.log(`skipped ${s.label}: ${s.reason}`)
 
   // The native binaries run first, one after the other, so they never compete with
   // each other or with the JS timing.
-  const wanted = (id) => opts.native && (!opts.decoders || opts.decoders.includes(id))
+  const wanted = (id) => opts.frameBench && opts.native && (!opts.decoders || opts.decoders.includes(id))
   const native = wanted('native') ? runNative(framesDir) : null
   const kafkaProtocol = wanted('kafka-protocol') ? runKafkaProtocol(framesDir) : null
   for (const run of [native, kafkaProtocol]) {
@@ -331,32 +360,47 @@ async function main() {
 
   const results = []
   const t0 = now()
-  for (const entry of frames) {
-    const result = await benchFrame(entry, decoders, opts)
-    nativeRow(native, result, 'native', 'ours')
-    nativeRow(nativeVerify(native), result, 'native-verify', 'ours')
-    nativeRow(kafkaProtocol, result, 'kafka-protocol', 'peer')
-    printFrame(result)
-    results.push(result)
+  if (opts.frameBench) {
+    for (const entry of frames) {
+      const result = await benchFrame(entry, decoders, opts)
+      nativeRow(native, result, 'native', 'ours')
+      nativeRow(nativeVerify(native), result, 'native-verify', 'ours')
+      nativeRow(kafkaProtocol, result, 'kafka-protocol', 'peer')
+      printFrame(result)
+      results.push(result)
+    }
+    printSummary(results)
+    if (wasmProbe) {
+      wasmMemory.atEnd = wasmProbe.wasmMemoryBytes()
+      console.log(`\nwasm memory of ${wasmProbe.label.replace(/, crc .*$/, '')}: ${fmtBytes(wasmMemory.atLoad)} at load → ${fmtBytes(wasmMemory.atEnd)} after the run` +
+        (wasmMemory.atLoad === null ? ' (the package exposes no memory: see wasmMemoryBytes() in ours.mjs)' : ''))
+    }
+    console.log(`\n(${((now() - t0) / 1000).toFixed(1)} s)`)
   }
-  printSummary(results)
-  if (wasmProbe) {
-    wasmMemory.atEnd = wasmProbe.wasmMemoryBytes()
-    console.log(`\nwasm memory of ${wasmProbe.label.replace(/, crc .*$/, '')}: ${fmtBytes(wasmMemory.atLoad)} at load → ${fmtBytes(wasmMemory.atEnd)} after the run` +
-      (wasmMemory.atLoad === null ? ' (the package exposes no memory: see wasmMemoryBytes() in ours.mjs)' : ''))
+
+  // The live row: a broker of its own (stopped inside runLive whatever happens).
+  let live = null
+  if (opts.live) {
+    live = await runLive(opts.liveOpts, (line) => console.log(line))
+    printLive(live)
+    env.loadavgAfterLive = loadavg()
   }
-  console.log(`\n(${((now() - t0) / 1000).toFixed(1)} s)`)
 
   if (opts.json) {
     const keep = ({ d, input, ...rest }) => rest // drop decoder objects and inputs
     const plain = (run) => run && { ...run, byFrame: Object.fromEntries(run.byFrame) }
-    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })) }
+    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })), live }
     writeFileSync(resolve(opts.json), JSON.stringify(out, null, 1) + '\n')
     console.log(`wrote ${resolve(opts.json)}`)
   }
   const oursWrong = results.some((f) => f.rows.some((r) => r.kind === 'ours' && (r.status === 'wrong' || r.status === 'error')))
   if (oursWrong) {
     console.log('\nerror: one of our decoders disagrees with the manifest (see above)')
+    process.exitCode = 1
+  }
+  const liveWrong = live?.topics?.some((t) => t.rows.some((r) => r.kind === 'ours' && (r.status === 'wrong' || r.status === 'error')))
+  if (liveWrong) {
+    console.log('\nerror: our client read a live topic wrongly or failed (see the live tables)')
     process.exitCode = 1
   }
 }

@@ -4,7 +4,7 @@ print where they landed. Used by tests/live/brokers.mjs (produce).
 
   python produce.py SPEC_JSON        or        echo SPEC_JSON | python produce.py
 
-SPEC (only bootstrap, topic and records are required):
+SPEC (only bootstrap, topic and records, or generate, are required):
   {"bootstrap": "127.0.0.1:9092",
    "topic": "t",
    "create": {"partitions": 3},        CreateTopics first (an existing topic is fine). Tansu only:
@@ -19,7 +19,8 @@ SPEC (only bootstrap, topic and records are required):
    "idempotence": false,               enable.idempotence (producer id and sequence numbers)
    "timeout_ms": 20000,                for the whole run (delivery, flush, transactions)
    "config": {"security.protocol": "ssl", "ssl.ca.pem": "-----BEGIN..."},   any librdkafka setting
-   "records": [RECORD | GROUP, ...]}
+   "records": [RECORD | GROUP, ...],   may be omitted with "generate"
+   "generate": GENERATE}               many records made here, written after "records"
 RECORD:
   {"partition": 0, "key_b64": "azE=" | null, "value_b64": "djE=" | null,
    "headers": [["h", "MQ=="], ["h", null]], "timestamp_ms": 1700000000000}
@@ -29,14 +30,25 @@ GROUP: records that differ from the spec's settings; written after what precedes
    "compression": ..., "linger_ms": ..., "batch_size": ..., "batch_num_messages": ..., "flush_every": ...}
   With "transaction", the group is one transaction of a transactional producer (all its records
   are flushed, i.e. written and acknowledged, before the commit or abort).
+GENERATE: bulk data for benchmarks, made here deterministically from the seed (same spec, same bytes):
+  {"count": 60000, "value_bytes": 1024, "partitions": 4, "seed": 1, "samples": 200}
+  Record i goes to partition i % partitions with CreateTime 1700000000000 + i, a key "user-NNNNNN", a
+  JSON-like text value of value_bytes +-25% (fields, then words from a small seeded vocabulary: it
+  compresses like real text) and headers [["trace-id", 32 hex], ["type", event name]]. Written with
+  the spec's batching settings and compression.
 
 Stdout, one line: {"topic": "t", "records": [{"partition": 0, "offset": 5, "timestamp": 1700000000000}, ...]}
 with one entry per RECORD, groups flattened, in input order. `timestamp` is the CreateTime the
 record was written with (timestamp_ms, or the time of producing): not the broker's answer, since
-the librdkafka mock answers every Produce with LogAppendTime 1234. On any failure: exit 1 and one line
-"produce.py: ..." on stderr.
+the librdkafka mock answers every Produce with LogAppendTime 1234. With "generate" the line also has
+  "generated": {"count": N, "key_bytes": K, "value_bytes": V, "header_bytes": H,   (header keys + values)
+                "partitions": {"0": {"count": n, "first": offset, "last": offset}, ...},
+                "sample_stride": S, "samples": [{"partition", "offset", "timestamp", "key_b64", "value_sha256",
+                             "value_bytes", "headers": [[key, value_b64]]}, ...]}
+  samples: about that many records, every one whose offset % S == 0, to check readers by.
+On any failure: exit 1 and one line "produce.py: ..." on stderr.
 """
-import base64, json, logging, sys, time, uuid
+import base64, hashlib, json, logging, random, sys, time, uuid
 
 from confluent_kafka import KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
@@ -93,6 +105,32 @@ def create_topic(base, topic, partitions, deadline):
         time.sleep(0.02)
 
 
+EVENTS = ('view', 'click', 'add_to_cart', 'purchase', 'search', 'login', 'logout', 'share')
+COUNTRIES = ('DE', 'FR', 'US', 'GB', 'JP', 'BR', 'IN', 'NG', 'CA', 'AU', 'ES', 'IT', 'MX', 'SE', 'KR', 'ZA')
+GEN_T0 = 1700000000000
+
+
+def generated_records(g):
+    """Yields (partition, key, value, headers, timestamp_ms) for GENERATE `g`, deterministically."""
+    count, size, parts = int(g['count']), int(g.get('value_bytes', 1024)), int(g.get('partitions', 1))
+    rng = random.Random(g.get('seed', 1))
+    letters = 'etaoinshrdlucmfwypvbgkqjxz'
+    vocab = [''.join(rng.choices(letters, k=rng.randint(2, 9))) for _ in range(512)]
+    for i in range(count):
+        event = EVENTS[rng.randrange(len(EVENTS))]
+        head = ('{"id":"%032x","seq":%d,"ts":%d,"user":"user-%06d","event":"%s","country":"%s",'
+                '"price":%d.%02d,"qty":%d,"tags":["%s","%s"],"text":"' % (
+                    rng.getrandbits(128), i, GEN_T0 + i, rng.randrange(1000000), event,
+                    COUNTRIES[rng.randrange(len(COUNTRIES))], rng.randrange(1000), rng.randrange(100),
+                    rng.randint(1, 9), vocab[rng.randrange(64)], vocab[rng.randrange(64)]))
+        want = max(rng.randint(size * 3 // 4, size * 5 // 4) - len(head) - 2, 0)
+        text = ' '.join(rng.choices(vocab, k=want // 5 + 2))[:want]
+        value = (head + text.ljust(want) + '"}').encode()
+        key = b'user-%06d' % rng.randrange(1000000)
+        headers = [('trace-id', b'%032x' % rng.getrandbits(128)), ('type', event.encode())]
+        yield i % parts, key, value, headers, GEN_T0 + i
+
+
 def main():
     spec = json.loads(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.read())
     topic = spec['topic']
@@ -105,7 +143,7 @@ def main():
 
     # segments of records written alike, in input order: plain records in a row share one
     segments = []
-    for item in spec['records']:
+    for item in spec.get('records', []) if spec.get('generate') else spec['records']:
         if 'records' in item:  # a GROUP
             settings = {k: item.get(k, spec.get(k)) for k in BATCHING}
             segments.append({'settings': settings, 'txn': item.get('transaction'), 'records': item['records'], 'plain': False})
@@ -179,8 +217,53 @@ def main():
             p.commit_transaction(left())
         elif txn == 'abort':
             p.abort_transaction(left())
-    print(json.dumps({'topic': topic, 'records': acks}), flush=True)
+    out = {'topic': topic, 'records': acks}
+    if spec.get('generate'):
+        out['generated'] = write_generated(spec['generate'], producer({k: spec.get(k) for k in BATCHING}, False),
+                                           topic, flush, errors)
+    print(json.dumps(out), flush=True)
     return 0
+
+
+def write_generated(g, p, topic, flush, errors):
+    count, parts = int(g['count']), int(g.get('partitions', 1))
+    stride = max(1, count // parts // max(int(g.get('samples', 200)) // parts, 1))
+    totals = {'count': count, 'key_bytes': 0, 'value_bytes': 0, 'header_bytes': 0}
+    per = {}
+    samples = []
+
+    def on_delivery(err, msg, headers):  # (a delivery report carries no headers)
+        if err:
+            errors.append(f'generated record: {err.str()}')
+            return
+        o, part = msg.offset(), per.setdefault(msg.partition(), {'count': 0, 'first': None, 'last': None})
+        part['count'] += 1
+        part['first'] = o if part['first'] is None else min(part['first'], o)
+        part['last'] = o if part['last'] is None else max(part['last'], o)
+        if o % stride == 0:
+            samples.append({'partition': msg.partition(), 'offset': o, 'timestamp': msg.timestamp()[1],
+                            'key_b64': base64.b64encode(msg.key()).decode(), 'value_bytes': len(msg.value()),
+                            'value_sha256': hashlib.sha256(msg.value()).hexdigest(),
+                            'headers': [[k, base64.b64encode(v).decode()] for k, v in headers]})
+
+    for n, (partition, key, value, headers, ts) in enumerate(generated_records(g), 1):
+        totals['key_bytes'] += len(key)
+        totals['value_bytes'] += len(value)
+        totals['header_bytes'] += sum(len(k) + len(v) for k, v in headers)
+        while True:
+            try:
+                p.produce(topic, partition=partition, key=key, value=value, headers=headers, timestamp=ts,
+                          on_delivery=lambda err, msg, h=headers: on_delivery(err, msg, h))
+                break
+            except BufferError:  # the local queue is full: let deliveries drain it
+                p.poll(0.05)
+        if n % 1000 == 0:
+            p.poll(0)
+    flush(p)
+    totals['partitions'] = {str(k): v for k, v in sorted(per.items())}
+    totals['sample_stride'] = stride
+    totals['samples'] = sorted(samples, key=lambda x: (x['partition'], x['offset']))
+    return totals
 
 
 if __name__ == '__main__':
