@@ -322,8 +322,10 @@ export interface ConsumeOptions {
 export interface ConsumedChunk<T extends Int64 = Int64> {
   topic: string;
   partition: number;
-  /** In offset order; none below the start, no control records. */
-  records: KafkaRecord<T>[];
+  /** In offset order; none below the start, no control records. Built when first read. */
+  readonly records: KafkaRecord<T>[];
+  /** How many records `records` holds (without building them). */
+  recordCount: number;
   broker: string;
   highWatermark: T;
   lastStableOffset: T | null;

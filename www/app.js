@@ -1,12 +1,13 @@
-// The inspection page: opens a capture, has worker.js decode it, and shows a summary, a virtualized
-// record table with filters, a detail pane and a JSON-lines export.
+// The inspection page: opens a capture, has worker.js decode it, or tails a topic live (live.js), and
+// shows a summary, a virtualized record table with filters, a detail pane and a JSON-lines export.
 
 import { VirtualTable } from './table.js';
 import { renderDetail } from './detail.js';
-import { h, formatCount, plural, isoTime, show } from './dom.js';
+import { h, formatCount, plural, isoTime, show, parseTimeText, setText } from './dom.js';
 import { preview, foldedNeedle, containsFolded, toBase64, utf8, formatSize } from './bytes.js';
 import { errorLabel, TIMESTAMP_TYPE_SHORT, FETCH_API_VERSIONS, DEFAULT_API_VERSION } from './kafka.js';
-import { loadPackage, pageData } from './store.js';
+import { loadPackage, fileStore, ViewIndex } from './store.js';
+import { initLive } from './live.js';
 
 // Captures shipped in /samples/ at the repo root; a frame's api version is in NAME.json beside it.
 const SAMPLES = [
@@ -41,12 +42,16 @@ const state = {
   decoding: false, // the worker is inside a (synchronous, uninterruptible) decode
   nextId: 1,
   current: 0, // id of the newest open/decode request; older replies are dropped
-  source: null, // { name, size, kind }
-  data: null, // the decoded capture (store.js)
+  source: null, // { name, size, kind } of an open file, or { name: topic, live: true }
+  store: null, // the records shown (store.js): a decoded file, or a live tail's
   labels: [], // per partition, for the table
-  view: new Uint32Array(0), // record indices passing the filter, ascending
-  selected: -1, // record index shown in the detail pane
-  filterRun: 0,
+  view: new ViewIndex(), // numbers of the records passing the filter, ascending, as the table shows them
+  pendingView: null, // the view of a new filter, while it is built
+  filter: null, // the filter in force (readFilter)
+  filteredTo: 0, // records numbered below this have been filtered
+  selectFirst: false, // select the first record once the new view is complete
+  removedRows: 0, // view entries dropped with their records since the table was drawn
+  selected: -1, // number of the record shown in the detail pane
   prefs: {}, // detail tabs chosen per field
 };
 
@@ -71,7 +76,7 @@ function startWorker() {
 function onWorkerMessage(msg) {
   if (msg.type === 'ready') {
     state.ready = true;
-    if (!state.source) setStatus('info', 'Decoder ready. Open a Fetch response frame (.bin) or a log segment (.log), drop one on the page, or pick a sample.');
+    if (!state.source && !live.busy()) setStatus('info', 'Decoder ready. Open a Fetch response frame (.bin) or a log segment (.log), drop one on the page, or pick a sample, or tail a topic live.');
     return;
   }
   if (msg.id !== undefined && msg.id !== state.current) return; // a reply to a superseded request
@@ -80,7 +85,7 @@ function onWorkerMessage(msg) {
     else setStatus('busy', `Preparing records: ${formatCount(msg.done)} of ${formatCount(msg.total)}`, msg.done / msg.total);
   } else if (msg.type === 'result') {
     state.decoding = false;
-    loadPackage().then(() => msg.id === state.current && loaded(pageData(msg.data)), (err) => showError({ message: `The decoder package did not load from /pkg/web.mjs (${err.message}).` }));
+    loadPackage().then(() => msg.id === state.current && loaded(fileStore(msg.data)), (err) => showError({ message: `The decoder package did not load from /pkg/web.mjs (${err.message}).` }));
   } else if (msg.type === 'probe') {
     showProbe(msg.versions);
   } else if (msg.type === 'error') {
@@ -162,6 +167,7 @@ async function open(name, size, kind, stream) {
     setStatus('busy', `Reading ${name}: ${formatSize(done)} of ${formatSize(size)}`, size ? done / size : null);
   });
   if (id !== state.current) return; // another file was opened meanwhile
+  live.leave(); // the table shows one source at a time
   state.source = { name, size: length, kind };
   resetFilters();
   if (!state.worker) startWorker();
@@ -210,16 +216,13 @@ function setStatus(kind, text, progress, ...actions) {
 }
 
 function showError(error) {
-  state.data = null;
-  state.view = new Uint32Array(0);
-  state.selected = -1;
+  clearRecords();
   document.body.dataset.state = 'error';
   $('export').disabled = true;
   renderSummary();
   table.setRows(0, -1, 'Nothing decoded.');
   $('detail').replaceChildren(h('p', { class: 'placeholder' }, 'No record.'));
   $('match-count').textContent = '';
-  delete $('filters').dataset.busy;
 
   let text = error.code ? `${error.code}: ${error.message}` : error.message;
   if (error.offset != null && !error.message.includes(`byte ${error.offset}`)) text += ` (at byte ${error.offset})`;
@@ -262,21 +265,36 @@ function partitionLabel(p) {
   return `${topic}/${p.partition}`;
 }
 
-function loaded(data) {
-  state.data = data;
-  state.labels = data.partitions.map(partitionLabel);
-  document.body.dataset.state = 'loaded';
-  const { stats } = data;
-  const decoded = `Decoded ${plural(data.records.count, 'record')} in ${plural(data.batches.length, 'batch', 'batches')} from ${state.source.name} (${formatSize(stats.inputBytes)}): `
-    + `decode ${stats.decodeMs.toFixed(1)} ms, prepare ${stats.collectMs.toFixed(1)} ms${stats.int64 === 'bigint' ? ', 64-bit values beyond 2^53 kept exact' : ''}.`;
-  const problems = decodeWarnings(data);
-  if (problems.length) setStatus('warn', `${decoded} ${problems.join(' ')}`, null);
-  else setStatus('ok', decoded, null);
+/** Shows a store: a decoded file, or a live tail's (empty at first). */
+function showStore(store) {
+  state.store = store;
+  state.labels = store.partitions.map(partitionLabel);
   $('export').disabled = false;
   renderSummary();
   fillPartitionFilter();
   $('detail').scrollTop = 0;
-  runFilter({ selectFirst: true });
+  refilter({ selectFirst: true });
+}
+
+function loaded(store) {
+  document.body.dataset.state = 'loaded';
+  const { stats } = store;
+  const decoded = `Decoded ${plural(store.count, 'record')} in ${plural(store.chunks[0].batches.length, 'batch', 'batches')} from ${state.source.name} (${formatSize(stats.inputBytes)}): `
+    + `decode ${stats.decodeMs.toFixed(1)} ms, prepare ${stats.collectMs.toFixed(1)} ms${stats.int64 === 'bigint' ? ', 64-bit values beyond 2^53 kept exact' : ''}.`;
+  const problems = decodeWarnings(store);
+  if (problems.length) setStatus('warn', `${decoded} ${problems.join(' ')}`, null);
+  else setStatus('ok', decoded, null);
+  showStore(store);
+}
+
+/** Nothing shown (a file did not decode). */
+function clearRecords() {
+  state.store = null;
+  state.view = new ViewIndex();
+  state.pendingView = null;
+  state.removedRows = 0;
+  state.selected = -1;
+  delete $('filters').dataset.busy;
 }
 
 /** What did not decode cleanly, in sentences: the page shows the rest of the input anyway. */
@@ -296,11 +314,58 @@ function decodeWarnings(data) {
 
 function renderSummary() {
   const root = $('summary-body');
-  const d = state.data;
+  const d = state.store;
   if (!d) {
     root.replaceChildren(h('p', { class: 'placeholder' }, state.source ? 'Nothing decoded.' : 'No capture open.'));
     return;
   }
+  const batches = [...d.batches()];
+  const facts = state.source.live ? live.facts() : fileFacts(d, batches);
+  const byCodec = new Map();
+  const byMagic = new Map();
+  for (const b of batches) {
+    byCodec.set(b.compression, (byCodec.get(b.compression) ?? 0) + 1);
+    byMagic.set(b.magic, (byMagic.get(b.magic) ?? 0) + 1);
+  }
+  // most batches first (codec names come from the decoder's batch objects)
+  const codecs = [...byCodec].sort(([, a], [, b]) => b - a);
+  const chips = h('div', { class: 'chips', id: 'codec-counts' }, 'Batches by codec:',
+    codecs.map(([codec, n]) => h('span', { class: 'chip', dataset: { codec: String(codec) } }, h('b', {}, String(codec)), ' ', formatCount(n))),
+    h('span', { class: 'sep' }, 'by magic:'),
+    [...byMagic].sort(([a], [b]) => a - b).map(([magic, n]) => h('span', { class: 'chip' }, h('b', {}, `v${magic}`), ' ', formatCount(n))));
+
+  // Tagged fields (v12+) only get a column when some partition carries one.
+  const tagged = d.partitions.some((p) => p.currentLeader || p.divergingEpoch || p.snapshotId);
+  const failed = d.partitions.some((p) => p.error);
+  const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => { $('filter-partition').value = String(i); refilter(); } },
+    h('td', { class: 'topic' }, p.partition == null ? state.source.name : (p.topic ?? h('span', { class: 'mono' }, p.topicId ?? '—'))),
+    h('td', { class: 'num' }, show(p.partition)),
+    h('td', {}, errorCell(p.errorCode)),
+    h('td', { class: 'num' }, show(p.highWatermark)),
+    h('td', { class: 'num' }, show(p.lastStableOffset)),
+    h('td', { class: 'num' }, show(p.logStartOffset)),
+    h('td', { class: 'num' }, formatCount(p.recordCount)),
+    h('td', { class: 'num' }, formatCount(p.batchCount)),
+    h('td', { class: 'num' }, show(p.nextOffset)),
+    h('td', {}, p.partial ? h('span', { class: 'badge warn', title: 'The records end inside a batch (cut at max bytes); that batch is not shown' }, 'partial') : 'no'),
+    h('td', { class: 'aborted-list' }, abortedText(p.abortedTransactions)),
+    h('td', { class: 'num' }, p.preferredReadReplica == null || Number(p.preferredReadReplica) < 0 ? '—' : String(p.preferredReadReplica)),
+    tagged && h('td', {}, taggedText(p)),
+    failed && h('td', { class: 'decode-error' }, p.error ? h('span', { class: 'badge error', title: p.error.message }, `${p.error.code} at byte ${p.error.offset}`) : '—')));
+
+  // live: a partition's records and batches since the tail started (the store may have dropped some)
+  const counted = state.source.live ? ['Received', 'Batches received'] : ['Records', 'Batches'];
+  root.replaceChildren(
+    h('dl', { class: 'facts inline' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
+    chips,
+    h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'partitions' },
+      h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Error', 'High watermark', 'Last stable', 'Log start', ...counted,
+        'Next offset', 'Partial', 'Aborted transactions', 'Preferred replica', tagged && 'Tagged fields', failed && 'Decode error']
+        .filter(Boolean).map((t) => h('th', {}, t)))),
+      h('tbody', {}, rows))));
+}
+
+function fileFacts(d, batches) {
   const opts = options();
   const facts = [
     ['Source', `${state.source.name} · ${formatSize(state.source.size)}`],
@@ -318,48 +383,8 @@ function renderSummary() {
       facts.push(['Node endpoints', r.nodeEndpoints.map((n) => `${n.nodeId}: ${n.host}:${n.port}${n.rack ? ` (${n.rack})` : ''}`).join(', ')]);
     }
   }
-  facts.push(['Records', formatCount(d.records.count)], ['Batches', formatCount(d.batches.length)], ['Partitions', formatCount(d.partitions.length)]);
-
-  const byCodec = new Map();
-  const byMagic = new Map();
-  for (const b of d.batches) {
-    byCodec.set(b.compression, (byCodec.get(b.compression) ?? 0) + 1);
-    byMagic.set(b.magic, (byMagic.get(b.magic) ?? 0) + 1);
-  }
-  // most batches first (codec names come from the decoder's batch objects)
-  const codecs = [...byCodec].sort(([, a], [, b]) => b - a);
-  const chips = h('div', { class: 'chips', id: 'codec-counts' }, 'Batches by codec:',
-    codecs.map(([codec, n]) => h('span', { class: 'chip', dataset: { codec: String(codec) } }, h('b', {}, String(codec)), ' ', formatCount(n))),
-    h('span', { class: 'sep' }, 'by magic:'),
-    [...byMagic].sort(([a], [b]) => a - b).map(([magic, n]) => h('span', { class: 'chip' }, h('b', {}, `v${magic}`), ' ', formatCount(n))));
-
-  // Tagged fields (v12+) only get a column when some partition carries one.
-  const tagged = d.partitions.some((p) => p.currentLeader || p.divergingEpoch || p.snapshotId);
-  const failed = d.partitions.some((p) => p.error);
-  const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => { $('filter-partition').value = String(i); runFilter(); } },
-    h('td', { class: 'topic' }, p.partition == null ? state.source.name : (p.topic ?? h('span', { class: 'mono' }, p.topicId ?? '—'))),
-    h('td', { class: 'num' }, show(p.partition)),
-    h('td', {}, errorCell(p.errorCode)),
-    h('td', { class: 'num' }, show(p.highWatermark)),
-    h('td', { class: 'num' }, show(p.lastStableOffset)),
-    h('td', { class: 'num' }, show(p.logStartOffset)),
-    h('td', { class: 'num' }, formatCount(p.recordCount)),
-    h('td', { class: 'num' }, formatCount(p.batchCount)),
-    h('td', { class: 'num' }, show(p.nextOffset)),
-    h('td', {}, p.partial ? h('span', { class: 'badge warn', title: 'The records end inside a batch (cut at max bytes); that batch is not shown' }, 'partial') : 'no'),
-    h('td', { class: 'aborted-list' }, abortedText(p.abortedTransactions)),
-    h('td', { class: 'num' }, p.preferredReadReplica == null || Number(p.preferredReadReplica) < 0 ? '—' : String(p.preferredReadReplica)),
-    tagged && h('td', {}, taggedText(p)),
-    failed && h('td', { class: 'decode-error' }, p.error ? h('span', { class: 'badge error', title: p.error.message }, `${p.error.code} at byte ${p.error.offset}`) : '—')));
-
-  root.replaceChildren(
-    h('dl', { class: 'facts inline' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
-    chips,
-    h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'partitions' },
-      h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Error', 'High watermark', 'Last stable', 'Log start', 'Records',
-        'Batches', 'Next offset', 'Partial', 'Aborted transactions', 'Preferred replica', tagged && 'Tagged fields', failed && 'Decode error']
-        .filter(Boolean).map((t) => h('th', {}, t)))),
-      h('tbody', {}, rows))));
+  facts.push(['Records', formatCount(d.count)], ['Batches', formatCount(batches.length)], ['Partitions', formatCount(d.partitions.length)]);
+  return facts;
 }
 
 function errorCell(code) {
@@ -383,15 +408,18 @@ function abortedText(list) {
 // ---------------------------------------------------------------------------------------------
 // Record table
 
-// Characters that fit the partition column (monospace), so long topic names are cut in the middle and
-// the partition number stays visible: "prod.paym…events/3".
-let partitionChars = Infinity;
+// Characters that fit the monospace columns: long topic names are cut in the middle so that the
+// partition number stays visible ("prod.paym…events/3"), other text is cut at the end with "…" (the
+// rows have no CSS ellipsis: it doubles the cost of laying a row out), and previews are cut to what
+// shows, which keeps the text the browser lays out per row small.
+const fits = Object.fromEntries(COLUMNS.filter((c) => c.className === 'mono' || c.className === 'num').map((c) => [c.id, Infinity]));
+const fit = (text, id) => (text.length > fits[id] ? `${text.slice(0, fits[id] - 1)}…` : text);
 
 function fitLabel(label) {
-  if (label.length <= partitionChars) return label;
+  if (label.length <= fits.part) return label;
   const slash = label.lastIndexOf('/');
   const tail = slash >= 0 ? label.slice(slash) : '';
-  const room = Math.max(2, partitionChars - tail.length - 1);
+  const room = Math.max(2, fits.part - tail.length - 1);
   const topic = label.slice(0, label.length - tail.length);
   const front = Math.ceil(room / 2);
   return `${topic.slice(0, front)}…${topic.slice(topic.length - (room - front))}${tail}`;
@@ -403,47 +431,56 @@ const table = new VirtualTable($('records'), {
   renderRow,
   onSelect: (viewIndex) => select(viewIndex),
   onLayout: (head) => {
+    // the rows' monospace font (the header's is not)
     const style = getComputedStyle(head.part);
     const context = document.createElement('canvas').getContext('2d');
-    context.font = `${style.fontSize} ${style.fontFamily}`;
+    context.font = `12px ${style.getPropertyValue('--mono')}`;
     const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
-    partitionChars = Math.max(4, Math.floor((head.part.clientWidth - padding) / context.measureText('0').width));
+    const charWidth = context.measureText('0').width;
+    for (const id of Object.keys(fits)) fits[id] = Math.max(4, Math.floor((head[id].clientWidth - padding) / charWidth));
   },
 });
 $('records').style.setProperty('--table-min-width', `${COLUMNS.reduce((sum, c) => sum + (c.min ?? parseInt(c.width, 10)), 0)}px`);
 
-function setPreview(cell, bytes) {
+function setPreview(cell, bytes, column) {
+  let text;
+  let kind = '';
+  let title = '';
   if (bytes == null || bytes.length === 0) {
-    cell.textContent = bytes ? '(empty)' : 'null';
-    cell.className = `vcell mono ${bytes ? 'empty' : 'null'}`;
-    cell.title = '';
-    return;
+    text = bytes ? '(empty)' : 'null';
+    kind = bytes ? ' empty' : ' null';
+  } else {
+    const p = preview(bytes);
+    text = fit(p.text, column);
+    if (p.binary) kind = ' binary';
+    if (bytes.length <= 120) title = p.text;
   }
-  const p = preview(bytes);
-  cell.textContent = p.text;
-  cell.className = `vcell mono${p.binary ? ' binary' : ''}`;
-  cell.title = bytes.length > 120 ? '' : p.text;
+  setText(cell, text);
+  // changed only when different: setting an attribute makes the browser check the styles again
+  if (cell.className !== `vcell mono${kind}`) cell.className = `vcell mono${kind}`;
+  if (cell.title !== title) cell.title = title;
 }
 
 function renderRow(viewIndex, cells) {
-  const d = state.data;
+  const store = state.store;
+  const n = state.view.at(viewIndex);
+  const d = store.chunkOf(n);
+  const i = d.position(n);
   const r = d.records;
-  const i = state.view[viewIndex];
   const batch = d.batches[r.batch[i]];
   const label = state.labels[r.part[i]];
-  cells.part.textContent = fitLabel(label);
-  cells.part.title = label;
-  cells.offset.textContent = String(r.offset[i]);
-  const ts = r.timestamp[i];
-  cells.time.textContent = isoTime(ts) ?? '—';
-  cells.tstype.textContent = TIMESTAMP_TYPE_SHORT[batch.timestampType] ?? show(batch.timestampType);
-  setPreview(cells.key, d.key(i));
-  setPreview(cells.value, d.value(i));
-  cells.ksize.textContent = d.keyLength(i) < 0 ? '—' : formatCount(d.keyLength(i));
-  cells.vsize.textContent = d.valueLength(i) < 0 ? '—' : formatCount(d.valueLength(i));
-  cells.hsize.textContent = formatCount(r.headerBytes[i]);
-  cells.hcount.textContent = String(d.headerCount(i));
-  cells.codec.textContent = show(batch.compression);
+  setText(cells.part, fitLabel(label));
+  if (cells.part.title !== label) cells.part.title = label;
+  setText(cells.offset, fit(String(r.offset[i]), 'offset'));
+  setText(cells.time, fit(isoTime(r.timestamp[i]) ?? '—', 'time'));
+  setText(cells.tstype, TIMESTAMP_TYPE_SHORT[batch.timestampType] ?? show(batch.timestampType));
+  setPreview(cells.key, d.key(i), 'key');
+  setPreview(cells.value, d.value(i), 'value');
+  setText(cells.ksize, fit(d.keyLength(i) < 0 ? '—' : formatCount(d.keyLength(i)), 'ksize'));
+  setText(cells.vsize, fit(d.valueLength(i) < 0 ? '—' : formatCount(d.valueLength(i)), 'vsize'));
+  setText(cells.hsize, fit(formatCount(r.headerBytes[i]), 'hsize'));
+  setText(cells.hcount, fit(String(d.headerCount(i)), 'hcount'));
+  setText(cells.codec, show(batch.compression));
   const flags = [];
   // Control batches are always transactional: their type says enough.
   if (r.controlType[i]) flags.push(['control', d.controlTypes[r.controlType[i] - 1]]);
@@ -457,34 +494,32 @@ function renderRow(viewIndex, cells) {
   }
 }
 
-/** Index of record `i` in the filtered view, or -1 (the view is ascending). */
-function viewIndexOf(i) {
-  const v = state.view;
-  let lo = 0;
-  let hi = v.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (v[mid] === i) return mid;
-    if (v[mid] < i) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 function select(viewIndex) {
   if (viewIndex < 0 || viewIndex >= state.view.length) {
     state.selected = -1;
     table.setSelected(-1);
-    $('detail').replaceChildren(h('p', { class: 'placeholder' }, state.data ? 'No record matches the filter.' : 'Open a capture to see its records.'));
+    $('detail').replaceChildren(h('p', { class: 'placeholder' }, emptyDetailText()));
     return;
   }
-  state.selected = state.view[viewIndex];
+  state.selected = state.view.at(viewIndex);
   table.setSelected(viewIndex);
-  renderDetail($('detail'), state.data, state.selected, {
+  renderDetail($('detail'), state.store, state.selected, {
     prefs: state.prefs,
     partitionLabel,
     onDownload: (bytes, name) => download(new Blob([bytes]), `${baseName()}-${name}.bin`),
   });
+}
+
+function emptyDetailText() {
+  if (!state.store) return 'Open a capture to see its records.';
+  if (state.view.length) return 'Click a record to see it here.';
+  if (state.store.count) return 'No record matches the filter.';
+  return state.source.live ? 'Waiting for records…' : 'No record.';
+}
+
+function emptyTableText() {
+  if (state.store.count) return 'No record matches the filter.';
+  return state.source.live ? 'Waiting for records…' : 'This capture holds no records.';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -494,8 +529,8 @@ function fillPartitionFilter() {
   const select = $('filter-partition');
   const before = select.value;
   select.replaceChildren(h('option', { value: '' }, 'All partitions'),
-    ...state.data.partitions.map((p, i) => h('option', { value: String(i) }, state.labels[i])));
-  if (before && Number(before) < state.data.partitions.length) select.value = before;
+    ...state.store.partitions.map((p, i) => h('option', { value: String(i) }, state.labels[i])));
+  if (before && Number(before) < state.store.partitions.length) select.value = before;
 }
 
 function parseOffset(input) {
@@ -505,70 +540,181 @@ function parseOffset(input) {
   return ok && text !== '' ? BigInt(text) : null;
 }
 
-/** Milliseconds, or an ISO date/time; a time without a zone is read as UTC, like the table shows. */
 function parseTime(input) {
-  const text = input.value.trim();
-  let ms = null;
-  if (/^\d+$/.test(text)) ms = Number(text);
-  else if (text) {
-    const zoned = /^\d{4}-\d\d-\d\d$/.test(text) || /(z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`;
-    ms = Date.parse(zoned);
-  }
-  const ok = ms === null || Number.isFinite(ms);
-  input.setAttribute('aria-invalid', String(!ok));
-  return ok ? ms : null;
+  const ms = parseTimeText(input.value);
+  input.setAttribute('aria-invalid', String(Number.isNaN(ms)));
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** The filter as the bar sets it now. */
+function readFilter() {
+  const text = $('filter-text').value;
+  const partValue = $('filter-partition').value;
+  return {
+    needle: text ? foldedNeedle(text) : null,
+    part: partValue === '' ? -1 : Number(partValue),
+    from: parseOffset($('filter-offset-from')),
+    to: parseOffset($('filter-offset-to')),
+    timeFrom: parseTime($('filter-time-from')),
+    hideControl: !$('filter-control').checked,
+  };
+}
+
+function passes(d, i, f) {
+  const r = d.records;
+  if (f.part >= 0 && r.part[i] !== f.part) return false;
+  if (f.from !== null && r.offset[i] < f.from) return false;
+  if (f.to !== null && r.offset[i] > f.to) return false;
+  if (f.timeFrom !== null && !(r.timestamp[i] >= f.timeFrom)) return false;
+  if (f.hideControl && r.controlType[i]) return false;
+  return !f.needle
+    || (d.keyLength(i) > 0 && containsFolded(d.key(i), 0, d.keyLength(i), f.needle))
+    || (d.valueLength(i) > 0 && containsFolded(d.value(i), 0, d.valueLength(i), f.needle));
 }
 
 const nextTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0)));
+// Filtering runs in slices of this long so that typing, scrolling and a live tail stay responsive.
+const SLICE_MS = 5;
 
-/**
- * Recomputes the filtered view in slices of ~10 ms, so typing stays responsive on 100,000 records;
- * a newer run abandons an older one.
- */
-async function runFilter({ selectFirst = false } = {}) {
-  const d = state.data;
-  if (!d) return;
-  const run = ++state.filterRun;
-  const text = $('filter-text').value;
-  const needle = text ? foldedNeedle(text) : null;
-  const partValue = $('filter-partition').value;
-  const part = partValue === '' ? -1 : Number(partValue);
-  const from = parseOffset($('filter-offset-from'));
-  const to = parseOffset($('filter-offset-to'));
-  const timeFrom = parseTime($('filter-time-from'));
-  const hideControl = !$('filter-control').checked;
+// The view is built by one loop that filters, in slices, the records not filtered yet: after a
+// filter change all of them, into a new view that replaces the shown one when complete; in a live
+// tail the new ones, into the shown view, whose rows are drawn soon after.
+let filtering = false;
+const caughtUp = []; // resolvers of viewCaughtUp()
 
-  const r = d.records;
-  const n = r.count;
-  const out = new Uint32Array(n);
-  let m = 0;
+/** Starts the view again with the filter as set now; `selectFirst` selects its first record when done. */
+function refilter({ selectFirst = false } = {}) {
+  if (!state.store) return;
   $('filters').dataset.busy = 'true';
-  let deadline = performance.now() + 10;
-  for (let i = 0; i < n; i++) {
-    if (part >= 0 && r.part[i] !== part) continue;
-    if (from !== null && r.offset[i] < from) continue;
-    if (to !== null && r.offset[i] > to) continue;
-    if (timeFrom !== null && !(r.timestamp[i] >= timeFrom)) continue;
-    if (hideControl && r.controlType[i]) continue;
-    if (needle && !(
-      (d.keyLength(i) > 0 && containsFolded(d.key(i), 0, d.keyLength(i), needle))
-      || (d.valueLength(i) > 0 && containsFolded(d.value(i), 0, d.valueLength(i), needle)))) continue;
-    out[m++] = i;
-    if ((i & 1023) === 0 && performance.now() > deadline) {
+  state.filter = readFilter();
+  state.pendingView = new ViewIndex();
+  state.filteredTo = state.store.first;
+  state.selectFirst = selectFirst;
+  filterInSlices();
+}
+
+/** Resolves once the view holds every record of the store (a live tail then takes more). */
+function viewCaughtUp() {
+  if (!filtering && !state.pendingView && state.store && state.filteredTo >= state.store.end) return Promise.resolve();
+  return new Promise((resolve) => caughtUp.push(resolve));
+}
+
+async function filterInSlices() {
+  if (filtering) return; // the running loop picks the new work up
+  filtering = true;
+  try {
+    // each round reads the store anew: records come in, and a new store or filter may replace the old
+    while (state.store) {
+      const done = filterSlice(state.store, performance.now() + SLICE_MS);
+      showView();
+      if (done) break;
       await nextTask();
-      if (run !== state.filterRun || d !== state.data) return;
-      deadline = performance.now() + 10;
+    }
+  } finally {
+    filtering = false;
+  }
+  for (const resolve of caughtUp.splice(0)) resolve();
+}
+
+/** Filters records from `state.filteredTo` on until done (true) or past the deadline. */
+function filterSlice(store, deadline) {
+  const view = state.pendingView ?? state.view;
+  const f = state.filter;
+  let n = Math.max(state.filteredTo, store.first);
+  while (n < store.end) {
+    const d = store.chunkOf(n);
+    const end = d.base + d.count;
+    for (; n < end; n++) {
+      if (passes(d, d.position(n), f)) view.push(n);
+      if ((n & 1023) === 0 && performance.now() > deadline) {
+        state.filteredTo = n + 1;
+        return false;
+      }
     }
   }
-  if (run !== state.filterRun || d !== state.data) return;
-  state.view = out.subarray(0, m);
+  state.filteredTo = n;
+  return true;
+}
+
+/** After a slice of filtering: a new filter's complete view replaces the shown one; new records are drawn soon. */
+function showView() {
+  if (!state.pendingView) {
+    scheduleDraw();
+    return;
+  }
+  if (state.filteredTo < state.store.end) return;
+  dropOldRecords();
+  state.view = state.pendingView;
+  state.pendingView = null;
+  state.removedRows = 0;
   if (!filterTimer) delete $('filters').dataset.busy;
+  const kept = state.selectFirst ? -1 : state.view.indexOf(state.selected);
+  table.setRows(state.view.length, kept, emptyTableText());
+  select(kept >= 0 ? kept : 0);
+  showCount();
+}
+
+function showCount() {
+  const m = state.view.length;
+  const n = state.store.count;
   const count = $('match-count');
   count.dataset.count = String(m);
   count.textContent = m === n ? plural(n, 'record') : `${formatCount(m)} of ${plural(n, 'record')}`;
-  const kept = selectFirst ? -1 : viewIndexOf(state.selected);
-  table.setRows(m, kept, n ? 'No record matches the filter.' : 'This capture holds no records.');
-  select(kept >= 0 ? kept : 0);
+}
+
+/** The store's cap: the oldest records leave the store and the views (never between two draws of the table). */
+function dropOldRecords() {
+  if (!state.store.dropBeyondCap()) return;
+  state.removedRows += state.view.dropBelow(state.store.first);
+  state.pendingView?.dropBelow(state.store.first);
+}
+
+// A live table is redrawn at most this often: records may come faster than anyone reads them, and
+// every drawing costs the page thread a layout of the rows in view.
+const DRAW_INTERVAL_MS = 250;
+let drawTimer = 0;
+let lastDraw = 0;
+
+function scheduleDraw() {
+  if (drawTimer) return;
+  drawTimer = setTimeout(() => {
+    drawTimer = 0;
+    lastDraw = performance.now();
+    drawRows();
+  }, Math.max(0, lastDraw + DRAW_INTERVAL_MS - performance.now()));
+}
+
+/** Draws records added (and dropped) since the last drawing; the table follows the newest when scrolled to its end. */
+function drawRows() {
+  if (!state.store) return;
+  dropOldRecords();
+  const selected = state.selected >= 0 ? state.view.indexOf(state.selected) : -1;
+  table.changeRows(state.view.length, state.removedRows, selected, emptyTableText());
+  state.removedRows = 0;
+  const placeholder = $('detail').querySelector(':scope > p.placeholder');
+  if (placeholder) setText(placeholder, emptyDetailText());
+  showCount();
+  live.drawn();
+}
+
+/** Live: takes in the results of one worker message; resolves once the view holds them. */
+function appendRecords(chunks) {
+  for (const data of chunks) state.store.append(data);
+  filterInSlices();
+  scheduleSummary();
+  return viewCaughtUp();
+}
+
+// A live summary is redrawn at most this often.
+const SUMMARY_INTERVAL_MS = 1000;
+let summaryTimer = 0;
+let lastSummary = 0;
+function scheduleSummary() {
+  summaryTimer ||= setTimeout(() => {
+    summaryTimer = 0;
+    lastSummary = performance.now();
+    renderSummary();
+  }, Math.max(0, lastSummary + SUMMARY_INTERVAL_MS - performance.now()));
 }
 
 function resetFilters() {
@@ -587,7 +733,7 @@ function scheduleFilter() {
   $('filters').dataset.busy = 'true';
   filterTimer = setTimeout(() => {
     filterTimer = 0;
-    runFilter();
+    refilter();
   }, 120);
 }
 
@@ -616,20 +762,23 @@ function encodeBytes(bytes, mode) {
 }
 
 async function exportJsonLines() {
-  const d = state.data;
-  if (!d) return;
+  if (!state.store) return;
   const mode = $('export-mode').value;
-  const r = d.records;
+  // What is kept and shown now: a live tail goes on appending and dropping meanwhile.
+  const store = state.store.snapshot();
   const view = state.view;
+  const numbers = view.items.slice(view.start, view.end);
   const lines = [];
   const button = $('export');
   const filename = `${baseName()}.${mode}.jsonl`;
   button.disabled = true;
-  setStatus('busy', `Exporting ${plural(view.length, 'record')}…`, 0);
+  setStatus('busy', `Exporting ${plural(numbers.length, 'record')}…`, 0);
   let deadline = performance.now() + 10;
-  for (let v = 0; v < view.length; v++) {
-    const i = view[v];
-    const p = d.partitions[r.part[i]];
+  for (let v = 0; v < numbers.length; v++) {
+    const d = store.chunkOf(numbers[v]);
+    const i = d.position(numbers[v]);
+    const r = d.records;
+    const p = store.partitions[r.part[i]];
     const batch = d.batches[r.batch[i]];
     const headers = d.headers(i).map((x) => ({ key: x.key, value: encodeBytes(x.value, mode) }));
     const head = JSON.stringify({ topic: p.topic, topicId: p.topicId, partition: p.partition });
@@ -649,15 +798,15 @@ async function exportJsonLines() {
     // Offsets are 64-bit: written as exact JSON numbers rather than through a double.
     lines.push(`${head.slice(0, -1)},"offset":${r.offset[i]},${rest.slice(1)}\n`);
     if ((v & 1023) === 0 && performance.now() > deadline) {
-      setStatus('busy', `Exporting ${formatCount(v)} of ${plural(view.length, 'record')}…`, v / view.length);
+      setStatus('busy', `Exporting ${formatCount(v)} of ${plural(numbers.length, 'record')}…`, v / numbers.length);
       await nextTask();
-      if (d !== state.data) return; // another capture was opened: its own state is showing now
+      if (store.partitions !== state.store?.partitions) return; // another source was opened: its own state is showing now
       deadline = performance.now() + 10;
     }
   }
   button.disabled = false;
   download(new Blob(lines, { type: 'application/x-ndjson' }), filename);
-  setStatus('ok', `Exported ${plural(view.length, 'record')} to ${filename}.`, null);
+  setStatus('ok', `Exported ${plural(numbers.length, 'record')} to ${filename}.`, null);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -673,19 +822,20 @@ function init() {
     if (file) openFile(file);
     event.target.value = ''; // so the same file can be opened again
   });
+  // options re-decode an open file; a live tail takes them when it starts
   for (const id of ['opt-api', 'opt-header', 'opt-isolation', 'opt-crc', 'opt-limit']) {
-    $(id).addEventListener('change', () => state.source && requestDecode());
+    $(id).addEventListener('change', () => state.source && !state.source.live && requestDecode());
   }
   $('opt-kind').addEventListener('change', () => {
-    if (!state.source) return;
+    if (!state.source || state.source.live) return;
     state.source.kind = kindFor(state.source.name);
     requestDecode();
   });
   for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']) $(id).addEventListener('input', scheduleFilter);
-  for (const id of ['filter-partition', 'filter-control']) $(id).addEventListener('change', () => runFilter());
+  for (const id of ['filter-partition', 'filter-control']) $(id).addEventListener('change', () => refilter());
   $('filter-clear').addEventListener('click', () => {
     resetFilters();
-    runFilter();
+    refilter();
   });
   $('export').addEventListener('click', exportJsonLines);
 
@@ -708,8 +858,43 @@ function init() {
   select(-1);
   setStatus('busy', 'Loading the decoder…', null);
   startWorker();
+  uiConfig.then((ui) => ui.relayPath && hideMissingSamples());
   const sample = SAMPLES.find((s) => s.file === new URLSearchParams(location.search).get('sample'));
   if (sample) openSample(sample);
 }
+
+/** The package that `kafka-fetch-decoder ui` serves ships fewer samples than the repository: offer those it has. */
+function hideMissingSamples() {
+  for (const button of $('samples').querySelectorAll('button[data-sample]')) {
+    fetch(new URL(button.dataset.sample, SAMPLES_URL)).then(async (res) => {
+      await res.arrayBuffer(); // read to the end: Chromium reports a response left unread as aborted
+      if (!res.ok) button.remove();
+    }, () => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live mode (live.js): its tail shows in the same table, filters, detail pane and export
+
+// `kafka-fetch-decoder ui` says where its relay is in /ui.json; other servers have none (or an empty one).
+const uiConfig = fetch(new URL('../ui.json', import.meta.url), { cache: 'no-store' })
+  .then((res) => (res.ok ? res.json() : {}))
+  .catch(() => ({}));
+
+const live = initLive({
+  uiConfig,
+  setStatus,
+  decodeOptions: options,
+  /** A tail's first answer: its (empty) store replaces what the page showed. */
+  begin(store, topic) {
+    state.current = state.nextId++; // a file decode still running is no longer wanted
+    state.source = { name: topic, live: true };
+    document.body.dataset.state = 'live';
+    resetFilters();
+    showStore(store);
+  },
+  append: appendRecords,
+  refresh: () => state.source?.live && renderSummary(),
+});
 
 init();

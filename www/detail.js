@@ -11,13 +11,15 @@ const JSON_LIMIT = 8 * 1024 * 1024;
 const TABS = [['text', 'Text'], ['json', 'JSON'], ['hex', 'Hex'], ['base64', 'Base64']];
 
 /**
- * Renders record `i` of `data` into `root`. `prefs` remembers the tab chosen per field, so stepping
- * through records keeps the hex view open once it has been picked.
+ * Renders record number `n` of `store` into `root`. `prefs` remembers the tab chosen per field, so
+ * stepping through records keeps the hex view open once it has been picked.
  */
-export function renderDetail(root, data, i, { prefs, partitionLabel, onDownload }) {
+export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload }) {
+  const data = store.chunkOf(n);
+  const i = data.position(n);
   const r = data.records;
   const batch = data.batches[r.batch[i]];
-  const part = data.partitions[r.part[i]];
+  const part = store.partitions[r.part[i]];
   const key = data.key(i);
   const value = data.value(i);
   const ts = r.timestamp[i];

@@ -21,6 +21,19 @@ function append(el, children) {
   }
 }
 
+/**
+ * Sets an element's text by changing its text node in place, and only when it differs: a table redrawn
+ * many times a second then costs the browser no node insertions and no layout for unchanged cells.
+ */
+export function setText(el, text) {
+  const node = el.firstChild;
+  if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
+    if (node.data !== text) node.data = text;
+  } else {
+    el.textContent = text;
+  }
+}
+
 const counts = new Intl.NumberFormat('en-US');
 /** "1,680" */
 export const formatCount = (n) => counts.format(n);
@@ -34,3 +47,15 @@ export function isoTime(ms) {
 }
 
 export const show = (value) => (value == null ? '—' : String(value));
+
+/**
+ * Milliseconds since the epoch, typed as such or as an ISO date/time (read as UTC when it names no
+ * zone, like the table shows times); null when empty, NaN when it is neither.
+ */
+export function parseTimeText(value) {
+  const text = value.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text);
+  const zoned = /^\d{4}-\d\d-\d\d$/.test(text) || /(z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`;
+  return Date.parse(zoned);
+}

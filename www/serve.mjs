@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Serves the repository root on 127.0.0.1 so that /www/ (the inspection page), /pkg/ (the built
-// package) and /samples/ resolve as the page expects. No dependencies.
+// package) and /samples/ resolve as the page expects. No relay: live mode needs one started apart
+// (kafka-fetch-decoder relay --allow-origin http://127.0.0.1:PORT). No dependencies.
 //   node www/serve.mjs [--port 8080]      (--port 0 picks a free port)
 import http from 'node:http';
 import fs from 'node:fs';
@@ -52,6 +53,11 @@ const server = http.createServer((req, res) => {
   if (pathname === '/') {
     res.writeHead(302, { location: '/www/' });
     return res.end();
+  }
+  // `kafka-fetch-decoder ui` names its relay here; this server has none, so the page asks for its URL.
+  if (pathname === '/ui.json') {
+    res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-store' });
+    return res.end(req.method === 'HEAD' ? undefined : '{}');
   }
   // No dot segments: this keeps ".." escapes out as well as .git and other dotfiles.
   if (pathname.split('/').some((segment) => segment.startsWith('.'))) return send(res, 404, `not found: ${pathname}`);

@@ -1,7 +1,12 @@
-// The page's view of one decoded capture: the result the worker moved here with the package's
-// toTransferable, rebuilt with fromTransferable (no record objects until one is asked for), plus a
-// few per-record columns the table and the filters read directly (partition, header sizes, control
-// type). Key, value and header bytes are views onto the transferred input and decompressed bytes.
+// The records the page shows, kept in chunks. A decoded file is one chunk; a live tail adds one per
+// fetch response and drops its oldest records beyond a cap. Records are numbered in arrival order and
+// keep their number while they are kept, so the filtered view, the selection and an export in progress
+// stay valid when older records are dropped.
+//
+// A chunk is the package's transferable result (toTransferable in the worker, fromTransferable here:
+// columns and byte buffers, no record objects) plus a few per-record columns the worker prepared
+// (prepareChunk), so taking a chunk in costs the page thread no per-record work. Key, value and header
+// bytes are views onto the transferred input and decompressed bytes.
 
 import { utf8Length } from './bytes.js';
 
@@ -13,74 +18,107 @@ export async function loadPackage() {
   return api;
 }
 
-/** A decoded capture as the page uses it: `records.*` columns indexed by record, and the result. */
-export function pageData(data) {
+// ---- in the worker ------------------------------------------------------------------------------
+
+/**
+ * Adds to `data` (the toTransferable form of `result`) what the page reads per record: the partition
+ * (an index into the page's partition list, given by `partIndex(topic, partition)`), the header size,
+ * the control type, timestamps as numbers, and which records are shown: a batch that starts before the
+ * fetch offset brings records the consumer has already seen, and the decoder leaves them out of the
+ * result but not out of its columns. Each batch gets `part` and `records` (how many of its records
+ * are shown). Returns the buffers to transfer with it.
+ */
+export function prepareChunk(result, data, partIndex) {
+  const cols = data.columns;
+  const n = cols.offsets.length;
+  const sets = data.kind === 'response'
+    ? result.topics.flatMap((t, ti) => t.partitions.map((set, pi) => ({ topic: t.topic, set, range: data.meta.topics[ti].partitions[pi].set.records })))
+    : [{ topic: null, set: result, range: data.meta.records }];
+  const part = new Uint32Array(n);
+  let shownCount = 0;
+  for (const { topic, set, range: [start, end] } of sets) {
+    part.fill(partIndex(topic, set.partition ?? null), start, end);
+    shownCount += set.recordCount;
+  }
+  let positions = null;
+  if (shownCount < n) {
+    positions = new Uint32Array(shownCount);
+    let k = 0;
+    for (const { set, range: [, end] } of sets) {
+      for (let i = end - set.recordCount; i < end; i++) positions[k++] = i;
+    }
+  }
+
+  const batches = data.batches;
+  for (const b of batches) {
+    b.part = -1;
+    b.records = 0;
+  }
+  for (let k = 0; k < shownCount; k++) {
+    const i = positions ? positions[k] : k;
+    const b = batches[cols.batchIndex[i]];
+    b.part = part[i];
+    b.records++;
+  }
+
+  const headerKeyBytes = data.headerKeys.map(utf8Length);
+  const headerBytes = new Float64Array(n);
+  const controlType = new Uint8Array(n); // 0 = not a control record, else 1 + index into controlTypes
+  const unknownControl = data.controlTypes.length;
+  const inputLength = data.input.length;
+  for (let i = 0; i < n; i++) {
+    const start = i === 0 ? 0 : cols.headersEnd[i - 1];
+    let size = 0;
+    for (let h = start; h < cols.headersEnd[i]; h++) size += headerKeyBytes[cols.headerKeyIds[h]] + Math.max(0, cols.headerValues[2 * h + 1]);
+    headerBytes[i] = size;
+    if (batches[cols.batchIndex[i]].isControl) {
+      // the control type is in the key's bytes 2-3 (version, type)
+      const len = cols.keys[2 * i + 1];
+      let type;
+      if (len >= 4) {
+        const pos = cols.keys[2 * i];
+        const bytes = pos < inputLength ? data.input : data.arena;
+        const at = pos < inputLength ? pos : pos - inputLength;
+        type = data.controlTypes[(bytes[at + 2] << 8) | bytes[at + 3]];
+      }
+      controlType[i] = 1 + (type === undefined ? unknownControl : data.controlTypes.indexOf(type));
+    }
+  }
+  // timestamps as numbers: they are milliseconds, well within 2^53
+  const timestamps = cols.timestamps instanceof BigInt64Array ? Float64Array.from(cols.timestamps, Number) : null;
+
+  data.page = { count: shownCount, positions, part, headerBytes, controlType, timestamps };
+  return [part, headerBytes, controlType, positions, timestamps].filter(Boolean).map((a) => a.buffer);
+}
+
+// ---- on the page --------------------------------------------------------------------------------
+
+/** One chunk as the page reads it: columns indexed by position (`position(n)` for record number n). */
+function chunkFrom(data, base) {
   const result = api.fromTransferable(data);
   const cols = data.columns;
+  const { count, positions, part, headerBytes, controlType, timestamps } = data.page;
   const inputLength = data.input.length;
-  const count = cols.offsets.length;
   const bytesAt = (pairs, i) => {
     const len = pairs[2 * i + 1];
     if (len < 0) return null;
     const pos = pairs[2 * i];
     return pos < inputLength ? data.input.subarray(pos, pos + len) : data.arena.subarray(pos - inputLength, pos - inputLength + len);
   };
-
-  // partitions in response order, with the range of their records
-  const sets = data.kind === 'response'
-    ? result.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, topicId: t.topicId, set: p })))
-    : [{ topic: null, topicId: null, set: result }];
-  const ranges = data.kind === 'response'
-    ? data.meta.topics.flatMap((t) => t.partitions.map((p) => p.set.records))
-    : [data.meta.records];
-  const part = new Uint32Array(count);
-  const partitions = sets.map(({ topic, topicId, set }, pi) => {
-    const [start, end] = ranges[pi];
-    part.fill(pi, start, end);
-    const { records, batches, ...meta } = Object.getOwnPropertyDescriptors(set);
-    const fields = Object.fromEntries(Object.entries(meta).filter(([, d]) => 'value' in d).map(([k, d]) => [k, d.value]));
-    return { ...fields, topic, topicId, set, firstRecord: start, recordCount: end - start, batchCount: set.batches.length };
-  });
-
-  // one page batch per decoded batch: its partition and how many of its records are shown
-  const batches = data.batches.map((b) => ({ ...b, partition: -1, records: 0 }));
-  const headerKeyBytes = data.headerKeys.map(utf8Length);
-  const headerBytes = new Float64Array(count);
-  const controlType = new Uint8Array(count); // 0 = not a control record, else 1 + index into controlTypes
-  for (let i = 0; i < count; i++) {
-    const batch = batches[cols.batchIndex[i]];
-    batch.partition = part[i];
-    batch.records++;
-    const start = i === 0 ? 0 : cols.headersEnd[i - 1];
-    let size = 0;
-    for (let h = start; h < cols.headersEnd[i]; h++) size += headerKeyBytes[cols.headerKeyIds[h]] + Math.max(0, cols.headerValues[2 * h + 1]);
-    headerBytes[i] = size;
-    if (batch.isControl) {
-      const key = bytesAt(cols.keys, i);
-      const type = key && key.length >= 4 ? data.controlTypes[(key[2] << 8) | key[3]] : undefined;
-      controlType[i] = 1 + (type === undefined ? data.controlTypes.length : data.controlTypes.indexOf(type));
-    }
-  }
-  partitions.forEach((p, pi) => {
-    p.firstBatch = batches.findIndex((b) => b.partition === pi);
-  });
-
   return {
-    kind: data.kind === 'response' ? 'frame' : 'recordset',
     result,
-    response: data.kind === 'response' ? result : null,
-    partitions,
-    batches,
+    base, // the record number of this chunk's first shown record
+    start: 0, // how many of its first records the cap has dropped
+    count,
+    position: positions ? (n) => positions[n - base] : (n) => n - base,
+    batches: data.batches,
     controlTypes: [...data.controlTypes, 'UNKNOWN'],
     headerKeys: data.headerKeys,
-    stats: data.stats,
     records: {
-      count,
       part,
       batch: cols.batchIndex,
       offset: cols.offsets,
-      // timestamps as numbers (they are milliseconds, well within 2^53)
-      timestamp: cols.timestamps instanceof BigInt64Array ? Float64Array.from(cols.timestamps, Number) : cols.timestamps,
+      timestamp: timestamps ?? cols.timestamps,
       headerBytes,
       controlType,
     },
@@ -97,4 +135,191 @@ export function pageData(data) {
     },
     headerCount: (i) => cols.headersEnd[i] - (i === 0 ? 0 : cols.headersEnd[i - 1]),
   };
+}
+
+/** The records of a list of chunks, by record number. */
+class RecordReader {
+  constructor(chunks, partitions) {
+    this.chunks = chunks;
+    this.partitions = partitions;
+    this.hit = 0; // the chunk found last: reads mostly go in order
+  }
+
+  /** The chunk holding record number `n` (read its columns at `chunk.position(n)`). */
+  chunkOf(n) {
+    const chunks = this.chunks;
+    const last = chunks[this.hit];
+    if (last && n >= last.base && n < last.base + last.count) return last;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (chunks[mid].base <= n) lo = mid;
+      else hi = mid - 1;
+    }
+    this.hit = lo;
+    return chunks[lo];
+  }
+
+  /** A reader of the records kept now, unchanged by later appends and drops (for an export). */
+  snapshot() {
+    return new RecordReader(this.chunks.slice(), this.partitions);
+  }
+}
+
+export class RecordStore extends RecordReader {
+  /** `partitionIndex`: partition number -> index in `partitions` (live); `cap`: records kept at most. */
+  constructor({ partitions = [], partitionIndex = null, cap = Infinity } = {}) {
+    super([], partitions);
+    this.partitionIndex = partitionIndex;
+    this.cap = cap;
+    this.first = 0; // the oldest kept record's number; records before it were dropped
+    this.end = 0; // the next record's number
+  }
+
+  get count() {
+    return this.end - this.first;
+  }
+
+  /** All batches of the kept chunks. */
+  *batches() {
+    for (const chunk of this.chunks) yield* chunk.batches;
+  }
+
+  /** Adds the records of one transferred result (the cap applies at the next dropBeyondCap). */
+  append(data) {
+    const chunk = chunkFrom(data, this.end);
+    this.end += chunk.count;
+    if (chunk.count) this.chunks.push(chunk);
+    if (this.partitionIndex) this.#updatePartitions(chunk.result);
+  }
+
+  #updatePartitions(result) {
+    for (const t of result.topics) {
+      for (const set of t.partitions) {
+        const p = this.partitions[this.partitionIndex.get(set.partition)];
+        if (!p) continue;
+        Object.assign(p, {
+          errorCode: set.errorCode, highWatermark: set.highWatermark, lastStableOffset: set.lastStableOffset,
+          logStartOffset: set.logStartOffset, partial: set.partial, abortedTransactions: set.abortedTransactions,
+          preferredReadReplica: set.preferredReadReplica,
+        });
+        if (set.nextOffset != null) p.nextOffset = set.nextOffset;
+        p.recordCount += set.recordCount;
+        p.batchCount += set.batches.length;
+      }
+    }
+  }
+
+  /** Drops the oldest records beyond the cap; returns how many. */
+  dropBeyondCap() {
+    let excess = this.count - this.cap;
+    const before = this.first;
+    while (excess > 0) {
+      const oldest = this.chunks[0];
+      const left = oldest.count - oldest.start;
+      if (left <= excess) {
+        this.chunks.shift();
+        this.hit = 0;
+        this.first += left;
+        excess -= left;
+      } else {
+        oldest.start += excess;
+        this.first += excess;
+        excess = 0;
+      }
+    }
+    return this.first - before;
+  }
+}
+
+/** A decoded file: one chunk, its partitions in response order. */
+export function fileStore(data) {
+  const store = new RecordStore();
+  const chunk = chunkFrom(data, 0);
+  store.chunks.push(chunk);
+  store.end = chunk.count;
+  const { result } = chunk;
+  const sets = data.kind === 'response'
+    ? result.topics.flatMap((t) => t.partitions.map((set) => ({ topic: t.topic, topicId: t.topicId, set })))
+    : [{ topic: null, topicId: null, set: result }];
+  store.partitions = sets.map(({ topic, topicId, set }) => {
+    const { records, batches, ...meta } = Object.getOwnPropertyDescriptors(set);
+    const fields = Object.fromEntries(Object.entries(meta).filter(([, d]) => 'value' in d).map(([k, d]) => [k, d.value]));
+    return { ...fields, topic, topicId, recordCount: set.recordCount, batchCount: set.batches.length };
+  });
+  store.kind = data.kind === 'response' ? 'frame' : 'recordset';
+  store.response = data.kind === 'response' ? result : null;
+  store.stats = data.stats;
+  return store;
+}
+
+/** A live tail of `topic`'s `partitions` (numbers), keeping at most `cap` records. */
+export function liveStore(topic, partitions, cap) {
+  return new RecordStore({
+    cap,
+    partitionIndex: new Map(partitions.map((p, i) => [p, i])),
+    partitions: partitions.map((partition) => ({
+      topic, topicId: null, partition, errorCode: null, highWatermark: null, lastStableOffset: null, logStartOffset: null,
+      recordCount: 0, batchCount: 0, nextOffset: null, partial: false, abortedTransactions: null, preferredReadReplica: null,
+    })),
+  });
+}
+
+/** The record numbers that pass the filter, ascending; grows at the end and loses its oldest entries. */
+export class ViewIndex {
+  constructor() {
+    this.items = new Float64Array(1024);
+    this.start = 0;
+    this.end = 0;
+  }
+
+  get length() {
+    return this.end - this.start;
+  }
+
+  /** The record number at view position `k`. */
+  at(k) {
+    return this.items[this.start + k];
+  }
+
+  push(n) {
+    if (this.end === this.items.length) this.#makeRoom();
+    this.items[this.end++] = n;
+  }
+
+  /** Forgets the records numbered below `n` (dropped); returns how many view positions went. */
+  dropBelow(n) {
+    const k = this.#lowerBound(n);
+    const removed = k - this.start;
+    this.start = k;
+    return removed;
+  }
+
+  /** The view position of record number `n`, or -1. */
+  indexOf(n) {
+    const k = this.#lowerBound(n);
+    return k < this.end && this.items[k] === n ? k - this.start : -1;
+  }
+
+  #lowerBound(n) {
+    let lo = this.start;
+    let hi = this.end;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.items[mid] < n) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #makeRoom() {
+    const live = this.items.subarray(this.start, this.end);
+    // mostly dropped entries in front: move down; else grow
+    const items = this.start >= live.length ? this.items : new Float64Array(this.items.length * 2);
+    items.set(live);
+    this.items = items;
+    this.start = 0;
+    this.end = live.length;
+  }
 }

@@ -21,6 +21,7 @@ export class VirtualTable {
     this.rowCount = 0;
     this.selected = -1;
     this.pool = [];
+    this.following = true; // scrolled to the end: rows added there come into view (changeRows)
 
     root.classList.add('vtable');
     root.tabIndex = 0;
@@ -52,6 +53,7 @@ export class VirtualTable {
 
     let pending = false;
     root.addEventListener('scroll', () => {
+      this.following = this.atEnd();
       if (pending) return;
       pending = true;
       requestAnimationFrame(() => {
@@ -60,7 +62,10 @@ export class VirtualTable {
       });
     });
     new ResizeObserver(() => {
+      // the header's grid resolves the column widths; rows take them in pixels
+      for (const c of columns) root.style.setProperty(`--w-${c.id}`, `${this.headCells[c.id].getBoundingClientRect().width}px`);
       this.onLayout?.(this.headCells);
+      if (this.following) this.scrollToEnd();
       this.update(true);
     }).observe(root);
     this.layer.addEventListener('click', (event) => {
@@ -77,7 +82,33 @@ export class VirtualTable {
     this.empty.textContent = count ? '' : emptyText;
     this.space.style.height = `${Math.min(count * this.rowHeight, MAX_SCROLL_HEIGHT)}px`;
     if (selected >= 0) this.scrollToRow(selected);
+    this.following = this.atEnd();
     this.update(true);
+  }
+
+  /**
+   * Rows added at the end and the first `removed` rows gone (a live tail). A table scrolled to its
+   * end follows the new rows, like `tail -f`; otherwise the rows in view stay in view.
+   */
+  changeRows(count, removed, selected, emptyText = '') {
+    const top = this.toContent(this.root.scrollTop);
+    const following = this.following;
+    this.rowCount = count;
+    this.selected = selected;
+    this.empty.textContent = count ? '' : emptyText;
+    this.space.style.height = `${Math.min(count * this.rowHeight, MAX_SCROLL_HEIGHT)}px`;
+    if (following) this.scrollToEnd();
+    else if (removed) this.root.scrollTop = this.toScroll(Math.max(0, top - removed * this.rowHeight));
+    this.following = following; // not lost to the scroll events of the changes above
+    this.update(true);
+  }
+
+  atEnd() {
+    return this.toContent(this.root.scrollTop) + this.viewportHeight() >= this.contentHeight() - this.rowHeight / 2;
+  }
+
+  scrollToEnd() {
+    this.root.scrollTop = this.toScroll(Math.max(0, this.contentHeight() - this.viewportHeight()));
   }
 
   setSelected(viewIndex) {
@@ -126,6 +157,7 @@ export class VirtualTable {
     for (const c of this.columns) {
       const cell = document.createElement('div');
       cell.className = `vcell ${c.className ?? ''}`;
+      cell.style.width = `var(--w-${c.id})`;
       cell.setAttribute('role', 'gridcell');
       cells[c.id] = cell;
       el.append(cell);
@@ -138,25 +170,27 @@ export class VirtualTable {
   update(force = false) {
     const scrollTop = this.root.scrollTop;
     const contentTop = this.toContent(scrollTop);
-    const first = Math.max(0, Math.floor(contentTop / this.rowHeight) - OVERSCAN);
-    const needed = Math.ceil(this.viewportHeight() / this.rowHeight) + 2 * OVERSCAN + 1;
+    // rows beyond the view make scrolling smooth; a table following a live tail has none below it
+    const overscan = this.following ? 0 : OVERSCAN;
+    const first = Math.max(0, Math.floor(contentTop / this.rowHeight) - overscan);
+    const needed = Math.ceil(this.viewportHeight() / this.rowHeight) + 2 * overscan + 1;
     while (this.pool.length < needed) this.pool.push(this.makeRow());
     // Position the layer so row `first` lands where its content position appears on screen.
     this.layer.style.transform = `translateY(${scrollTop + first * this.rowHeight - contentTop}px)`;
     this.pool.forEach((row, k) => {
       const index = first + k;
       if (k >= needed || index >= this.rowCount) {
-        row.el.hidden = true;
+        if (!row.el.hidden) row.el.hidden = true;
         row.shown = -1;
         return;
       }
-      row.el.hidden = false;
+      if (row.el.hidden) row.el.hidden = false;
       if (force || row.shown !== index) {
-        row.el.dataset.row = index;
+        if (row.shown !== index) row.el.dataset.row = index;
         this.renderRow(index, row.cells);
         row.shown = index;
       }
-      row.el.classList.toggle('selected', index === this.selected);
+      if (row.el.classList.contains('selected') !== (index === this.selected)) row.el.classList.toggle('selected');
     });
   }
 

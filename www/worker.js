@@ -1,17 +1,41 @@
-// Module worker: runs the wasm decoder off the page's thread and moves its result to the page with
-// the package's toTransferable (columns and byte buffers transferred, no record objects).
+// Module worker: runs the wasm decoder, and for live mode the Kafka client, off the page's thread. Every
+// result goes to the page in the package's transferable form (toTransferable: columns and byte buffers
+// transferred, no record objects) with the per-record columns of store.js's prepareChunk.
 //
-// Messages in:  { type: 'init' }
-//               { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options }
-//               { type: 'probe', id, header }      which api versions decode the current input
-// Messages out: { type: 'ready' } | { type: 'state', id, phase, done?, total? }
-//               { type: 'result', id, data } | { type: 'probe', id, versions } | { type: 'error', id?, error }
+// Files. In:  { type: 'init' }
+//             { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options }
+//             { type: 'probe', id, header }      which api versions decode the current input
+//        Out: { type: 'ready' } | { type: 'state', id, phase, total? }
+//             { type: 'result', id, data } | { type: 'probe', id, versions } | { type: 'error', id?, error }
+//
+// Live (one tail at a time; `id` names it). In:
+//             { type: 'live-topics', id, relay }   list the topics with their partitions' offsets
+//             { type: 'live-start', id, relay, topic, partitions: [n]|null, from, cap, options }
+//             { type: 'live-ack', id }             the page took the last 'live-records' in
+//             { type: 'live-pause', id } | { type: 'live-resume', id } | { type: 'live-stop', id }
+//        Out: { type: 'live-topics', id, brokers, topics: [{ topic, isInternal, error, partitions:
+//                 [{ partition, leader, earliest, latest, errorName }] }] }
+//             { type: 'live-started', id, topic, partitions: [n] }
+//             { type: 'live-records', id, chunks: [data], dropped }   data as for 'result', one per fetch
+//                 response; dropped: records given up here since the last post (the page was behind)
+//             { type: 'live-state', id, phase: 'tailing'|'paused'|'stopped' }
+//             { type: 'error', id, error: { code, message, ... } }
+// A tail posts at most one 'live-records' every POST_INTERVAL_MS and none while the page has not
+// acknowledged the last one, so the page takes records in small steps however fast they come; what
+// waits meanwhile is capped like the page's store (the oldest fetch responses are dropped first).
 
 import { FETCH_API_VERSIONS } from './kafka.js';
+import { prepareChunk } from './store.js';
+
+const POST_INTERVAL_MS = 100;
+// Retries of a failed request before the tail stops with the error (the client's default, 10 with a
+// growing backoff, would keep the page silent for half a minute when a broker is gone).
+const LIVE_RETRIES = 3;
 
 let decoder = null;
 // The last input, kept so that changing an option re-decodes without reading the file again.
 let input = null;
+let tail = null;
 
 // Messages are handled concurrently (the handler is async), so the first load is shared.
 function loadDecoder() {
@@ -25,23 +49,45 @@ function loadDecoder() {
 self.onmessage = async ({ data: msg }) => {
   try {
     const api = await loadDecoder();
-    if (msg.type === 'init') {
-      self.postMessage({ type: 'ready' });
-    } else if (msg.type === 'decode') {
-      if (msg.buffer) input = new Uint8Array(msg.buffer, 0, msg.length);
-      const { data, transfer } = decodeInput(api, msg);
-      self.postMessage({ type: 'result', id: msg.id, data }, transfer);
-    } else if (msg.type === 'probe') {
-      self.postMessage({ type: 'probe', id: msg.id, versions: probeVersions(api, msg.header) });
+    switch (msg.type) {
+      case 'init':
+        self.postMessage({ type: 'ready' });
+        break;
+      case 'decode': {
+        if (msg.buffer) input = new Uint8Array(msg.buffer, 0, msg.length);
+        const { data, transfer } = decodeInput(api, msg);
+        self.postMessage({ type: 'result', id: msg.id, data }, transfer);
+        break;
+      }
+      case 'probe':
+        self.postMessage({ type: 'probe', id: msg.id, versions: probeVersions(api, msg.header) });
+        break;
+      case 'live-topics':
+        self.postMessage({ type: 'live-topics', id: msg.id, ...(await listTopics(api, msg.relay)) });
+        break;
+      case 'live-start':
+        tail?.stop();
+        tail = new Tail(api, msg);
+        await tail.run();
+        break;
+      default:
+        if (tail?.id === msg.id) tail.control(msg.type);
     }
   } catch (err) {
     self.postMessage({ type: 'error', id: msg.id, error: describeError(err) });
   }
 };
 
-// KafkaDecodeError's message already names the topic, partition and batch where it knows them.
+// KafkaDecodeError's message already names the topic, partition and batch where it knows them;
+// KafkaClientError's names the broker, and the relay's reason when the relay refused.
 function describeError(err) {
-  return { code: err?.code ?? null, offset: err?.offset ?? null, message: String(err?.message ?? err) };
+  return {
+    code: err?.code ?? null,
+    offset: err?.offset ?? null,
+    broker: err?.broker ?? null,
+    errorName: err?.errorName ?? null,
+    message: String(err?.message ?? err),
+  };
 }
 
 function decodeOptions(kind, options, int64) {
@@ -62,28 +108,35 @@ function decodeOptions(kind, options, int64) {
   return out;
 }
 
+/** Decodes with 64-bit values as numbers, or as BigInts when one is beyond 2^53. */
+function decodeExact(decode) {
+  try {
+    return { result: decode('number'), int64: 'number' };
+  } catch (err) {
+    // The decoder refuses to round beyond 2^53 (RangeError): decode again losslessly.
+    if (!(err instanceof RangeError)) throw err;
+    return { result: decode('bigint'), int64: 'bigint' };
+  }
+}
+
+/** The result in transferable form, with the page's per-record columns; partitions numbered by `partIndex`. */
+function forPage(api, result, partIndex) {
+  const { data, transfer } = api.toTransferable(result);
+  transfer.push(...prepareChunk(result, data, partIndex));
+  return { data, transfer };
+}
+
 function decodeInput(api, msg) {
   if (!input) throw new Error('nothing to decode: open a file first');
   const { kind, options, id } = msg;
   self.postMessage({ type: 'state', id, phase: 'decoding', total: input.length });
-  const run = (int64) => (kind === 'frame'
-    ? api.decodeFetchResponse(input, decodeOptions(kind, options, int64))
-    : api.decodeRecordSet(input, decodeOptions(kind, options, int64)));
   const started = performance.now();
-  let result;
-  let int64 = 'number';
-  try {
-    result = run(int64);
-  } catch (err) {
-    // Numbers are exact up to 2^53; the decoder refuses to round beyond that, so retry losslessly.
-    if (!(err instanceof RangeError)) throw err;
-    int64 = 'bigint';
-    result = run(int64);
-  }
+  const { result, int64 } = decodeExact((int64) => (kind === 'frame'
+    ? api.decodeFetchResponse(input, decodeOptions(kind, options, int64))
+    : api.decodeRecordSet(input, decodeOptions(kind, options, int64))));
   const decodeMs = performance.now() - started;
-  // The package's way to move a result between threads: its columns and bytes are transferred, and
-  // the page rebuilds it (fromTransferable) without copying or building a record per row.
-  const { data, transfer } = api.toTransferable(result);
+  let partitions = 0; // in response order
+  const { data, transfer } = forPage(api, result, () => partitions++);
   data.stats = { decodeMs, collectMs: performance.now() - started - decodeMs, int64, inputBytes: input.length };
   return { data, transfer };
 }
@@ -99,4 +152,166 @@ function probeVersions(api, header) {
       return false;
     }
   });
+}
+
+// ---- live -----------------------------------------------------------------------------------------
+
+/** Every topic with its partitions and their earliest and latest offsets. */
+async function listTopics(api, relay) {
+  const client = new api.KafkaClient({ relay, retries: 1 });
+  try {
+    const md = await client.metadata();
+    const topics = await Promise.all(md.topics.filter((t) => t.topic !== null).map(async (t) => {
+      const partitions = t.partitions.map((p) => ({ partition: p.partition, leader: p.leader, errorName: p.errorCode ? p.errorName : null, earliest: null, latest: null }));
+      let error = t.errorCode ? t.errorName : null;
+      if (!error && partitions.length) {
+        try {
+          const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at })));
+          for (const p of partitions) {
+            p.earliest = earliest.get(p.partition)?.offset ?? null;
+            p.latest = latest.get(p.partition)?.offset ?? null;
+          }
+        } catch (err) {
+          error = err.message; // one topic without offsets does not hide the others
+        }
+      }
+      return { topic: t.topic, isInternal: t.isInternal, error, partitions };
+    }));
+    topics.sort((a, b) => a.topic.localeCompare(b.topic));
+    return { brokers: md.brokers.map((b) => `${b.host}:${b.port}`), topics };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * One live tail: the package's client consumes the topic, and every fetch response it receives is
+ * decoded here once more, whole, so that it can move to the page in transferable form (the client
+ * hands out record objects, which would have to be copied one by one).
+ */
+class Tail {
+  constructor(api, msg) {
+    this.api = api;
+    this.id = msg.id;
+    this.msg = msg;
+    this.client = new api.KafkaClient({ relay: msg.relay, retries: LIVE_RETRIES });
+    this.pending = []; // { data, transfer, count } not yet posted
+    this.pendingCount = 0;
+    this.dropped = 0; // records dropped here while the page was behind
+    this.acknowledged = true;
+    this.lastPost = 0;
+    this.timer = 0;
+    this.fetching = false; // a first fetch response has come
+    this.paused = false;
+    this.unpause = null; // resolves the wait of a paused tail
+    this.stopped = false;
+  }
+
+  async run() {
+    const { topic, from, options } = this.msg;
+    try {
+      const md = await this.client.metadata([topic]);
+      const t = md.topics.find((x) => x.topic === topic);
+      if (!t || t.errorCode) {
+        throw Object.assign(new Error(`topic ${topic} does not exist: ${t ? t.errorName : 'not in the metadata'} (broker ${md.broker})`), { code: 'UNKNOWN_TOPIC' });
+      }
+      const partitions = this.msg.partitions ?? t.partitions.map((p) => p.partition);
+      const missing = partitions.filter((p) => !t.partitions.some((x) => x.partition === p));
+      if (missing.length) {
+        throw Object.assign(new Error(`topic ${topic} has no partition ${missing.join(', ')} (it has ${t.partitions.length})`), { code: 'UNKNOWN_TOPIC' });
+      }
+      const partIndex = new Map(partitions.map((p, i) => [p, i]));
+      self.postMessage({ type: 'live-started', id: this.id, topic, partitions });
+      const consumer = this.client.consume({
+        topic, partitions, from, isolationLevel: options.isolationLevel,
+        // The client's own decode only feeds its iterator here: no exact offsets needed.
+        decode: { crc: options.crc === 'verify' ? 'verify' : 'skip', int64: 'bigint', maxDecompressedBytes: options.maxDecompressedBytes },
+        onResponse: (response) => this.received(response, partIndex),
+      });
+      while (!this.stopped) {
+        if (this.paused) await new Promise((resolve) => { this.unpause = resolve; });
+        if (this.stopped || (await consumer.next()).done) break;
+      }
+    } catch (err) {
+      if (this.stopped) return; // closing the client fails what was in flight
+      this.stop();
+      throw err;
+    }
+  }
+
+  /** A fetch response from the client: decoded whole and queued for the page. */
+  received({ apiVersion, frame, request }, partIndex) {
+    if (this.stopped) return;
+    if (!this.fetching) {
+      // the first answer: the relay and the brokers are there
+      this.fetching = true;
+      if (!this.paused) self.postMessage({ type: 'live-state', id: this.id, phase: 'tailing' });
+    }
+    const fetchOffsets = {};
+    const topicNames = {};
+    for (const p of request.partitions) {
+      (fetchOffsets[p.topic] ??= {})[p.partition] = p.offset;
+      if (p.topicId) topicNames[p.topicId] = p.topic;
+    }
+    const options = { ...this.msg.options, apiVersion, header: true };
+    const { result } = decodeExact((int64) => this.api.decodeFetchResponse(frame, { ...decodeOptions('frame', options, int64), fetchOffsets, topicNames }));
+    const count = result.topics.reduce((sum, t) => sum + t.partitions.reduce((s, p) => s + p.recordCount, 0), 0);
+    if (!count) return; // a long poll that ended empty
+    this.pending.push({ ...forPage(this.api, result, (_, partition) => partIndex.get(partition)), count });
+    this.pendingCount += count;
+    // Capped like the page: what the page could not take in yet gives way to newer records.
+    while (this.pendingCount - this.pending[0].count >= this.msg.cap) {
+      const oldest = this.pending.shift();
+      this.pendingCount -= oldest.count;
+      this.dropped += oldest.count;
+    }
+    this.post();
+  }
+
+  /** Posts what is pending when the page is ready for it and the interval has passed. */
+  post() {
+    if (this.stopped || this.paused || !this.acknowledged || !this.pending.length || this.timer) return;
+    const wait = this.lastPost + POST_INTERVAL_MS - performance.now();
+    if (wait > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = 0;
+        this.post();
+      }, wait);
+      return;
+    }
+    const chunks = this.pending.splice(0);
+    self.postMessage({ type: 'live-records', id: this.id, chunks: chunks.map((c) => c.data), dropped: this.dropped }, chunks.flatMap((c) => c.transfer));
+    this.pendingCount = 0;
+    this.dropped = 0;
+    this.acknowledged = false;
+    this.lastPost = performance.now();
+  }
+
+  control(type) {
+    if (type === 'live-ack') {
+      this.acknowledged = true;
+      this.post();
+    } else if (type === 'live-pause' && !this.stopped) {
+      this.paused = true;
+      self.postMessage({ type: 'live-state', id: this.id, phase: 'paused' });
+    } else if (type === 'live-resume' && !this.stopped) {
+      this.paused = false;
+      this.unpause?.();
+      self.postMessage({ type: 'live-state', id: this.id, phase: 'tailing' });
+      this.post();
+    } else if (type === 'live-stop') {
+      this.stop();
+      self.postMessage({ type: 'live-state', id: this.id, phase: 'stopped' });
+    }
+  }
+
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.pending = [];
+    this.unpause?.();
+    this.client.close();
+    if (tail === this) tail = null;
+  }
 }

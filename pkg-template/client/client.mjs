@@ -329,8 +329,9 @@ export class KafkaClient {
 
   /**
    * Consumes `topic` from chosen positions: an async iterator of { topic, partition, records,
-   * highWatermark, lastStableOffset, nextOffset, broker } in offset order per partition, each
-   * record once, none below the start, no control records.
+   * recordCount, highWatermark, lastStableOffset, nextOffset, broker } in offset order per
+   * partition, each record once, none below the start, no control records. `records` is built when
+   * first read.
    *
    * options: partitions (all when omitted), from ('earliest' | 'latest' | an offset | a time: Date,
    * ms since the epoch as { time: ms }, or an ISO-8601 string; default 'earliest'), untilEnd (stop
@@ -399,22 +400,26 @@ export class KafkaClient {
               const lso = p.lastStableOffset === null ? -1n : BigInt(p.lastStableOffset);
               s.end = isolationLevel === 'read_committed' && lso >= 0n ? lso : BigInt(p.highWatermark);
             }
-            let records = p.records;
-            if (untilEnd && records.length && BigInt(records.at(-1).offset) >= s.end) {
-              records = records.filter((r) => BigInt(r.offset) < s.end);
-            }
+            // Records are counted and cut here without being built: a caller that only wants the
+            // response (onResponse, toTransferable) never pays for record objects.
+            const count = p.recordCount;
+            let take = count;
+            if (untilEnd && count && BigInt(p.record(count - 1).offset) >= s.end) take = firstAtOrAfter(p, s.end);
             if (p.nextOffset !== null) {
               s.offset = BigInt(p.nextOffset);
-            } else if (p.partial && records.length === 0) {
+            } else if (p.partial && count === 0) {
               // one batch larger than the partition limit: ask for more next time
               s.maxBytes = Math.min(s.maxBytes * 2, this.#options.maxFrameBytes);
             }
-            if (records.length === 0) continue;
-            if (emitted + records.length > maxRecords) records = records.slice(0, maxRecords - emitted);
-            emitted += records.length;
+            take = Math.min(take, maxRecords - emitted);
+            if (take === 0) continue;
+            emitted += take;
             chunks.push({
-              topic, partition: p.partition, records, broker,
+              topic, partition: p.partition, recordCount: take, broker,
               highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
+              get records() {
+                return take === count ? p.records : p.records.slice(0, take);
+              },
             });
           }
         }
@@ -477,6 +482,18 @@ export class KafkaClient {
     for (const c of this.#connections.values()) c.close();
     this.#connections.clear();
   }
+}
+
+/** The index of the first record of `set` at or after `offset` (offsets increase within a set). */
+function firstAtOrAfter(set, offset) {
+  let lo = 0;
+  let hi = set.recordCount;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (BigInt(set.record(mid).offset) < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */

@@ -36,10 +36,11 @@ function checkVenv() {
 // reply line per request line, in order. The child and its pipes are ref'd only while a reply
 // is awaited.
 class JsonChild {
-  constructor(name, args) {
+  constructor(name, args, nice = 0) {
     checkVenv();
     this.name = name;
-    this.child = spawn(python, [script(name), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const command = nice ? ['nice', ['-n', String(nice), python, script(name), ...args]] : [python, [script(name), ...args]];
+    this.child = spawn(...command, { stdio: ['pipe', 'pipe', 'pipe'] });
     live.add(this.child);
     this.stderr = '';
     this.waiting = []; // resolvers of the lines to come, in order
@@ -118,12 +119,13 @@ class JsonChild {
 
 /**
  * Start one Tansu broker on 127.0.0.1:<free port>. With `advertisedPort`, Metadata advertises
- * 127.0.0.1:advertisedPort instead of the listener (put a proxy or TLS terminator there).
+ * 127.0.0.1:advertisedPort instead of the listener (put a proxy or TLS terminator there). `nice`:
+ * a lower CPU priority (it stands in for a machine of its own in a test that measures the page).
  * @returns {Promise<{bootstrap: string, listener: string, pid: number, startupMs: number, stop(): Promise<void>}>}
  *   bootstrap = the advertised address; pid = Tansu's own process id.
  */
-export async function startTansu({ advertisedPort = 0, timeoutMs = 15000 } = {}) {
-  const c = new JsonChild('tansu_broker.py', advertisedPort ? ['--advertised-port', String(advertisedPort)] : []);
+export async function startTansu({ advertisedPort = 0, timeoutMs = 15000, nice = 0 } = {}) {
+  const c = new JsonChild('tansu_broker.py', advertisedPort ? ['--advertised-port', String(advertisedPort)] : [], nice);
   try {
     const info = await c.next(undefined, timeoutMs);
     return {
@@ -181,10 +183,13 @@ export async function startMockCluster({ brokers = 3, topics = {}, timeoutMs = 1
 
 // A one-shot script: the spec on stdin, JSON lines on stdout, exit 0; else reject with its
 // one-line error.
-function runScript(name, spec, timeoutMs) {
+// `nice`: a lower CPU priority for the script (a test that measures the page thread keeps the
+// producer, a stand-in for another machine, from taking its core).
+function runScript(name, spec, timeoutMs, nice = 0) {
   checkVenv();
   return new Promise((resolve, reject) => {
-    const child = spawn(python, [script(name)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const command = nice ? ['nice', ['-n', String(nice), python, script(name)]] : [python, [script(name)]];
+    const child = spawn(...command, { stdio: ['pipe', 'pipe', 'pipe'] });
     live.add(child);
     let out = '';
     let err = '';
@@ -215,13 +220,13 @@ function resolveTarget(target, spec) {
  * {partition, offset, timestamp} per record, in input order. On a mock cluster object,
  * spec.create is done with its create_topic command.
  */
-export async function produce(target, spec, { timeoutMs = 60000 } = {}) {
+export async function produce(target, spec, { timeoutMs = 60000, nice = 0 } = {}) {
   let s = resolveTarget(target, spec);
   if (s.create && target.kind === 'mock') {
     await target.command({ op: 'create_topic', topic: s.topic, partitions: s.create.partitions ?? 1 });
     s = { ...s, create: null };
   }
-  const [result] = await runScript('produce.py', s, timeoutMs);
+  const [result] = await runScript('produce.py', s, timeoutMs, nice);
   return result.records;
 }
 

@@ -18,6 +18,7 @@ SPEC (only bootstrap, topic and records, or generate, are required):
    "flush_every": 0,                   flush after every N records: N = 1 gives one batch each
    "idempotence": false,               enable.idempotence (producer id and sequence numbers)
    "timeout_ms": 20000,                for the whole run (delivery, flush, transactions)
+   "rate": 50000,                      at most this many records per second (default: as fast as it goes)
    "config": {"security.protocol": "ssl", "ssl.ca.pem": "-----BEGIN..."},   any librdkafka setting
    "records": [RECORD | GROUP, ...],   may be omitted with "generate"
    "generate": GENERATE}               many records made here, written after "records"
@@ -195,7 +196,12 @@ def main():
         if txn:
             p.begin_transaction()
         every = settings['flush_every'] or 0
+        rate, started = spec.get('rate'), time.monotonic()
         for n, r in enumerate(records, 1):
+            if rate and n % 1000 == 0:
+                ahead = n / rate - (time.monotonic() - started)
+                if ahead > 0:
+                    p.poll(ahead)  # serves delivery reports while it waits
             i = len(acks)
             acks.append(None)
 
@@ -220,13 +226,14 @@ def main():
     out = {'topic': topic, 'records': acks}
     if spec.get('generate'):
         out['generated'] = write_generated(spec['generate'], producer({k: spec.get(k) for k in BATCHING}, False),
-                                           topic, flush, errors)
+                                           topic, flush, errors, spec.get('rate'))
     print(json.dumps(out), flush=True)
     return 0
 
 
-def write_generated(g, p, topic, flush, errors):
+def write_generated(g, p, topic, flush, errors, rate=None):
     count, parts = int(g['count']), int(g.get('partitions', 1))
+    started = time.monotonic()
     stride = max(1, count // parts // max(int(g.get('samples', 200)) // parts, 1))
     totals = {'count': count, 'key_bytes': 0, 'value_bytes': 0, 'header_bytes': 0}
     per = {}
@@ -258,7 +265,8 @@ def write_generated(g, p, topic, flush, errors):
             except BufferError:  # the local queue is full: let deliveries drain it
                 p.poll(0.05)
         if n % 1000 == 0:
-            p.poll(0)
+            ahead = n / rate - (time.monotonic() - started) if rate else 0
+            p.poll(max(ahead, 0))
     flush(p)
     totals['partitions'] = {str(k): v for k, v in sorted(per.items())}
     totals['sample_stride'] = stride
