@@ -3,7 +3,7 @@
 
 import { VirtualTable } from './table.js';
 import { renderDetail } from './detail.js';
-import { h, formatCount, plural, isoTime, show, parseTimeText, setText } from './dom.js';
+import { h, formatCount, plural, isoTime, show, parseTimeText, setText, patch } from './dom.js';
 import { preview, foldedNeedle, containsFolded, toBase64, utf8, formatSize } from './bytes.js';
 import { errorLabel, TIMESTAMP_TYPE_SHORT, FETCH_API_VERSIONS, DEFAULT_API_VERSION } from './kafka.js';
 import { loadPackage, fileStore, ViewIndex } from './store.js';
@@ -319,20 +319,13 @@ function renderSummary() {
     root.replaceChildren(h('p', { class: 'placeholder' }, state.source ? 'Nothing decoded.' : 'No capture open.'));
     return;
   }
-  const batches = [...d.batches()];
-  const facts = state.source.live ? live.facts() : fileFacts(d, batches);
-  const byCodec = new Map();
-  const byMagic = new Map();
-  for (const b of batches) {
-    byCodec.set(b.compression, (byCodec.get(b.compression) ?? 0) + 1);
-    byMagic.set(b.magic, (byMagic.get(b.magic) ?? 0) + 1);
-  }
+  const facts = state.source.live ? live.facts() : fileFacts(d);
   // most batches first (codec names come from the decoder's batch objects)
-  const codecs = [...byCodec].sort(([, a], [, b]) => b - a);
+  const codecs = [...d.codecCounts].sort(([, a], [, b]) => b - a);
   const chips = h('div', { class: 'chips', id: 'codec-counts' }, 'Batches by codec:',
     codecs.map(([codec, n]) => h('span', { class: 'chip', dataset: { codec: String(codec) } }, h('b', {}, String(codec)), ' ', formatCount(n))),
     h('span', { class: 'sep' }, 'by magic:'),
-    [...byMagic].sort(([a], [b]) => a - b).map(([magic, n]) => h('span', { class: 'chip' }, h('b', {}, `v${magic}`), ' ', formatCount(n))));
+    [...d.magicCounts].sort(([a], [b]) => a - b).map(([magic, n]) => h('span', { class: 'chip' }, h('b', {}, `v${magic}`), ' ', formatCount(n))));
 
   // Tagged fields (v12+) only get a column when some partition carries one.
   const tagged = d.partitions.some((p) => p.currentLeader || p.divergingEpoch || p.snapshotId);
@@ -355,17 +348,18 @@ function renderSummary() {
 
   // live: a partition's records and batches since the tail started (the store may have dropped some)
   const counted = state.source.live ? ['Received', 'Batches received'] : ['Records', 'Batches'];
-  root.replaceChildren(
+  // patched, not replaced: a live summary is redrawn every second and mostly only its numbers change
+  patch(root, h('div', {},
     h('dl', { class: 'facts inline' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
     chips,
     h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'partitions' },
       h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Error', 'High watermark', 'Last stable', 'Log start', ...counted,
         'Next offset', 'Partial', 'Aborted transactions', 'Preferred replica', tagged && 'Tagged fields', failed && 'Decode error']
         .filter(Boolean).map((t) => h('th', {}, t)))),
-      h('tbody', {}, rows))));
+      h('tbody', {}, rows)))));
 }
 
-function fileFacts(d, batches) {
+function fileFacts(d) {
   const opts = options();
   const facts = [
     ['Source', `${state.source.name} · ${formatSize(state.source.size)}`],
@@ -383,7 +377,7 @@ function fileFacts(d, batches) {
       facts.push(['Node endpoints', r.nodeEndpoints.map((n) => `${n.nodeId}: ${n.host}:${n.port}${n.rack ? ` (${n.rack})` : ''}`).join(', ')]);
     }
   }
-  facts.push(['Records', formatCount(d.count)], ['Batches', formatCount(batches.length)], ['Partitions', formatCount(d.partitions.length)]);
+  facts.push(['Records', formatCount(d.count)], ['Batches', formatCount(d.batchCount)], ['Partitions', formatCount(d.partitions.length)]);
   return facts;
 }
 
@@ -437,7 +431,13 @@ const table = new VirtualTable($('records'), {
     context.font = `12px ${style.getPropertyValue('--mono')}`;
     const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
     const charWidth = context.measureText('0').width;
-    for (const id of Object.keys(fits)) fits[id] = Math.max(4, Math.floor((head[id].clientWidth - padding) / charWidth));
+    let changed = false;
+    for (const id of Object.keys(fits)) {
+      const n = Math.max(4, Math.floor((head[id].clientWidth - padding) / charWidth));
+      changed ||= n !== fits[id];
+      fits[id] = n;
+    }
+    return changed;
   },
 });
 $('records').style.setProperty('--table-min-width', `${COLUMNS.reduce((sum, c) => sum + (c.min ?? parseInt(c.width, 10)), 0)}px`);
@@ -654,9 +654,8 @@ function showView() {
   showCount();
 }
 
-function showCount() {
-  const m = state.view.length;
-  const n = state.store.count;
+/** "m of n records": `m` records of the `n` kept pass the filter (by default, what the view and the store hold now). */
+function showCount(m = state.view.length, n = state.store.count) {
   const count = $('match-count');
   count.dataset.count = String(m);
   count.textContent = m === n ? plural(n, 'record') : `${formatCount(m)} of ${plural(n, 'record')}`;
@@ -684,17 +683,25 @@ function scheduleDraw() {
   }, Math.max(0, lastDraw + DRAW_INTERVAL_MS - performance.now()));
 }
 
-/** Draws records added (and dropped) since the last drawing; the table follows the newest when scrolled to its end. */
+/**
+ * Draws records added (and dropped) since the last drawing; the table follows the newest when scrolled
+ * to its end. The table draws its rows over the next frames: the counts follow once it has.
+ */
 function drawRows() {
   if (!state.store) return;
   dropOldRecords();
   const selected = state.selected >= 0 ? state.view.indexOf(state.selected) : -1;
-  table.changeRows(state.view.length, state.removedRows, selected, emptyTableText());
+  const { store } = state;
+  const matched = state.view.length;
+  const count = store.count;
+  table.changeRows(matched, state.removedRows, selected, emptyTableText(), () => {
+    if (store !== state.store) return;
+    const placeholder = $('detail').querySelector(':scope > p.placeholder');
+    if (placeholder) setText(placeholder, emptyDetailText());
+    showCount(matched, count);
+    live.drawn();
+  });
   state.removedRows = 0;
-  const placeholder = $('detail').querySelector(':scope > p.placeholder');
-  if (placeholder) setText(placeholder, emptyDetailText());
-  showCount();
-  live.drawn();
 }
 
 /** Live: takes in the results of one worker message; resolves once the view holds them. */

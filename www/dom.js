@@ -34,6 +34,40 @@ export function setText(el, text) {
   }
 }
 
+/**
+ * Gives `el` the children of `fresh` (built alike, e.g. by h()) while keeping what is the same: text
+ * changes in place, elements are kept where tag and attributes match (with their listeners) and
+ * replaced where they do not. A part of the page redrawn every second then costs the browser the
+ * layout of what changed only.
+ */
+export function patch(el, fresh) {
+  const old = [...el.childNodes];
+  const next = [...fresh.childNodes];
+  if (old.length !== next.length) {
+    el.replaceChildren(...next);
+    return;
+  }
+  for (let i = 0; i < next.length; i++) {
+    const a = old[i];
+    const b = next[i];
+    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) {
+      if (a.data !== b.data) a.data = b.data;
+    } else if (a.nodeType === Node.ELEMENT_NODE && b.nodeType === Node.ELEMENT_NODE && sameAttributes(a, b)) {
+      patch(a, b);
+    } else {
+      a.replaceWith(b);
+    }
+  }
+}
+
+function sameAttributes(a, b) {
+  if (a.tagName !== b.tagName || a.attributes.length !== b.attributes.length) return false;
+  for (const { name, value } of b.attributes) {
+    if (a.getAttribute(name) !== value) return false;
+  }
+  return true;
+}
+
 const counts = new Intl.NumberFormat('en-US');
 /** "1,680" */
 export const formatCount = (n) => counts.format(n);

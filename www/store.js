@@ -175,23 +175,36 @@ export class RecordStore extends RecordReader {
     this.cap = cap;
     this.first = 0; // the oldest kept record's number; records before it were dropped
     this.end = 0; // the next record's number
+    // the batches of the kept chunks: how many, by codec and by magic (kept up to date, so that a
+    // summary of a live tail never walks them all)
+    this.batchCount = 0;
+    this.codecCounts = new Map();
+    this.magicCounts = new Map();
   }
 
   get count() {
     return this.end - this.first;
   }
 
-  /** All batches of the kept chunks. */
-  *batches() {
-    for (const chunk of this.chunks) yield* chunk.batches;
-  }
-
   /** Adds the records of one transferred result (the cap applies at the next dropBeyondCap). */
   append(data) {
     const chunk = chunkFrom(data, this.end);
     this.end += chunk.count;
-    if (chunk.count) this.chunks.push(chunk);
+    if (chunk.count) this.push(chunk);
     if (this.partitionIndex) this.#updatePartitions(chunk.result);
+  }
+
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.#count(chunk, 1);
+  }
+
+  #count(chunk, sign) {
+    this.batchCount += sign * chunk.batches.length;
+    for (const b of chunk.batches) {
+      tally(this.codecCounts, b.compression, sign);
+      tally(this.magicCounts, b.magic, sign);
+    }
   }
 
   #updatePartitions(result) {
@@ -219,7 +232,7 @@ export class RecordStore extends RecordReader {
       const oldest = this.chunks[0];
       const left = oldest.count - oldest.start;
       if (left <= excess) {
-        this.chunks.shift();
+        this.#count(this.chunks.shift(), -1);
         this.hit = 0;
         this.first += left;
         excess -= left;
@@ -233,11 +246,17 @@ export class RecordStore extends RecordReader {
   }
 }
 
+function tally(counts, key, n) {
+  const left = (counts.get(key) ?? 0) + n;
+  if (left) counts.set(key, left);
+  else counts.delete(key);
+}
+
 /** A decoded file: one chunk, its partitions in response order. */
 export function fileStore(data) {
   const store = new RecordStore();
   const chunk = chunkFrom(data, 0);
-  store.chunks.push(chunk);
+  store.push(chunk);
   store.end = chunk.count;
   const { result } = chunk;
   const sets = data.kind === 'response'

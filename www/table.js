@@ -1,16 +1,23 @@
 // A virtualized table: only the rows in view (plus a few) exist in the DOM, and they are reused while
 // scrolling, so 100,000 records cost as much as forty. Rows have a fixed height.
+//
+// A live tail's changes (changeRows) are drawn a few rows per animation frame: when records come fast
+// every row in view shows another record at each drawing, and laying out and painting the text of all
+// of them in one frame would hold the page thread for tens of milliseconds on a slow machine.
 
 // Browsers cap element heights (around 17 million px in Firefox); past this the scrollbar is scaled.
 const MAX_SCROLL_HEIGHT = 8_000_000;
 const OVERSCAN = 4;
+// Rows drawn in one animation frame by changeRows (a frame also lays out and paints them).
+const ROWS_PER_FRAME = 6;
 
 export class VirtualTable {
   /**
    * columns: [{ id, label, width (CSS track size), className? }]
    * renderRow(viewIndex, cells): fills the row's cells, an object { [column id]: element }
    * onSelect(viewIndex): a row was clicked or reached with the keyboard
-   * onLayout(headCells): before rows are redrawn after a size change; column widths can be read here
+   * onLayout(headCells): after the column widths changed; they can be read here. Returns true when
+   *   the rows must be drawn again (what fits in a cell changed).
    */
   constructor(root, { columns, rowHeight, renderRow, onSelect, onLayout }) {
     this.columns = columns;
@@ -20,8 +27,12 @@ export class VirtualTable {
     this.onLayout = onLayout;
     this.rowCount = 0;
     this.selected = -1;
-    this.pool = [];
+    this.pool = []; // { el, cells, index: view index it stands for, shown: view index drawn, stale }
     this.following = true; // scrolled to the end: rows added there come into view (changeRows)
+    this.widths = ''; // the column widths set on the rows
+    this.drawnScrollTop = -1; // the scroll position the rows were placed for
+    this.frame = 0; // the animation frame that draws the next rows of a change
+    this.onDrawn = null; // called once the rows of the last change are all drawn
 
     root.classList.add('vtable');
     root.tabIndex = 0;
@@ -58,15 +69,22 @@ export class VirtualTable {
       pending = true;
       requestAnimationFrame(() => {
         pending = false;
-        this.update();
+        // the table's own scrolling (changeRows, setRows) has placed the rows already
+        if (this.root.scrollTop !== this.drawnScrollTop) this.update();
       });
     });
     new ResizeObserver(() => {
       // the header's grid resolves the column widths; rows take them in pixels
-      for (const c of columns) root.style.setProperty(`--w-${c.id}`, `${this.headCells[c.id].getBoundingClientRect().width}px`);
-      this.onLayout?.(this.headCells);
+      const widths = columns.map((c) => this.headCells[c.id].getBoundingClientRect().width);
+      let redraw = false;
+      if (widths.join() !== this.widths) {
+        this.widths = widths.join();
+        columns.forEach((c, k) => root.style.setProperty(`--w-${c.id}`, `${widths[k]}px`));
+        redraw = this.onLayout?.(this.headCells) ?? true;
+      }
       if (this.following) this.scrollToEnd();
-      this.update(true);
+      // a new height only shows more or fewer rows
+      this.update(redraw);
     }).observe(root);
     this.layer.addEventListener('click', (event) => {
       const row = event.target.closest('.vrow');
@@ -77,6 +95,7 @@ export class VirtualTable {
 
   /** Replaces the rows (after a decode or a filter); `selected` is a view index or -1. */
   setRows(count, selected = -1, emptyText = '') {
+    this.onDrawn = null; // the caller says what is shown now
     this.rowCount = count;
     this.selected = selected;
     this.empty.textContent = count ? '' : emptyText;
@@ -88,9 +107,10 @@ export class VirtualTable {
 
   /**
    * Rows added at the end and the first `removed` rows gone (a live tail). A table scrolled to its
-   * end follows the new rows, like `tail -f`; otherwise the rows in view stay in view.
+   * end follows the new rows, like `tail -f`; otherwise the rows in view stay in view. The rows are
+   * drawn over the next animation frames, a few in each; `onDrawn()` is called once they all are.
    */
-  changeRows(count, removed, selected, emptyText = '') {
+  changeRows(count, removed, selected, emptyText = '', onDrawn = null) {
     const top = this.toContent(this.root.scrollTop);
     const following = this.following;
     this.rowCount = count;
@@ -100,7 +120,8 @@ export class VirtualTable {
     if (following) this.scrollToEnd();
     else if (removed) this.root.scrollTop = this.toScroll(Math.max(0, top - removed * this.rowHeight));
     this.following = following; // not lost to the scroll events of the changes above
-    this.update(true);
+    this.onDrawn = onDrawn;
+    this.update(true, true);
   }
 
   atEnd() {
@@ -114,7 +135,7 @@ export class VirtualTable {
   setSelected(viewIndex) {
     this.selected = viewIndex;
     if (viewIndex >= 0) this.scrollToRow(viewIndex);
-    for (const row of this.pool) row.el.classList.toggle('selected', Number(row.el.dataset.row) === viewIndex);
+    for (const row of this.pool) row.el.classList.toggle('selected', row.shown >= 0 && row.shown === viewIndex);
   }
 
   viewportHeight() {
@@ -162,13 +183,20 @@ export class VirtualTable {
       cells[c.id] = cell;
       el.append(cell);
     }
+    el.hidden = true;
     this.layer.append(el);
-    return { el, cells, shown: -1 };
+    return { el, cells, index: -1, shown: -1, stale: false };
   }
 
-  /** Draws the rows in view; `force` redraws rows whose index did not change (new data or filter). */
-  update(force = false) {
+  /**
+   * Places the rows in view and draws those that show another record than before; `force`: all of
+   * them (new data or filter). `later`: drawn over the next animation frames instead of now (a row
+   * not drawn yet keeps what it showed, a row new in view stays hidden until drawn).
+   */
+  update(force = false, later = false) {
+    later &&= !document.hidden; // a hidden page has no animation frames
     const scrollTop = this.root.scrollTop;
+    this.drawnScrollTop = scrollTop;
     const contentTop = this.toContent(scrollTop);
     // rows beyond the view make scrolling smooth; a table following a live tail has none below it
     const overscan = this.following ? 0 : OVERSCAN;
@@ -181,17 +209,56 @@ export class VirtualTable {
       const index = first + k;
       if (k >= needed || index >= this.rowCount) {
         if (!row.el.hidden) row.el.hidden = true;
+        row.index = -1;
         row.shown = -1;
+        row.stale = false;
         return;
       }
-      if (row.el.hidden) row.el.hidden = false;
-      if (force || row.shown !== index) {
-        if (row.shown !== index) row.el.dataset.row = index;
-        this.renderRow(index, row.cells);
-        row.shown = index;
-      }
-      if (row.el.classList.contains('selected') !== (index === this.selected)) row.el.classList.toggle('selected');
+      row.index = index;
+      if (force) row.stale = true;
+      if (!later) this.drawRow(row);
     });
+    if (later) this.drawLater();
+    else this.drawn();
+  }
+
+  /** Draws `row` if it shows another record than the one it stands for, or stale data. */
+  drawRow(row) {
+    if (row.shown === row.index && !row.stale) return false;
+    const { el, index } = row;
+    if (row.shown !== index) el.dataset.row = index;
+    this.renderRow(index, row.cells);
+    row.shown = index;
+    row.stale = false;
+    if (el.hidden) el.hidden = false;
+    if (el.classList.contains('selected') !== (index === this.selected)) el.classList.toggle('selected');
+    return true;
+  }
+
+  /** Draws ROWS_PER_FRAME rows in each animation frame until all are drawn. */
+  drawLater() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      let drawn = 0;
+      for (const row of this.pool) {
+        if (row.index >= 0 && this.drawRow(row) && ++drawn === ROWS_PER_FRAME) break;
+      }
+      if (drawn === ROWS_PER_FRAME) this.drawLater();
+      else this.drawn();
+    });
+  }
+
+  /** All rows are drawn: tells whoever waits for it, if nothing is left to draw. */
+  drawn() {
+    if (this.pool.some((row) => row.index >= 0 && (row.shown !== row.index || row.stale))) return;
+    if (this.frame) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
+    const done = this.onDrawn;
+    this.onDrawn = null;
+    done?.();
   }
 
   onKey(event) {

@@ -224,8 +224,10 @@ class Tail {
       self.postMessage({ type: 'live-started', id: this.id, topic, partitions });
       const consumer = this.client.consume({
         topic, partitions, from, isolationLevel: options.isolationLevel,
-        // The client's own decode only feeds its iterator here: no exact offsets needed.
-        decode: { crc: options.crc === 'verify' ? 'verify' : 'skip', int64: 'bigint', maxDecompressedBytes: options.maxDecompressedBytes },
+        // The client's own decode only feeds its iterator here, which counts the records and reads
+        // the partitions' next offsets: no exact offsets needed, and nothing copied out of wasm
+        // memory (transient: the records would be valid until the next decode, and none is read).
+        decode: { crc: options.crc === 'verify' ? 'verify' : 'skip', int64: 'bigint', maxDecompressedBytes: options.maxDecompressedBytes, transient: true },
         onResponse: (response) => this.received(response, partIndex),
       });
       while (!this.stopped) {
