@@ -217,8 +217,9 @@ function resolveTarget(target, spec) {
 
 /**
  * Write records (spec format: brokers/produce.py) and resolve with one
- * {partition, offset, timestamp} per record, in input order. On a mock cluster object,
- * spec.create is done with its create_topic command.
+ * {partition, offset, timestamp} per record, in input order; with spec.generate the array also
+ * has `generated` (produce.py's account of them). On a mock cluster object, spec.create is done with
+ * its create_topic command.
  */
 export async function produce(target, spec, { timeoutMs = 60000, nice = 0 } = {}) {
   let s = resolveTarget(target, spec);
@@ -227,7 +228,7 @@ export async function produce(target, spec, { timeoutMs = 60000, nice = 0 } = {}
     s = { ...s, create: null };
   }
   const [result] = await runScript('produce.py', s, timeoutMs, nice);
-  return result.records;
+  return result.generated ? Object.assign(result.records, { generated: result.generated }) : result.records;
 }
 
 /** Read records back with confluent-kafka's Consumer (spec format: brokers/consume.py). */

@@ -32,17 +32,20 @@ GROUP: records that differ from the spec's settings; written after what precedes
   With "transaction", the group is one transaction of a transactional producer (all its records
   are flushed, i.e. written and acknowledged, before the commit or abort).
 GENERATE: bulk data for benchmarks, made here deterministically from the seed (same spec, same bytes):
-  {"count": 60000, "value_bytes": 1024, "partitions": 4, "seed": 1, "samples": 200}
+  {"count": 60000, "value_bytes": 1024, "partitions": 4, "seed": 1, "samples": 200, "repeat": 0}
   Record i goes to partition i % partitions with CreateTime 1700000000000 + i, a key "user-NNNNNN", a
   JSON-like text value of value_bytes +-25% (fields, then words from a small seeded vocabulary: it
   compresses like real text) and headers [["trace-id", 32 hex], ["type", event name]]. Written with
   the spec's batching settings and compression.
+  repeat: N > 0 makes only N records and writes them over and over (offsets and timestamps still
+  count up): for load tests, where the producer's own CPU time matters more than realistic content.
 
 Stdout, one line: {"topic": "t", "records": [{"partition": 0, "offset": 5, "timestamp": 1700000000000}, ...]}
 with one entry per RECORD, groups flattened, in input order. `timestamp` is the CreateTime the
 record was written with (timestamp_ms, or the time of producing): not the broker's answer, since
 the librdkafka mock answers every Produce with LogAppendTime 1234. With "generate" the line also has
   "generated": {"count": N, "key_bytes": K, "value_bytes": V, "header_bytes": H,   (header keys + values)
+                "seconds": T,                  (from the first record written to the last acknowledged)
                 "partitions": {"0": {"count": n, "first": offset, "last": offset}, ...},
                 "sample_stride": S, "samples": [{"partition", "offset", "timestamp", "key_b64", "value_sha256",
                              "value_bytes", "headers": [[key, value_b64]]}, ...]}
@@ -247,20 +250,26 @@ def write_generated(g, p, topic, flush, errors, rate=None):
         part['count'] += 1
         part['first'] = o if part['first'] is None else min(part['first'], o)
         part['last'] = o if part['last'] is None else max(part['last'], o)
-        if o % stride == 0:
+        if headers is not None and o % stride == 0:  # (None: no samples asked for)
             samples.append({'partition': msg.partition(), 'offset': o, 'timestamp': msg.timestamp()[1],
                             'key_b64': base64.b64encode(msg.key()).decode(), 'value_bytes': len(msg.value()),
                             'value_sha256': hashlib.sha256(msg.value()).hexdigest(),
                             'headers': [[k, base64.b64encode(v).decode()] for k, v in headers]})
 
-    for n, (partition, key, value, headers, ts) in enumerate(generated_records(g), 1):
+    records = generated_records(g)
+    if int(g.get('repeat', 0)) > 0:
+        pool = list(generated_records({**g, 'count': int(g['repeat'])}))
+        records = ((i % parts, *pool[i % len(pool)][1:4], GEN_T0 + i) for i in range(count))
+    # one callback for all records unless samples need each record's headers
+    report = (lambda err, msg: on_delivery(err, msg, None)) if not g.get('samples', 200) else None
+    for n, (partition, key, value, headers, ts) in enumerate(records, 1):
         totals['key_bytes'] += len(key)
         totals['value_bytes'] += len(value)
         totals['header_bytes'] += sum(len(k) + len(v) for k, v in headers)
         while True:
             try:
                 p.produce(topic, partition=partition, key=key, value=value, headers=headers, timestamp=ts,
-                          on_delivery=lambda err, msg, h=headers: on_delivery(err, msg, h))
+                          on_delivery=report or (lambda err, msg, h=headers: on_delivery(err, msg, h)))
                 break
             except BufferError:  # the local queue is full: let deliveries drain it
                 p.poll(0.05)
@@ -268,6 +277,7 @@ def write_generated(g, p, topic, flush, errors, rate=None):
             ahead = n / rate - (time.monotonic() - started) if rate else 0
             p.poll(max(ahead, 0))
     flush(p)
+    totals['seconds'] = round(time.monotonic() - started, 3)  # from the first record to the last ack
     totals['partitions'] = {str(k): v for k, v in sorted(per.items())}
     totals['sample_stride'] = stride
     totals['samples'] = sorted(samples, key=lambda x: (x['partition'], x['offset']))
