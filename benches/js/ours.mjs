@@ -45,7 +45,7 @@ function packageEntry(dir) {
   return { pkg, file: resolve(dir, pick(pkg.exports) ?? pkg.module ?? pkg.main ?? 'index.js') }
 }
 
-async function loadPackage(dir) {
+export async function loadPackage(dir = PKG_DIR) {
   const { pkg, file } = packageEntry(dir)
   let mod
   try {
@@ -70,7 +70,7 @@ async function loadPackage(dir) {
 
 // Reads every field of our result (contract: topics[].partitions[].records[] with
 // offset, timestamp, key, value, headers[{key, value}]). Lazy getters run here.
-function touchOurs(res) {
+export function touchOurs(res) {
   let s = 0
   const topics = res.topics
   for (let t = 0; t < topics.length; t++) {
@@ -99,7 +99,7 @@ function touchOurs(res) {
   return s
 }
 
-function wasmDecoder(loaded, id, label, options) {
+export function wasmDecoder(loaded, id, label, options) {
   const { mod } = loaded
   return {
     id,
@@ -124,12 +124,76 @@ function wasmDecoder(loaded, id, label, options) {
     wasmMemoryBytes() {
       return wasmMemoryBytes(mod)
     },
+    // bench builds only (they export allocationStats)
+    allocations: typeof loaded.bindings.allocationStats === 'function'
+      ? (input, n) => allocationsPerDecode(loaded.bindings, () => touchOurs(mod.decodeFetchResponse(input, options)), n)
+      : undefined,
+  }
+}
+
+// Heap allocations inside wasm per call of `run` (decode + touch), averaged over n calls, counted
+// by the bench build's allocator as the native binary counts them: calls = allocations +
+// reallocations, bytes = bytes allocated + bytes added by reallocations. allocationStats() itself
+// allocates its result (counted by the next call), so the difference of two back-to-back calls is
+// taken off.
+export function allocationsPerDecode(bindings, run, n) {
+  const s0 = bindings.allocationStats()
+  const s1 = bindings.allocationStats()
+  let sink = 0
+  for (let i = 0; i < n; i++) sink += run()
+  const s2 = bindings.allocationStats()
+  if (sink < 0) console.log('')
+  const d = (k) => (s2[k] - s1[k]) - (s1[k] - s0[k])
+  return { calls: (d(0) + d(1)) / n, bytes: (d(2) + Math.max(0, d(3))) / n }
+}
+
+// The JS floor: what any decoder must pay to hand records to JS. prepare() (untimed) decodes the
+// frame once with ours and builds plain objects in the same shape ({offset, timestamp, key,
+// value, headers: [{key, value}]}, keys and values as Uint8Array views); the timed work is only
+// the same touch loop over them (decode() hands back the prepared objects).
+function jsFloor(loaded) {
+  const { mod } = loaded
+  const view = (b) => (b === null ? null : new Uint8Array(b.buffer, b.byteOffset, b.length))
+  return {
+    id: 'js-floor',
+    label: 'JS floor (touch only, objects built before timing)',
+    kind: 'floor',
+    version: loaded.version,
+    async: false,
+    unavailable() {
+      return null
+    },
+    prepare({ frame }) {
+      const res = mod.decodeFetchResponse(frame, { apiVersion: 12, header: true, crc: 'skip' })
+      return {
+        topics: res.topics.map((t) => ({
+          topic: t.topic,
+          partitions: t.partitions.map((p) => ({
+            partition: p.partition,
+            records: p.records.map((r) => ({
+              offset: r.offset,
+              timestamp: r.timestamp,
+              key: view(r.key),
+              value: view(r.value),
+              headers: r.headers.map((h) => ({ key: h.key, value: view(h.value) })),
+            })),
+          })),
+        })),
+      }
+    },
+    decode(plain) {
+      return plain
+    },
+    touch: touchOurs,
+    normalize(res) {
+      return res
+    },
   }
 }
 
 // The codec's ceiling in wasm: the same batch bodies decompressed by our wasm module without
 // reading any record (FetchDecoder's internal wasm handle, `decompressOnly`), timed like a decoder.
-function codecAlone(loaded) {
+export function codecAlone(loaded) {
   const { mod, bindings } = loaded
   const raw = new bindings.WasmDecoder()
   return {
@@ -183,6 +247,7 @@ export async function loadOurs() {
         // the next call, which is all the harness needs: it reads every field before decoding again)
         wasmDecoder(loaded, 'wasm-fast', `${wasmLabel}, fastest path (crc skip, transient)`, { apiVersion: 12, header: true, crc: 'skip', transient: true }),
         codecAlone(loaded),
+        jsFloor(loaded),
       )
     } catch (e) {
       skipped.push({ label: wasmLabel, reason: `failed to load ${PKG_DIR}: ${e.message}` })
@@ -236,6 +301,8 @@ function runNativeBinary(label, bin, framesDir) {
       correct: o.correct !== false, // only an explicit false marks the row wrong
       reason: o.reason || null,
       verify: o.verify ?? null,
+      // heap allocations of one decode after warm-up ({calls, bytes}; bench_native counts them with CRCs verified)
+      allocations: o.allocations ?? null,
     })
   }
   if (byFrame.size === 0) return { label, status: 'error', reason: 'binary printed no result lines', version, byFrame }

@@ -2,6 +2,7 @@
 //
 //   node --expose-gc run.mjs [--frames DIR] [--only none,gzip] [--decoders id,id]
 //        [--rounds N] [--sample-ms MS] [--warmup-ms MS] [--quick] [--no-native] [--json FILE]
+//        [--no-scale | --scale-only] [--scale-cases a,b] [--scale-crc M] [--scale-seconds S]
 //        [--no-live | --live-only] [--live-mb N] [--live-rounds N] [--live-readers id,id] [--live-codecs a,b]
 //
 // Per frame: every decoder is first checked against the manifest (verify.mjs);
@@ -9,7 +10,8 @@
 // this one process (round r runs each decoder once, in rotated order), so that
 // machine noise hits all of them alike. The timed work is the same for all:
 // decode, then read every record's offset, timestamp, key, value and headers.
-// Then the live row (live.mjs): the same kind of topics read from a real broker by our client,
+// Then the scaling rows (scale.mjs): generated frames that grow one thing at a time, and worker
+// threads. Then the live row (live.mjs): the same kind of topics read from a real broker by our client,
 // KafkaJS's and platformatic's consumers and a raw Fetch loop (the ceiling).
 import { cpus, loadavg } from 'node:os'
 import { writeFileSync } from 'node:fs'
@@ -18,13 +20,15 @@ import { loadFrames, resolveFramesDir } from './frames.mjs'
 import { peers } from './peers.mjs'
 import { loadOurs, runKafkaProtocol, runNative } from './ours.mjs'
 import { checkDecoder } from './verify.mjs'
+import { betweenSamples, gc, median, now, sample, warmUp } from './timing.mjs'
 import { LIVE_DEFAULTS, LIVE_READERS, printLive, runLive } from './live.mjs'
+import { printScale, runScale, SCALE_CASES, SCALE_DEFAULTS, SCALE_QUICK } from './scale.mjs'
 
 const DEFAULTS = { gcBetween: 'minor', rounds: 25, sampleMs: 50, warmupMs: 400, warmupIters: 5, heapRepeats: 3 }
 const QUICK = { rounds: 5, sampleMs: 20, warmupMs: 150, warmupIters: 3, heapRepeats: 1 }
 
 function parseArgs(argv) {
-  const opts = { ...DEFAULTS, native: true, live: true, frameBench: true, liveOpts: {} }
+  const opts = { ...DEFAULTS, native: true, live: true, frameBench: true, scale: true, liveOpts: {}, scaleOpts: {} }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const val = () => {
@@ -42,7 +46,10 @@ function parseArgs(argv) {
     else if (a === '--rounds') opts.rounds = Math.round(num())
     else if (a === '--sample-ms') opts.sampleMs = num()
     else if (a === '--warmup-ms') opts.warmupMs = num()
-    else if (a === '--quick') Object.assign(opts, QUICK)
+    else if (a === '--quick') {
+      Object.assign(opts, QUICK)
+      opts.scaleQuick = true
+    }
     else if (a === '--no-native') opts.native = false
     else if (a === '--gc-between') {
       opts.gcBetween = val()
@@ -50,7 +57,18 @@ function parseArgs(argv) {
     }
     else if (a === '--json') opts.json = val()
     else if (a === '--no-live') opts.live = false
-    else if (a === '--live-only') opts.frameBench = false
+    else if (a === '--live-only') Object.assign(opts, { frameBench: false, scale: false })
+    else if (a === '--no-scale') opts.scale = false
+    else if (a === '--scale-only') Object.assign(opts, { frameBench: false, live: false })
+    else if (a === '--scale-cases') {
+      opts.scaleOpts.cases = val().split(',')
+      const unknown = opts.scaleOpts.cases.filter((c) => !SCALE_CASES.includes(c))
+      if (unknown.length) throw new Error(`unknown scaling case ${unknown.join(', ')} (valid: ${SCALE_CASES.join(', ')})`)
+    } else if (a === '--scale-crc') {
+      opts.scaleOpts.crc = val()
+      if (!['skip', 'verify'].includes(opts.scaleOpts.crc)) throw new Error('--scale-crc takes skip or verify')
+    } else if (a === '--scale-seconds') opts.scaleOpts.workerSeconds = num()
+    else if (a === '--scale-frames') opts.scaleOpts.dir = resolve(val())
     else if (a === '--live-mb') opts.liveOpts.mb = num()
     else if (a === '--live-rounds') opts.liveOpts.rounds = Math.round(num())
     else if (a === '--live-partitions') opts.liveOpts.partitions = Math.round(num())
@@ -68,14 +86,15 @@ function parseArgs(argv) {
       process.exit(0)
     } else throw new Error(`unknown argument ${a} (see --help)`)
   }
-  if (!opts.live && !opts.frameBench) throw new Error('--no-live and --live-only together leave nothing to run')
+  if (opts.scaleQuick) opts.scaleOpts = { ...SCALE_QUICK, ...opts.scaleOpts }
+  if (!opts.live && !opts.frameBench && !opts.scale) throw new Error('the options given leave nothing to run')
   return opts
 }
 
 const readmeUsage = `usage: node --expose-gc run.mjs [options]
   --frames DIR     folder with MANIFEST.jsonl and bench_*.bin/.json (default ../shared/bench beside the repo)
   --only a,b       frames to run (e.g. none,tiny_none)
-  --decoders a,b   decoder ids: kafkajs, platformatic, wasm-skip, wasm-verify, wasm-fast, wasm-codec, native, kafka-protocol
+  --decoders a,b   decoder ids: kafkajs, platformatic, wasm-skip, wasm-verify, wasm-fast, wasm-codec, js-floor, native, kafka-protocol
   --rounds N       timed samples per decoder and frame (default ${DEFAULTS.rounds})
   --sample-ms MS   target duration of one sample (default ${DEFAULTS.sampleMs})
   --warmup-ms MS   warm-up per decoder and frame (default ${DEFAULTS.warmupMs})
@@ -84,6 +103,13 @@ const readmeUsage = `usage: node --expose-gc run.mjs [options]
                    benches/native-peers/target/release/kafka_protocol_bench)
   --gc-between M   untimed gc before each sample: minor (default), full or none
   --json FILE      also write all results as JSON
+scaling rows (after the frames, before the live row; see README "Scaling rows"):
+  --no-scale       skip them
+  --scale-only     run only them
+  --scale-cases a,b  ${SCALE_CASES.join(', ')} (default all)
+  --scale-crc M    skip (default) or verify
+  --scale-seconds S  duration of one worker run (default ${SCALE_DEFAULTS.workerSeconds})
+  --scale-frames DIR generated frames (default target/scale-frames; made by the generator when missing)
 live row (after the frames; needs .venv-brokers from scripts/setup.sh, see README "Live row"):
   --no-live        skip it
   --live-only      run only it
@@ -92,47 +118,6 @@ live row (after the frames; needs .venv-brokers from scripts/setup.sh, see READM
   --live-partitions N  partitions per topic (default ${LIVE_DEFAULTS.partitions})
   --live-codecs a,b    topics to make (default ${LIVE_DEFAULTS.codecs.join(',')})
   --live-readers a,b   ${LIVE_READERS.join(', ')}`
-
-const gc = typeof globalThis.gc === 'function' ? globalThis.gc : null
-// What runs (untimed) before each sample; see README "GC between samples".
-function betweenSamples(mode) {
-  if (!gc || mode === 'none') return
-  if (mode === 'minor') gc({ type: 'minor' })
-  else gc()
-}
-const now = () => Number(process.hrtime.bigint()) / 1e6 // ms
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-
-// One timed sample: `iters` times decode + touch. Returns elapsed ms.
-async function sample(d, input, iters) {
-  let sink = 0
-  const t0 = now()
-  if (d.async) {
-    for (let i = 0; i < iters; i++) sink += d.touch(await d.decode(input))
-  } else {
-    for (let i = 0; i < iters; i++) sink += d.touch(d.decode(input))
-  }
-  const ms = now() - t0
-  if (sink < 0) console.log('') // never true; keeps `sink` observable
-  return ms
-}
-
-// Warm-up until both a minimum time and a minimum count are reached; returns
-// iterations per sample so that one sample lasts about opts.sampleMs.
-async function warmUp(d, input, opts) {
-  const times = []
-  const t0 = now()
-  while (times.length < opts.warmupIters || now() - t0 < opts.warmupMs) {
-    times.push(await sample(d, input, 1))
-  }
-  const perIter = median(times.slice(Math.floor(times.length / 2))) // the warmer half
-  return Math.max(1, Math.round(opts.sampleMs / Math.max(perIter, 1e-3)))
-}
 
 // JS heap retained by one decode result, per record (gc, decode keeping the
 // result, gc, difference), plus ArrayBuffer (external) bytes. One measurement per
@@ -204,15 +189,22 @@ async function benchFrame(entry, decoders, opts) {
     r.recPerS = spread(records)
     r.mbPerS = spread(frame.length / 1e6)
     r.msPerFrame = median(r.samplesMs)
-    Object.assign(r, (await retained(r.d, r.input, records, opts.heapRepeats)) ?? {})
+    // the floor's result is built before timing: it retains nothing per decode
+    if (r.kind !== 'floor') Object.assign(r, (await retained(r.d, r.input, records, opts.heapRepeats)) ?? {})
+    // wasm heap allocations per decode + touch, well after warm-up (bench builds only)
+    if (r.d.allocations) r.alloc = r.d.allocations(r.input, 10)
     r.wasmAfter = r.d.wasmMemoryBytes?.() ?? null
   }
-  return { name, codec: manifest.codec, records, frameBytes: frame.length, rows }
+  for (const r of active) delete r.input // the floor's prepared objects are large
+  const parts = manifest.partitions ?? []
+  const batches = parts.reduce((n, p) => n + (p.batches ?? NaN), 0)
+  return { name, codec: manifest.codec, records, batches: Number.isNaN(batches) ? manifest.batches ?? null : batches, partitions: parts.length || null, frameBytes: frame.length, rows }
 }
 
 // Adds a native binary's figures for this frame as a row (`run` from runNativeBinary
-// in ours.mjs; `id` and `kind` say whose it is).
-function nativeRow(run, result, id, kind) {
+// in ours.mjs; `id` and `kind` say whose it is; `withAlloc`: the row shows the binary's
+// allocations per decode, which bench_native counts with CRCs verified).
+function nativeRow(run, result, id, kind, withAlloc = false) {
   if (!run) return
   const n = run.byFrame.get(result.name)
   const base = { id, label: run.label, kind, external: true }
@@ -236,6 +228,7 @@ function nativeRow(run, result, id, kind) {
     recPerS: { median: n.median, min: n.min, max: n.max },
     mbPerS: { median: perFrame(n.median), min: perFrame(n.min), max: perFrame(n.max) },
     msPerFrame: (result.records / n.median) * 1000,
+    alloc: withAlloc && n.allocations ? n.allocations : undefined,
   })
 }
 
@@ -253,11 +246,13 @@ function nativeVerify(native) {
 function ratios(result) {
   const peerRows = result.rows.filter((r) => r.kind === 'peer' && r.status === 'ok' && r.recPerS)
   const ceiling = result.rows.find((r) => r.kind === 'ceiling' && r.recPerS)
+  const floor = result.rows.find((r) => r.kind === 'floor' && r.status === 'ok' && r.recPerS)
   for (const r of result.rows) {
     if (r.kind !== 'ours' || !r.recPerS) continue
     const comparable = peerRows.filter((p) => !p.external || r.external)
     r.ratio = Object.fromEntries(comparable.map((p) => [p.id, r.recPerS.median / p.recPerS.median]))
     if (ceiling && !r.external) r.ofCeiling = r.recPerS.median / ceiling.recPerS.median
+    if (floor && !r.external) r.ofFloor = r.recPerS.median / floor.recPerS.median
   }
   return peerRows
 }
@@ -268,13 +263,15 @@ const fmtRate = (x) =>
       : x >= 1e3 ? `${(x / 1e3).toFixed(x >= 1e5 ? 0 : 1)}k`
         : x.toFixed(0)
 const fmtNum = (x, digits = 1) => (x === null || x === undefined ? '–' : x.toFixed(digits))
+const fmtAlloc = (a) => (a ? `${fmtNum(a.calls, a.calls % 1 ? 1 : 0)} / ${Math.round(a.bytes).toLocaleString('en')}` : '–')
 const fmtBytes = (b) => (b === null || b === undefined ? '–' : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(0)} KiB`)
 
 function printFrame(result) {
   const peerRows = ratios(result)
-  console.log(`\n### ${result.name} (${result.codec}, ${result.records.toLocaleString('en')} records, ${result.frameBytes.toLocaleString('en')} B)\n`)
+  const count = (n, what) => (n === null || n === undefined ? '' : `, ${n.toLocaleString('en')} ${what}`)
+  console.log(`\n### ${result.name} (${result.codec}, ${result.records.toLocaleString('en')} records${count(result.batches, 'batches')}${count(result.partitions, 'partitions')}, ${result.frameBytes.toLocaleString('en')} B)\n`)
   const head = ['decoder', 'status', 'rec/s median [min–max]', 'MB/s median [min–max]', 'ms/frame',
-    ...peerRows.map((p) => `ours/${p.id}`), 'of codec alone', 'heap B/rec', 'ArrayBuffer B/rec', 'wasm memory before → after', 'wasm growth after warm-up']
+    ...peerRows.map((p) => `ours/${p.id}`), 'of codec alone', 'of JS floor', 'heap B/rec', 'ArrayBuffer B/rec', 'wasm memory before → after', 'wasm growth after warm-up', 'allocs / bytes per decode']
   const lines = [head, head.map(() => '---')]
   for (const r of result.rows) {
     const status = r.status + (r.external ? ' (own process)' : '')
@@ -286,10 +283,12 @@ function printFrame(result) {
       r.msPerFrame !== undefined ? fmtNum(r.msPerFrame, 3) : '–',
       ...peerRows.map((p) => (r.ratio?.[p.id] !== undefined ? `${r.ratio[p.id].toFixed(2)}×` : '')),
       r.ofCeiling !== undefined ? `${(100 * r.ofCeiling).toFixed(0)}%` : '',
-      r.heapPerRecord !== undefined ? fmtNum(r.heapPerRecord) : r.external || !r.recPerS ? '–' : 'no gc',
+      r.ofFloor !== undefined ? `${(100 * r.ofFloor).toFixed(r.ofFloor < 0.1 ? 1 : 0)}%` : '',
+      r.heapPerRecord !== undefined ? fmtNum(r.heapPerRecord) : r.external || !r.recPerS || r.kind === 'floor' ? '–' : 'no gc',
       r.externalPerRecord !== undefined ? fmtNum(r.externalPerRecord) : '–',
       r.wasmBefore !== undefined && r.wasmBefore !== null ? `${fmtBytes(r.wasmBefore)} → ${fmtBytes(r.wasmAfter)}` : '–',
       r.wasmWarm !== undefined && r.wasmWarm !== null ? `${r.wasmAfter - r.wasmWarm} B` : '–',
+      fmtAlloc(r.alloc),
     ])
   }
   for (const l of lines) console.log(`| ${l.join(' | ')} |`)
@@ -314,9 +313,26 @@ function printSummary(results) {
   }
 }
 
+// Allocations per decode after warm-up, per frame, beside what they could scale with: "none per
+// record or batch, at most a small constant per partition" is read off this table.
+function printAllocations(results) {
+  const ids = [...new Map(results.flatMap((f) => f.rows.filter((r) => r.alloc).map((r) => [r.id, r.label]))).entries()]
+  if (ids.length === 0) return
+  console.log('\n### Heap allocations per decode after warm-up (calls / bytes; wasm: decode + touch, mean of 10)\n')
+  console.log(`| frame | records | batches | partitions | ${ids.map(([, label]) => label).join(' | ')} | most calls per partition |`)
+  console.log(`| --- | --- | --- | --- | ${ids.map(() => '---').join(' | ')} | --- |`)
+  for (const f of results) {
+    const allocs = ids.map(([id]) => f.rows.find((r) => r.id === id)?.alloc)
+    const most = Math.max(...allocs.filter(Boolean).map((a) => a.calls))
+    const perPartition = f.partitions && Number.isFinite(most) ? fmtNum(most / f.partitions, 2) : '–'
+    console.log(`| ${f.name} | ${f.records.toLocaleString('en')} | ${f.batches ?? '–'} | ${f.partitions ?? '–'} | ${allocs.map(fmtAlloc).join(' | ')} | ${perPartition} |`)
+  }
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2))
-  const framesDir = opts.frameBench ? resolveFramesDir(opts.frames) : null
+  const needsFrames = opts.frameBench || (opts.scale && (opts.scaleOpts.cases ?? SCALE_CASES).includes('workers'))
+  const framesDir = needsFrames ? resolveFramesDir(opts.frames) : null
   const frames = opts.frameBench ? loadFrames(framesDir, opts.only) : []
   const ours = opts.frameBench ? await loadOurs() : { decoders: [], skipped: [] }
   let decoders = opts.frameBench ? [...peers, ...ours.decoders] : []
@@ -364,18 +380,29 @@ async function main() {
     for (const entry of frames) {
       const result = await benchFrame(entry, decoders, opts)
       nativeRow(native, result, 'native', 'ours')
-      nativeRow(nativeVerify(native), result, 'native-verify', 'ours')
+      nativeRow(nativeVerify(native), result, 'native-verify', 'ours', true)
       nativeRow(kafkaProtocol, result, 'kafka-protocol', 'peer')
       printFrame(result)
       results.push(result)
     }
     printSummary(results)
+    printAllocations(results)
     if (wasmProbe) {
       wasmMemory.atEnd = wasmProbe.wasmMemoryBytes()
       console.log(`\nwasm memory of ${wasmProbe.label.replace(/, crc .*$/, '')}: ${fmtBytes(wasmMemory.atLoad)} at load → ${fmtBytes(wasmMemory.atEnd)} after the run` +
         (wasmMemory.atLoad === null ? ' (the package exposes no memory: see wasmMemoryBytes() in ours.mjs)' : ''))
     }
     console.log(`\n(${((now() - t0) / 1000).toFixed(1)} s)`)
+  }
+
+  // The scaling rows: generated frames of growing size, partitions and headers, and worker threads.
+  let scale = null
+  if (opts.scale) {
+    const t1 = now()
+    console.log('\nscaling rows …')
+    scale = await runScale(opts.scaleOpts, framesDir, (line) => console.log(line))
+    printScale(scale)
+    console.log(`\n(${((now() - t1) / 1000).toFixed(1)} s)`)
   }
 
   // The live row: a broker of its own (stopped inside runLive whatever happens).
@@ -389,7 +416,7 @@ async function main() {
   if (opts.json) {
     const keep = ({ d, input, ...rest }) => rest // drop decoder objects and inputs
     const plain = (run) => run && { ...run, byFrame: Object.fromEntries(run.byFrame) }
-    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })), live }
+    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })), scale, live }
     writeFileSync(resolve(opts.json), JSON.stringify(out, null, 1) + '\n')
     console.log(`wrote ${resolve(opts.json)}`)
   }

@@ -38,6 +38,28 @@ pub fn record(offset_delta: i64, value: &[u8]) -> Vec<u8> {
     r
 }
 
+/// A record with a key, a value and headers (all given).
+pub fn record_with(offset_delta: i64, key: &[u8], value: &[u8], headers: &[(&[u8], &[u8])]) -> Vec<u8> {
+    let mut body = vec![0u8]; // attributes
+    varint(&mut body, 0); // timestamp delta
+    varint(&mut body, offset_delta);
+    varint(&mut body, key.len() as i64);
+    body.extend_from_slice(key);
+    varint(&mut body, value.len() as i64);
+    body.extend_from_slice(value);
+    varint(&mut body, headers.len() as i64);
+    for (k, v) in headers {
+        varint(&mut body, k.len() as i64);
+        body.extend_from_slice(k);
+        varint(&mut body, v.len() as i64);
+        body.extend_from_slice(v);
+    }
+    let mut out = vec![];
+    varint(&mut out, body.len() as i64);
+    out.extend(body);
+    out
+}
+
 /// A magic 2 batch of `record_count` records whose records section (possibly compressed with
 /// `codec`) is `section`; the CRC-32C is valid.
 pub fn batch(
@@ -94,6 +116,35 @@ pub fn frame_v12(partitions: &[(&str, i32, &[u8])]) -> Vec<u8> {
         f.push(0); // partition tagged fields
         f.push(0); // topic tagged fields
     }
+    f.push(0); // response tagged fields
+    f
+}
+
+/// A Fetch v12 response (header included) with one topic and one entry per partition:
+/// (partition, records).
+pub fn frame_v12_one_topic(topic: &str, partitions: &[(i32, Vec<u8>)]) -> Vec<u8> {
+    let mut f = 7i32.to_be_bytes().to_vec(); // correlation id
+    f.push(0); // header tagged fields
+    f.extend_from_slice(&0i32.to_be_bytes()); // throttle
+    f.extend_from_slice(&0i16.to_be_bytes()); // error code
+    f.extend_from_slice(&0i32.to_be_bytes()); // session id
+    uvarint(&mut f, 2); // one topic
+    uvarint(&mut f, topic.len() as u64 + 1);
+    f.extend_from_slice(topic.as_bytes());
+    uvarint(&mut f, partitions.len() as u64 + 1);
+    for (partition, records) in partitions {
+        f.extend_from_slice(&partition.to_be_bytes());
+        f.extend_from_slice(&0i16.to_be_bytes());
+        for offset in [1_000_000i64, 1_000_000, 0] {
+            f.extend_from_slice(&offset.to_be_bytes()); // high watermark, last stable, log start
+        }
+        uvarint(&mut f, 1); // empty aborted transactions
+        f.extend_from_slice(&(-1i32).to_be_bytes()); // preferred read replica
+        uvarint(&mut f, records.len() as u64 + 1);
+        f.extend_from_slice(records);
+        f.push(0); // partition tagged fields
+    }
+    f.push(0); // topic tagged fields
     f.push(0); // response tagged fields
     f
 }
