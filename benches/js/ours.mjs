@@ -99,7 +99,33 @@ export function touchOurs(res) {
   return s
 }
 
-export function wasmDecoder(loaded, id, label, options) {
+// The text helpers' cost: what a user coming from KafkaJS reads (key and value as UTF-8 text, and a
+// header looked up by key, here the record's first header) in place of the bytes touchOurs reads.
+export function touchText(res) {
+  let s = 0
+  for (const t of res.topics) {
+    for (const p of t.partitions) {
+      const recs = p.records
+      for (let i = 0; i < recs.length; i++) {
+        const r = recs[i]
+        if (r.offset >= 0) s++
+        if (r.timestamp >= 0) s++
+        const k = r.keyText()
+        if (k != null) s += k.length
+        const v = r.valueText()
+        if (v != null) s += v.length
+        const hs = r.headers
+        if (hs.length) {
+          const hv = r.header(hs[0].key)
+          if (hv != null) s += hv.length
+        }
+      }
+    }
+  }
+  return s
+}
+
+export function wasmDecoder(loaded, id, label, options, touch = touchOurs) {
   const { mod } = loaded
   return {
     id,
@@ -117,7 +143,7 @@ export function wasmDecoder(loaded, id, label, options) {
     decode(frame) {
       return mod.decodeFetchResponse(frame, options)
     },
-    touch: touchOurs,
+    touch,
     normalize(res) {
       return res // already the common shape
     },
@@ -126,7 +152,7 @@ export function wasmDecoder(loaded, id, label, options) {
     },
     // bench builds only (they export allocationStats)
     allocations: typeof loaded.bindings.allocationStats === 'function'
-      ? (input, n) => allocationsPerDecode(loaded.bindings, () => touchOurs(mod.decodeFetchResponse(input, options)), n)
+      ? (input, n) => allocationsPerDecode(loaded.bindings, () => touch(mod.decodeFetchResponse(input, options)), n)
       : undefined,
   }
 }
@@ -246,6 +272,8 @@ export async function loadOurs() {
         // the fastest documented path: no CRC, records read straight from wasm memory (valid until
         // the next call, which is all the harness needs: it reads every field before decoding again)
         wasmDecoder(loaded, 'wasm-fast', `${wasmLabel}, fastest path (crc skip, transient)`, { apiVersion: 12, header: true, crc: 'skip', transient: true }),
+        // the crc skip row read through the text helpers (keyText, valueText, header(key))
+        wasmDecoder(loaded, 'wasm-text', `${wasmLabel}, crc skip, read as text (keyText, valueText, header)`, { apiVersion: 12, header: true, crc: 'skip' }, touchText),
         codecAlone(loaded),
         jsFloor(loaded),
       )
