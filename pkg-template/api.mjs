@@ -536,17 +536,9 @@ class RecordSet {
       while (start < end && columns.offsets[start] < floor) start++;
     }
     Object.defineProperty(this, SOURCE, { value: { columns, start, end } });
-    Object.defineProperty(this, 'records', {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const records = buildRecords(columns, start, end);
-        if (columns.generation === null) {
-          Object.defineProperty(this, 'records', { value: records, enumerable: true, writable: true, configurable: true });
-        }
-        return records;
-      },
-    });
+    // an own property, as data is (JSON, structuredClone, spread see it), built on first read; one
+    // getter for every set, so that V8 gives all sets one shape (a closure each would not)
+    Object.defineProperty(this, 'records', RECORDS_ON_FIRST_READ);
     this.batches = batches;
   }
 
@@ -573,6 +565,20 @@ class RecordSet {
     return out;
   }
 }
+
+const RECORDS_ON_FIRST_READ = {
+  enumerable: true,
+  configurable: true,
+  get() {
+    const { columns, start, end } = this[SOURCE];
+    const records = buildRecords(columns, start, end);
+    // kept (a transient set builds them at each read: they check that their memory is still theirs)
+    if (columns.generation === null) {
+      Object.defineProperty(this, 'records', { value: records, enumerable: true, writable: true, configurable: true });
+    }
+    return records;
+  },
+};
 
 function buildRecords(columns, start, end) {
   const out = new Array(end - start);
@@ -710,16 +716,17 @@ function decodeWith(input, recordSet, o) {
   generation++;
   const ptr = engine.input_buffer(input.length);
   new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
-  let json;
+  let length;
   try {
-    json = engine.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
+    length = engine.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
   } catch (e) {
     if (typeof e !== 'string') throw replaceEngineAfter(e);
     const info = JSON.parse(e);
     if (info.code === 'RANGE') throw new RangeError(info.message);
     throw new KafkaDecodeError(info);
   }
-  const meta = JSON.parse(json);
+  // the metadata JSON stays in wasm memory, in a buffer reused by the next call
+  const meta = JSON.parse(utf8.decode(new Uint8Array(wasm.wasmMemory().buffer, engine.metadata_ptr(), length)));
   return { meta, columns: Columns.fromWasm(input, meta, o.bigint, o.transient) };
 }
 

@@ -66,7 +66,10 @@ impl WasmDecoder {
     }
 
     /// Decodes the first `len` bytes of the input buffer: a FetchResponse (`record_set` false)
-    /// or a bare record set. Returns the metadata JSON; throws a JSON error description.
+    /// or a bare record set. Returns the length of the metadata JSON, which JS reads (UTF-8) at
+    /// `metadata_ptr()` in wasm memory: the buffer is kept for the next call rather than handed
+    /// over and freed, so a call allocates nothing for it once it has grown. Throws a JSON error
+    /// description.
     pub fn decode(
         &mut self,
         len: usize,
@@ -75,7 +78,7 @@ impl WasmDecoder {
         flags: u32,
         max_decompressed_bytes: f64,
         max_decompressed_bytes_per_call: f64,
-    ) -> Result<String, JsValue> {
+    ) -> Result<usize, JsValue> {
         let records = RecordSetOptions {
             crc: if flags & flag::CRC_SKIP != 0 {
                 CrcMode::Skip
@@ -141,7 +144,14 @@ impl WasmDecoder {
             bigint,
         )?;
         j.end_object();
-        Ok(json)
+        // kept for the next call (after an error it is dropped and grows again)
+        export.json = json;
+        Ok(export.json.len())
+    }
+
+    /// Address of the metadata JSON written by the last successful `decode`.
+    pub fn metadata_ptr(&self) -> *const u8 {
+        self.export.json.as_ptr()
     }
 
     /// Benchmark reference, not part of the JS API: decompresses the magic 2 batch bodies of the
