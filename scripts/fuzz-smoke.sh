@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # A short run of every fuzz target (fuzz/), where the nightly toolchain and cargo-fuzz are
-# present; skipped with a message where they are not. The long campaigns are run by hand:
-#     cargo +nightly fuzz run TARGET -- -max_total_time=SECONDS
+# present; skipped with a message where they are not. Long campaigns: fuzz/campaign.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SMOKE_SECONDS:-10}
