@@ -72,7 +72,7 @@ export class BrokerConnection {
     } catch (e) {
       // a certificate that is not trusted stays so: not a connection to try again
       const code = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY/.test(e?.code ?? '') ? 'TLS' : 'CONNECTION';
-      throw new KafkaClientError(code, `cannot connect to broker ${this.name}: ${e?.message ?? e}`, { broker: this.name, cause: e });
+      throw new KafkaClientError(code, `cannot connect to broker ${this.name}: ${socketErrorText(e)}`, { broker: this.name, cause: e });
     }
     this.socket = socket;
     this.splitter = new FrameSplitter({ maxFrameBytes });
@@ -81,7 +81,8 @@ export class BrokerConnection {
       if (this.piped) this.piped.onClose(error);
       if (this.socket !== socket) return;
       // a relay that refused says why; that is the message
-      const message = error?.message?.startsWith('relay: ') ? `${error.message} (to ${this.name})`
+      const message = error?.message?.startsWith('relay: ')
+        ? (error.message.includes(this.name) ? error.message : `${error.message} (to ${this.name})`)
         : `broker ${this.name} closed the connection${error ? `: ${error.message ?? error}` : ''}`;
       this.#failAll(new KafkaClientError('CONNECTION', message, { broker: this.name, cause: error }));
       this.socket = null;
@@ -220,3 +221,20 @@ export class BrokerConnection {
 
 /** Kafka's name of an error code. */
 export const errorNameOf = (code) => errorName(code);
+
+// Node's connect errors repeat the address the message already names ("connect ECONNREFUSED
+// 127.0.0.1:9092"): the well-known ones are said in words, with their code.
+const SOCKET_ERRORS = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed (temporary)',
+};
+
+function socketErrorText(e) {
+  const words = SOCKET_ERRORS[e?.code];
+  return words ? `${words} (${e.code})` : String(e?.message ?? e);
+}

@@ -190,5 +190,5 @@ test('the relay command: prints its URL, refuses bad options in one line, stops 
     stderr += d;
   });
   assert.equal(await new Promise((resolve) => bad.on('exit', resolve)), 1);
-  assert.match(stderr, /^kafka-fetch-decoder relay: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connect ECONNREFUSED 127\.0\.0\.1:1\n$/);
+  assert.match(stderr, /^kafka-fetch-decoder relay: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connection refused \(ECONNREFUSED\)\n$/);
 });
