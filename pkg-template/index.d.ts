@@ -315,8 +315,8 @@ export interface ConsumeOptions {
   fetchMaxBytes?: number;
   /** Decoder options for the fetch responses (crc, int64, maxDecompressedBytes, ...). */
   decode?: DecodeOptions;
-  /** Every fetch response as received (the raw frame), e.g. to save a capture. */
-  onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown }) => void;
+  /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: the chunks then have no records). */
+  onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64> }) => void;
 }
 
 export interface ConsumedChunk<T extends Int64 = Int64> {

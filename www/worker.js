@@ -185,9 +185,9 @@ async function listTopics(api, relay) {
 }
 
 /**
- * One live tail: the package's client consumes the topic, and every fetch response it receives is
- * decoded here once more, whole, so that it can move to the page in transferable form (the client
- * hands out record objects, which would have to be copied one by one).
+ * One live tail: the package's client consumes the topic, decoding each fetch response once with
+ * the page's options, and hands the result to onResponse, from where it moves to the page in
+ * transferable form (no record object is built here).
  */
 class Tail {
   constructor(api, msg) {
@@ -224,11 +224,11 @@ class Tail {
       self.postMessage({ type: 'live-started', id: this.id, topic, partitions });
       const consumer = this.client.consume({
         topic, partitions, from, isolationLevel: options.isolationLevel,
-        // The client's own decode only feeds its iterator here, which counts the records and reads
-        // the partitions' next offsets: no exact offsets needed, and nothing copied out of wasm
-        // memory (transient: the records would be valid until the next decode, and none is read).
-        decode: { crc: options.crc === 'verify' ? 'verify' : 'skip', int64: 'bigint', maxDecompressedBytes: options.maxDecompressedBytes, transient: true },
-        onResponse: (response) => this.received(response, partIndex),
+        // The page's decode options, with 64-bit values as BigInts (exact whatever comes; the
+        // iterator would stop at a value beyond 2^53 as a number) and no lenient mode: a response
+        // that fails to decode is an error the page shows, and the tail stops.
+        decode: { ...decodeOptions('live', options, 'bigint'), onError: 'throw' },
+        onResponse: ({ response }) => this.received(response, partIndex),
       });
       while (!this.stopped) {
         if (this.paused) await new Promise((resolve) => { this.unpause = resolve; });
@@ -241,22 +241,14 @@ class Tail {
     }
   }
 
-  /** A fetch response from the client: decoded whole and queued for the page. */
-  received({ apiVersion, frame, request }, partIndex) {
+  /** A fetch response decoded by the client, queued for the page. */
+  received(result, partIndex) {
     if (this.stopped) return;
     if (!this.fetching) {
       // the first answer: the relay and the brokers are there
       this.fetching = true;
       if (!this.paused) self.postMessage({ type: 'live-state', id: this.id, phase: 'tailing' });
     }
-    const fetchOffsets = {};
-    const topicNames = {};
-    for (const p of request.partitions) {
-      (fetchOffsets[p.topic] ??= {})[p.partition] = p.offset;
-      if (p.topicId) topicNames[p.topicId] = p.topic;
-    }
-    const options = { ...this.msg.options, apiVersion, header: true };
-    const { result } = decodeExact((int64) => this.api.decodeFetchResponse(frame, { ...decodeOptions('frame', options, int64), fetchOffsets, topicNames }));
     const count = result.topics.reduce((sum, t) => sum + t.partitions.reduce((s, p) => s + p.recordCount, 0), 0);
     if (!count) return; // a long poll that ended empty
     this.pending.push({ ...forPage(this.api, result, (_, partition) => partIndex.get(partition)), count });

@@ -340,7 +340,10 @@ export class KafkaClient {
    * maxRecords, isolationLevel, offsetReset ('error' (default), 'earliest' or
    * 'latest' when an offset is out of range), maxWaitMs (500), partitionMaxBytes (1 MiB; grown when
    * one batch is larger), fetchMaxBytes (50 MiB), decode (decoder options: crc, int64, ...),
-   * onResponse({ broker, apiVersion, frame, request }) for every fetch response (raw frames).
+   * onResponse({ broker, apiVersion, frame, request, response }) for every fetch response: its raw
+   * frame and its decoded result, before its records are handed out. The callback may keep the
+   * result, or move it (toTransferable: consume has read what it needs from it; the chunks'
+   * `records` are then gone).
    */
   async *consume(options) {
     const {
@@ -386,7 +389,6 @@ export class KafkaClient {
       }
       const chunks = [];
       for (const { broker, apiVersion, frame, request, response } of results) {
-        onResponse?.({ broker, apiVersion, frame, request });
         for (const t of response.topics) {
           for (const p of t.partitions) {
             const s = state.get(p.partition);
@@ -423,6 +425,8 @@ export class KafkaClient {
             });
           }
         }
+        // after this response's positions are read: the callback may move the result away
+        onResponse?.({ broker, apiVersion, frame, request, response });
       }
       next = emitted < maxRecords ? ask() : null;
       yield* chunks;

@@ -117,6 +117,30 @@ describe('Tansu', () => {
     }
   });
 
+  test('onResponse gets each response decoded; moved away with toTransferable, it holds every record the iterator counts', async () => {
+    const client = new KafkaClient({ bootstrap: tansu.bootstrap });
+    try {
+      const moved = [];
+      let counted = 0;
+      for await (const chunk of client.consume({
+        topic: 'codec-lz4', untilEnd: true, decode: { int64: 'bigint' },
+        onResponse: ({ response, frame }) => {
+          assert.ok(frame.length > 0);
+          const { data, transfer } = pkg.toTransferable(response);
+          moved.push(structuredClone(data, { transfer }));
+        },
+      })) {
+        counted += chunk.recordCount; // (its records moved with the response)
+      }
+      const received = moved.map((data) => pkg.fromTransferable(data))
+        .flatMap((res) => res.topics.flatMap((t) => t.partitions.flatMap((p) => p.records.map((r) => shape(p.partition, r)))));
+      assert.deepEqual(received.sort(byPosition), [...topics['codec-lz4']].sort(byPosition));
+      assert.equal(counted, received.length);
+    } finally {
+      client.close();
+    }
+  });
+
   test('consume --json --until-end prints every record once, in order, and exits 0', async () => {
     const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'codec-zstd', '--from', 'earliest', '--until-end', '--json']);
     assert.equal(code, 0, stderr);
