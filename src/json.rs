@@ -129,16 +129,25 @@ impl<'a> JsonWriter<'a> {
 
 fn write_str(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+    // runs of bytes that need no escape are copied whole (the bytes escaped are ASCII, so every
+    // cut falls on a character boundary)
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escaped = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        if escaped.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(escaped);
         }
+        run = i + 1;
     }
+    out.push_str(&s[run..]);
     out.push('"');
 }
 
@@ -163,5 +172,15 @@ mod tests {
             s,
             r#"{"a":1,"b":["x\"y\u000a","-1152921504606846976",{}],"c":null}"#
         );
+    }
+
+    #[test]
+    fn escapes_between_multibyte_characters() {
+        let mut s = String::new();
+        write_str(&mut s, "é\u{1}ü\\\"日本\t");
+        assert_eq!(s, r#""é\u0001ü\\\"日本\u0009""#);
+        let mut empty = String::new();
+        write_str(&mut empty, "");
+        assert_eq!(empty, r#""""#);
     }
 }
