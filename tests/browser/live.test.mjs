@@ -344,21 +344,25 @@ test('the page thread has no task over 50 ms while a producer writes 300,000 rec
     new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
   });
   const stopTracing = await traceLongTasks(page);
-  // 300,000 small records from one librdkafka producer (lz4, 20 ms linger) at up to 100,000 a second.
-  // It shares the machine's cores with the page: the page's tasks are held to their CPU time (above).
+  // 300,000 small records from two librdkafka producers at once (lz4, 20 ms linger), 150,000 each
+  // over both partitions: one Python producer alone is CPU-bound near this rate on 2 cores. They
+  // share the machine's cores with the page: the page's tasks are held to their CPU time (above).
   const count = 300_000;
-  const { generated } = await produce(tansu, {
-    topic: 'busy', compression: 'lz4', linger_ms: 20, rate: 100_000, config: { 'queue.buffering.max.messages': count },
-    generate: { count, value_bytes: 64, partitions: 2, seed: 7, samples: 0, repeat: 1000 },
-  }, { timeoutMs: 60_000 });
+  const runs = await Promise.all([1, 2].map((seed) => produce(tansu, {
+    topic: 'busy', compression: 'lz4', linger_ms: 20, config: { 'queue.buffering.max.messages': count },
+    generate: { count: count / 2, value_bytes: 64, partitions: 2, seed, samples: 0, repeat: 1000 },
+  }, { timeoutMs: 60_000 })));
+  // from the first record written by either to the last ack of both
+  const started = Math.min(...runs.map((r) => r.generated.started_at_ms));
+  const spanMs = Math.max(...runs.map((r) => r.generated.started_at_ms + r.generated.seconds * 1000)) - started;
   const producedAt = Date.now();
   await receivedAtLeast(page, count, 20_000, 250);
   const caughtUpMs = Date.now() - producedAt;
   const longTasks = await page.evaluate(() => window.longTasks);
   const traced = await stopTracing();
-  const rate = Math.round(count / generated.seconds); // from the first record written to the last ack
+  const rate = Math.round(count / (spanMs / 1000));
   const cpu = traced.length ? ` (in the trace: ${traced.map((x) => `${x.wallMs} ms of which ${x.cpuMs} ms on the CPU`).join(', ')})` : '';
-  t.diagnostic(`produced ${count} records in ${Math.round(generated.seconds * 1000)} ms (${rate} records/s); the page showed them all ${caughtUpMs} ms after the last ack;`
+  t.diagnostic(`produced ${count} records in ${Math.round(spanMs)} ms (${rate} records/s); the page showed them all ${caughtUpMs} ms after the last ack;`
     + ` long tasks meanwhile: ${longTasks.length ? longTasks.map((d) => `${d.toFixed(0)} ms`).join(', ') : 'none'}${cpu}`);
   assert.ok(rate >= 50_000, `produced ${rate} records/s`);
   assert.equal(await kept(page), 100_000);

@@ -45,7 +45,7 @@ with one entry per RECORD, groups flattened, in input order. `timestamp` is the 
 record was written with (timestamp_ms, or the time of producing): not the broker's answer, since
 the librdkafka mock answers every Produce with LogAppendTime 1234. With "generate" the line also has
   "generated": {"count": N, "key_bytes": K, "value_bytes": V, "header_bytes": H,   (header keys + values)
-                "seconds": T,                  (from the first record written to the last acknowledged)
+                "started_at_ms": ms, "seconds": T,   (the first record's wall-clock time; from it to the last ack)
                 "partitions": {"0": {"count": n, "first": offset, "last": offset}, ...},
                 "sample_stride": S, "samples": [{"partition", "offset", "timestamp", "key_b64", "value_sha256",
                              "value_bytes", "headers": [[key, value_b64]]}, ...]}
@@ -236,7 +236,7 @@ def main():
 
 def write_generated(g, p, topic, flush, errors, rate=None):
     count, parts = int(g['count']), int(g.get('partitions', 1))
-    started = time.monotonic()
+    started, started_at_ms = time.monotonic(), round(time.time() * 1000)
     stride = max(1, count // parts // max(int(g.get('samples', 200)) // parts, 1))
     totals = {'count': count, 'key_bytes': 0, 'value_bytes': 0, 'header_bytes': 0}
     per = {}
@@ -277,6 +277,7 @@ def write_generated(g, p, topic, flush, errors, rate=None):
             ahead = n / rate - (time.monotonic() - started) if rate else 0
             p.poll(max(ahead, 0))
     flush(p)
+    totals['started_at_ms'] = started_at_ms  # the wall clock at the first record
     totals['seconds'] = round(time.monotonic() - started, 3)  # from the first record to the last ack
     totals['partitions'] = {str(k): v for k, v in sorted(per.items())}
     totals['sample_stride'] = stride
