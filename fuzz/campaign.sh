@@ -7,7 +7,9 @@
 #
 #     bash fuzz/campaign.sh RUNS [TARGET...]        (default: every target)
 #
-# Pause it with `pkill -STOP -f fuzz/target/` (benchmarks, CI) and resume it with -CONT.
+# To free the CPU (benchmarks, CI), stop it (`pkill -INT -f fuzz/target/`: the run's summary line
+# is still written) and start it again later: it continues from the corpus. Do not pause it with
+# SIGSTOP: libFuzzer then reports the unit it was running as slow or timed out (false artifacts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:?usage: fuzz/campaign.sh RUNS [TARGET...]}
