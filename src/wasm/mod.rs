@@ -1,8 +1,8 @@
 //! The wasm-bindgen surface: the only module that knows about JavaScript.
 //!
 //! One call per response. JS writes the input into a buffer this side owns (`input_buffer`),
-//! calls `decode`, and gets back a small JSON document (response metadata, header keys, and the
-//! addresses of the output columns in wasm memory, by name). Their layout is the one
+//! calls `decode`, and reads a small JSON document it leaves in wasm memory (response metadata,
+//! header keys, and the addresses of the output columns, by name). Their layout is the one
 //! `contract::describe()` hands to JS at load (pkg-template/api.mjs builds objects from it); no
 //! record field crosses on its own. Everything here is reused across calls, so wasm memory stops
 //! growing after warm-up.
