@@ -94,26 +94,13 @@ pub fn batch(
 /// A Fetch v12 response (header included) with one topic per entry of `partitions`:
 /// (topic, partition, records).
 pub fn frame_v12(partitions: &[(&str, i32, &[u8])]) -> Vec<u8> {
-    let mut f = 7i32.to_be_bytes().to_vec(); // correlation id
-    f.push(0); // header tagged fields
-    f.extend_from_slice(&0i32.to_be_bytes()); // throttle
-    f.extend_from_slice(&0i16.to_be_bytes()); // error code
-    f.extend_from_slice(&0i32.to_be_bytes()); // session id
+    let mut f = response_header_v12();
     uvarint(&mut f, partitions.len() as u64 + 1);
     for (topic, partition, records) in partitions {
         uvarint(&mut f, topic.len() as u64 + 1);
         f.extend_from_slice(topic.as_bytes());
         uvarint(&mut f, 2); // one partition
-        f.extend_from_slice(&partition.to_be_bytes());
-        f.extend_from_slice(&0i16.to_be_bytes());
-        for offset in [1_000_000i64, 1_000_000, 0] {
-            f.extend_from_slice(&offset.to_be_bytes()); // high watermark, last stable, log start
-        }
-        uvarint(&mut f, 1); // empty aborted transactions
-        f.extend_from_slice(&(-1i32).to_be_bytes()); // preferred read replica
-        uvarint(&mut f, records.len() as u64 + 1);
-        f.extend_from_slice(records);
-        f.push(0); // partition tagged fields
+        partition_v12(&mut f, *partition, records);
         f.push(0); // topic tagged fields
     }
     f.push(0); // response tagged fields
@@ -123,30 +110,41 @@ pub fn frame_v12(partitions: &[(&str, i32, &[u8])]) -> Vec<u8> {
 /// A Fetch v12 response (header included) with one topic and one entry per partition:
 /// (partition, records).
 pub fn frame_v12_one_topic(topic: &str, partitions: &[(i32, Vec<u8>)]) -> Vec<u8> {
-    let mut f = 7i32.to_be_bytes().to_vec(); // correlation id
-    f.push(0); // header tagged fields
-    f.extend_from_slice(&0i32.to_be_bytes()); // throttle
-    f.extend_from_slice(&0i16.to_be_bytes()); // error code
-    f.extend_from_slice(&0i32.to_be_bytes()); // session id
+    let mut f = response_header_v12();
     uvarint(&mut f, 2); // one topic
     uvarint(&mut f, topic.len() as u64 + 1);
     f.extend_from_slice(topic.as_bytes());
     uvarint(&mut f, partitions.len() as u64 + 1);
     for (partition, records) in partitions {
-        f.extend_from_slice(&partition.to_be_bytes());
-        f.extend_from_slice(&0i16.to_be_bytes());
-        for offset in [1_000_000i64, 1_000_000, 0] {
-            f.extend_from_slice(&offset.to_be_bytes()); // high watermark, last stable, log start
-        }
-        uvarint(&mut f, 1); // empty aborted transactions
-        f.extend_from_slice(&(-1i32).to_be_bytes()); // preferred read replica
-        uvarint(&mut f, records.len() as u64 + 1);
-        f.extend_from_slice(records);
-        f.push(0); // partition tagged fields
+        partition_v12(&mut f, *partition, records);
     }
     f.push(0); // topic tagged fields
     f.push(0); // response tagged fields
     f
+}
+
+/// Response header v1 and the response's top-level fields up to its topic array.
+fn response_header_v12() -> Vec<u8> {
+    let mut f = 7i32.to_be_bytes().to_vec(); // correlation id
+    f.push(0); // header tagged fields
+    f.extend_from_slice(&0i32.to_be_bytes()); // throttle
+    f.extend_from_slice(&0i16.to_be_bytes()); // error code
+    f.extend_from_slice(&0i32.to_be_bytes()); // session id
+    f
+}
+
+/// One partition of a v12 response: no error, fixed offsets, no aborted transactions.
+fn partition_v12(f: &mut Vec<u8>, partition: i32, records: &[u8]) {
+    f.extend_from_slice(&partition.to_be_bytes());
+    f.extend_from_slice(&0i16.to_be_bytes());
+    for offset in [1_000_000i64, 1_000_000, 0] {
+        f.extend_from_slice(&offset.to_be_bytes()); // high watermark, last stable, log start
+    }
+    uvarint(f, 1); // empty aborted transactions
+    f.extend_from_slice(&(-1i32).to_be_bytes()); // preferred read replica
+    uvarint(f, records.len() as u64 + 1);
+    f.extend_from_slice(records);
+    f.push(0); // partition tagged fields
 }
 
 pub enum ZstdBlock<'a> {
