@@ -535,7 +535,7 @@ class RecordSet {
       const floor = typeof columns.offsets[0] === 'bigint' ? BigInt(fetchOffset) : Number(fetchOffset);
       while (start < end && columns.offsets[start] < floor) start++;
     }
-    Object.defineProperty(this, SOURCE, { value: { columns, start, end } });
+    Object.defineProperty(this, SOURCE, { value: { columns, start, end, records: undefined, kind: null, meta: null, options: null } });
     // an own property, as data is (JSON, structuredClone, spread see it), built on first read; one
     // getter for every set, so that V8 gives all sets one shape (a closure each would not)
     Object.defineProperty(this, 'records', RECORDS_ON_FIRST_READ);
@@ -566,17 +566,22 @@ class RecordSet {
   }
 }
 
+// The built array is kept beside the set rather than turning the property into a data property:
+// redefining a property on every set costed more than building its records (10,000 partitions).
 const RECORDS_ON_FIRST_READ = {
   enumerable: true,
   configurable: true,
   get() {
-    const { columns, start, end } = this[SOURCE];
-    const records = buildRecords(columns, start, end);
+    const source = this[SOURCE];
+    if (source.records !== undefined) return source.records;
+    const records = buildRecords(source.columns, source.start, source.end);
     // kept (a transient set builds them at each read: they check that their memory is still theirs)
-    if (columns.generation === null) {
-      Object.defineProperty(this, 'records', { value: records, enumerable: true, writable: true, configurable: true });
-    }
+    if (source.columns.generation === null) source.records = records;
     return records;
+  },
+  // assignable, as a data property would be
+  set(records) {
+    this[SOURCE].records = records;
   },
 };
 

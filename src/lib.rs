@@ -37,6 +37,7 @@ mod json;
 mod metadata;
 mod options;
 mod output;
+mod positions;
 mod protocol;
 mod record_set;
 mod transactions;
@@ -61,6 +62,7 @@ pub use output::{
     RecordSetSummary, TimestampType,
 };
 // The protocol layer of a live-reading client (requests, their responses, version negotiation).
+pub use positions::{FetchPositions, PartitionPosition, fetch_positions};
 pub use protocol::{
     ApiKey, ApiSupport, ApiVersionRange, ApiVersionsRequest, ApiVersionsResponse, EARLIEST_LOCAL_TIMESTAMP,
     EARLIEST_TIMESTAMP, FetchRequest, FetchRequestPartition, FetchRequestTopic, KAFKA_ERROR_NAMES,
@@ -71,7 +73,7 @@ pub use protocol::{
     SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse, decode_response, kafka_error_name,
     negotiate_versions,
 };
-pub use record_set::RECORD_BATCH_HEADER_SIZE;
+pub use record_set::{RECORD_BATCH_HEADER_SIZE, SetEnd};
 pub use transactions::AbortedTransaction;
 
 /// Internals for the fuzz targets and benchmarks; not a stable API.

@@ -7,7 +7,7 @@ mod common;
 use common::{Capture, b64, capture_names};
 use kafka_fetch_decoder::{
     CrcMode, CrcStatus, Decoded, ErrorKind, FetchDecoder, FetchOptions, FetchPartition, FetchResponse,
-    IsolationLevel, RecordSetSummary, format_uuid,
+    IsolationLevel, RecordSetSummary, SetEnd, fetch_positions, format_uuid,
 };
 use serde_json::Value;
 
@@ -318,5 +318,66 @@ fn control_records_are_left_out_unless_asked_for() {
         decoded.columns.records.len(),
         n_without + 3,
         "three transaction markers"
+    );
+}
+
+/// `fetch_positions` (batch headers only) says where each partition continues exactly as the full
+/// decode does, on every capture it can read; it leaves legacy message sets to the decode.
+#[test]
+fn positions_from_batch_headers_match_the_decode() {
+    let mut decoder = FetchDecoder::new();
+    let (mut scanned, mut legacy) = (0, 0);
+    for name in capture_names() {
+        let capture = Capture::load(&name);
+        let o = options(&capture, CrcMode::Skip, IsolationLevel::ReadUncommitted, false);
+        let Ok((response, decoded)) = decoder.decode_fetch_response(&capture.frame, &o) else {
+            continue;
+        };
+        let positions = fetch_positions(&capture.frame, o.api_version, o.with_header)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let Some(positions) = positions else {
+            let has_legacy = decoded
+                .partitions(&response)
+                .any(|(_, _, s)| decoded.batches(s).iter().any(|b| b.magic < 2));
+            assert!(has_legacy, "{name}: no legacy message, yet no positions");
+            legacy += 1;
+            continue;
+        };
+        let from_decode: Vec<_> = decoded
+            .partitions(&response)
+            .map(|(_, p, s)| {
+                let end = SetEnd {
+                    next_offset: s.next_offset,
+                    partial: s.partial,
+                };
+                (
+                    p.partition,
+                    p.error_code,
+                    p.high_watermark,
+                    p.last_stable_offset,
+                    end,
+                )
+            })
+            .collect();
+        assert_eq!(positions.error_code, response.error_code, "{name}");
+        let from_headers: Vec<_> = positions
+            .partitions
+            .iter()
+            .map(|p| {
+                (
+                    p.partition,
+                    p.error_code,
+                    p.high_watermark,
+                    p.last_stable_offset,
+                    p.end,
+                )
+            })
+            .collect();
+        assert_eq!(from_headers, from_decode, "{name}");
+        scanned += 1;
+    }
+    assert!(
+        scanned >= 40 && legacy >= 1,
+        "{scanned} captures scanned, {legacy} left to the decode"
     );
 }

@@ -1,8 +1,10 @@
 //! Any bytes, decoded as a FetchResponse of any version with any options, by one reused decoder:
-//! Ok or a typed error, never a panic; every record of an Ok result can be read.
+//! Ok or a typed error, never a panic; every record of an Ok result can be read. The same bytes
+//! through `fetch_positions` (the live client's next-fetch positions, from batch headers): never a
+//! panic, and where both succeed, the positions the decode reports.
 #![no_main]
 
-use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions, IsolationLevel};
+use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions, IsolationLevel, SetEnd, fetch_positions};
 use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
 
@@ -29,12 +31,33 @@ fuzz_target!(|data: &[u8]| {
     };
     options.records.include_control_records = true;
     options.records.max_decompressed_bytes = 1 << 20;
+    let positions = fetch_positions(frame, options.api_version, options.with_header);
     DECODER.with_borrow_mut(|decoder| {
         if let Ok((response, decoded)) = decoder.decode_fetch_response(frame, &options) {
             for (_, _, set) in decoded.partitions(&response) {
                 for record in decoded.records(set) {
                     std::hint::black_box(record);
                 }
+            }
+            if let Ok(Some(positions)) = positions {
+                let from_decode: Vec<_> = decoded
+                    .partitions(&response)
+                    .map(|(_, p, s)| {
+                        (
+                            p.partition,
+                            SetEnd {
+                                next_offset: s.next_offset,
+                                partial: s.partial,
+                            },
+                        )
+                    })
+                    .collect();
+                let from_headers: Vec<_> = positions
+                    .partitions
+                    .iter()
+                    .map(|p| (p.partition, p.end))
+                    .collect();
+                assert_eq!(from_headers, from_decode, "positions from batch headers");
             }
         }
     });

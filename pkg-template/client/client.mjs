@@ -11,7 +11,7 @@ import { BrokerConnection, errorNameOf } from './connection.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
 import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
-import { API, decodeResponse, encode } from './protocol.mjs';
+import { API, decodeResponse, encode, fetchPositions } from './protocol.mjs';
 import { SASL_MECHANISMS } from './sasl.mjs';
 import { webSocketTransport } from './transport-websocket.mjs';
 
@@ -290,7 +290,9 @@ export class KafkaClient {
 
   /** Sends one Fetch per leader of `partitions`; resolves with the raw answers (not yet decoded). */
   async #fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel }) {
-    const meta = await this.#topic(topic);
+    // with the metadata known and the connections open, every request is written before this
+    // returns its promise (see BrokerConnection.request)
+    const meta = this.#topics.get(topic) ?? (await this.#topic(topic));
     const byLeader = this.#groupByLeader(topic, partitions.map((p) => p.partition));
     const positions = new Map(partitions.map((p) => [p.partition, p]));
     return Promise.all([...byLeader.values()].map(async ({ address, parts }) => {
@@ -364,8 +366,8 @@ export class KafkaClient {
     for (const p of chosen) state.set(p, { offset: starts.get(p), end: null, maxBytes: partitionMaxBytes, failures: 0 });
     const active = () => [...state.entries()].filter(([, s]) => !untilEnd || s.end === null || s.offset < s.end).map(([p]) => p);
     // One round asks every leader for its partitions from their current positions. The next round
-    // is asked for as soon as this one's positions are known, before its records are handed out,
-    // so the brokers work while the caller does; answers are decoded only when their turn comes.
+    // is asked for as soon as this one's positions are known (from the batch headers), before it
+    // is decoded and its records handed out.
     let round = 0;
     const ask = () => {
       const live = active();
@@ -379,22 +381,20 @@ export class KafkaClient {
     let emitted = 0;
     let next = ask();
     while (next !== null && emitted < maxRecords) {
-      let results;
+      const decodeOptions = { isolationLevel, decode, raw: onResponse !== null };
+      let answers;
+      let positions;
+      // records the round moves past (at least the records it holds)
+      let span = 0n;
       try {
-        results = (await next).map((answer) => this.#decodeAnswer(answer, { isolationLevel, decode, raw: onResponse !== null }));
-      } catch (e) {
-        await this.#recover(e, topic, state);
-        next = ask();
-        continue;
-      }
-      const chunks = [];
-      for (const { broker, apiVersion, frame, request, response } of results) {
-        for (const t of response.topics) {
-          for (const p of t.partitions) {
+        answers = await next;
+        positions = answers.map((answer) => this.#positionsOf(answer, decodeOptions));
+        for (const [k, { partitions }] of positions.entries()) {
+          for (const p of partitions) {
             const s = state.get(p.partition);
             if (!s) continue;
             if (p.errorCode !== 0) {
-              await this.#onPartitionError(p, topic, s, broker, offsetReset, isolationLevel);
+              await this.#onPartitionError(p, topic, s, answers[k].connection.name, offsetReset, isolationLevel);
               continue;
             }
             s.failures = 0;
@@ -402,17 +402,36 @@ export class KafkaClient {
               const lso = p.lastStableOffset === null ? -1n : BigInt(p.lastStableOffset);
               s.end = isolationLevel === 'read_committed' && lso >= 0n ? lso : BigInt(p.highWatermark);
             }
+            if (p.nextOffset !== null) {
+              span += BigInt(p.nextOffset) - s.offset;
+              s.offset = BigInt(p.nextOffset);
+            } else if (p.partial) {
+              // one batch larger than the partition limit: ask for more next time
+              s.maxBytes = Math.min(s.maxBytes * 2, this.#options.maxFrameBytes);
+            }
+          }
+        }
+      } catch (e) {
+        await this.#recover(e, topic, state);
+        next = ask();
+        continue;
+      }
+      // The next round is asked for now, before this one is decoded, so that the brokers work
+      // while this side decodes and the caller reads; with a record limit, only if it is needed
+      // whatever this round holds.
+      next = emitted + Number(span) < maxRecords ? ask() : null;
+      const chunks = [];
+      for (const [k, answer] of answers.entries()) {
+        const { broker, apiVersion, frame, request, response } = positions[k].decoded ?? this.#decodeAnswer(answer, decodeOptions);
+        for (const t of response.topics) {
+          for (const p of t.partitions) {
+            const s = state.get(p.partition);
+            if (!s || p.errorCode !== 0) continue;
             // Records are counted and cut here without being built: a caller that only wants the
             // response (onResponse, toTransferable) never pays for record objects.
             const count = p.recordCount;
             let take = count;
             if (untilEnd && count && BigInt(p.record(count - 1).offset) >= s.end) take = firstAtOrAfter(p, s.end);
-            if (p.nextOffset !== null) {
-              s.offset = BigInt(p.nextOffset);
-            } else if (p.partial && count === 0) {
-              // one batch larger than the partition limit: ask for more next time
-              s.maxBytes = Math.min(s.maxBytes * 2, this.#options.maxFrameBytes);
-            }
             take = Math.min(take, maxRecords - emitted);
             if (take === 0) continue;
             emitted += take;
@@ -428,9 +447,24 @@ export class KafkaClient {
         // after this response's positions are read: the callback may move the result away
         onResponse?.({ broker, apiVersion, frame, request, response });
       }
-      next = emitted < maxRecords ? ask() : null;
+      if (next === null && emitted < maxRecords) next = ask();
       yield* chunks;
     }
+  }
+
+  /**
+   * Where each partition of a raw Fetch answer continues, read from its batch headers, or from
+   * its decode (kept in `decoded`) when only that can tell; a response-level error code is a
+   * BROKER_ERROR.
+   */
+  #positionsOf(answer, decodeOptions) {
+    const scanned = fetchPositions(answer.apiVersion, answer.frame);
+    if (scanned === null) {
+      const decoded = this.#decodeAnswer(answer, decodeOptions);
+      return { partitions: decoded.response.topics.flatMap((t) => t.partitions), decoded };
+    }
+    if (scanned.errorCode) throw answer.connection.brokerError(`Fetch ${answer.topic}`, scanned.errorCode, { topic: answer.topic });
+    return { partitions: scanned.partitions, decoded: null };
   }
 
   async #startOffsets(topic, partitions, from, isolationLevel) {

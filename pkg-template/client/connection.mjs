@@ -28,6 +28,7 @@ export class BrokerConnection {
     this.versions = null;
     this.closed = false;
     this.opening = null;
+    this.ready = false; // connected, versions negotiated, authenticated
     this.piped = null; // { onBytes, onClose } once handed to a byte pipe (the relay)
   }
 
@@ -61,6 +62,7 @@ export class BrokerConnection {
       }
     }
     if (this.options.sasl) await this.#authenticate(this.options.sasl);
+    this.ready = true;
   }
 
   async #connect() {
@@ -88,6 +90,7 @@ export class BrokerConnection {
       this.socket = null;
       this.opening = null; // the next request reconnects
       this.versions = null;
+      this.ready = false;
     });
   }
 
@@ -125,7 +128,9 @@ export class BrokerConnection {
    * encodes it at the negotiated version of `apiKey`.
    */
   async request(apiKey, build) {
-    await this.open();
+    // Once open, the request is written before this returns (no await first): a consumer that asks
+    // for its next fetch before decoding the last one has the broker working while it decodes.
+    if (!this.ready) await this.open();
     const version = this.versions[apiKey];
     return { version, frame: await this.#send(apiKey, version, build) };
   }
@@ -187,6 +192,7 @@ export class BrokerConnection {
     this.socket = null;
     this.opening = null;
     this.versions = null;
+    this.ready = false;
     socket?.close();
   }
 

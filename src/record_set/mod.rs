@@ -69,15 +69,19 @@ enum Entry {
     PartialTail,
 }
 
-/// Decodes the entry at the start of `rest` (input position `at`).
-fn decode_entry(
-    ctx: &mut EntryContext<'_>,
-    rest: &[u8],
-    at: usize,
-    filter: Option<&mut AbortedFilter>,
-) -> Result<Entry> {
+/// What the size and magic of the entry at the start of `rest` say, before its contents are read.
+enum Bounds {
+    /// Declared past the end of the input (or too short to declare): the partial tail.
+    PartialTail,
+    /// A complete entry of `len` bytes (its offset and size included).
+    Complete { len: usize, magic: i8 },
+}
+
+/// The entry at the start of `rest` (input position `at`), by Java's rules: a declared size below
+/// the minimum of any format, or of the entry's magic, is corrupt; an unknown magic unsupported.
+fn entry_bounds(rest: &[u8], at: usize) -> Result<Bounds> {
     if rest.len() < LOG_OVERHEAD {
-        return Ok(Entry::PartialTail);
+        return Ok(Bounds::PartialTail);
     }
     let size = i32::from_be_bytes([rest[8], rest[9], rest[10], rest[11]]);
     if size < MIN_ENTRY_SIZE as i32 {
@@ -88,7 +92,7 @@ fn decode_entry(
     }
     let len = LOG_OVERHEAD + size as usize;
     if rest.len() < len {
-        return Ok(Entry::PartialTail);
+        return Ok(Bounds::PartialTail);
     }
     // a complete entry holds its magic byte (len >= 26)
     let magic = rest[HEADER_SIZE_UP_TO_MAGIC - 1] as i8;
@@ -110,6 +114,19 @@ fn decode_entry(
             format!("entry size of at least {min_size} for magic {magic}, found {size}"),
         ));
     }
+    Ok(Bounds::Complete { len, magic })
+}
+
+/// Decodes the entry at the start of `rest` (input position `at`).
+fn decode_entry(
+    ctx: &mut EntryContext<'_>,
+    rest: &[u8],
+    at: usize,
+    filter: Option<&mut AbortedFilter>,
+) -> Result<Entry> {
+    let Bounds::Complete { len, magic } = entry_bounds(rest, at)? else {
+        return Ok(Entry::PartialTail);
+    };
     let entry = &rest[..len];
     let last_offset = if magic == 2 {
         batch::decode(ctx, entry, at, filter)?
@@ -118,6 +135,47 @@ fn decode_entry(
     };
     Ok(Entry::Decoded { len, last_offset })
 }
+
+/// Where a record set ends, from its batch headers alone (no decompression, no checksum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetEnd {
+    /// The offset after the last complete batch, as `decode` reports it (`None`: no complete one).
+    pub next_offset: Option<i64>,
+    /// A batch cut short ends the set.
+    pub partial: bool,
+}
+
+/// `decode`'s `next_offset` and `partial` for a set of magic 2 batches, read from each batch's
+/// base offset and last offset delta only. `None` when the set holds a legacy message (whose last
+/// offset is inside its compressed wrapper) or an entry `decode` would reject: only `decode`
+/// knows then.
+pub(crate) fn scan_end(bytes: &[u8]) -> Option<SetEnd> {
+    let mut end = SetEnd {
+        next_offset: None,
+        partial: false,
+    };
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let rest = &bytes[pos..];
+        match entry_bounds(rest, pos).ok()? {
+            Bounds::PartialTail => {
+                end.partial = true;
+                break;
+            }
+            Bounds::Complete { len, magic: 2 } => {
+                let base_offset = i64::from_be_bytes(rest[..8].try_into().ok()?);
+                let delta = i32::from_be_bytes(rest[LAST_OFFSET_DELTA_AT..][..4].try_into().ok()?);
+                end.next_offset = Some(base_offset.wrapping_add(delta.into()).saturating_add(1));
+                pos += len;
+            }
+            Bounds::Complete { .. } => return None,
+        }
+    }
+    Some(end)
+}
+
+/// Position of a batch's last offset delta: offset, length, leader epoch, magic, crc, attributes.
+const LAST_OFFSET_DELTA_AT: usize = LOG_OVERHEAD + 4 + 1 + 4 + 2;
 
 #[cfg(test)]
 mod tests {
@@ -301,6 +359,32 @@ mod tests {
         let (summary, _) = decode_set(&first[..30], RecordSetOptions::default()).unwrap();
         assert!(summary.partial);
         assert_eq!(summary.next_offset, None);
+    }
+
+    #[test]
+    fn scan_end_reads_from_batch_headers_what_decode_reports() {
+        let first = record_batch(10, 0, 0, -1, &[record(0, Some(b"a"), Some(b"b"), &[])]);
+        let second = record_batch(11, 0, 4, -1, &[record(0, None, Some(b"d"), &[])]);
+        let whole = [first.clone(), second.clone()].concat();
+        let mut sets = vec![whole.clone(), Vec::new(), first[..30].to_vec()];
+        sets.extend([1, 12, 17, 40, second.len() - 1].map(|cut| [&first[..], &second[..cut]].concat()));
+        for set in &sets {
+            let (summary, _) = decode_set(set, RecordSetOptions::default()).unwrap();
+            let end = SetEnd {
+                next_offset: summary.next_offset,
+                partial: summary.partial,
+            };
+            assert_eq!(scan_end(set), Some(end), "{} bytes", set.len());
+        }
+        assert_eq!(scan_end(&whole).unwrap().next_offset, Some(16));
+        // a legacy message (its last offset is inside its wrapper) or a corrupt size: decode only
+        let mut legacy = whole.clone();
+        legacy[first.len() + 16] = 1;
+        assert_eq!(scan_end(&legacy), None);
+        let mut corrupt = whole;
+        corrupt[first.len() + 8..first.len() + 12].copy_from_slice(&3i32.to_be_bytes());
+        assert_eq!(scan_end(&corrupt), None);
+        assert!(decode_set(&corrupt, RecordSetOptions::default()).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! record field crosses on its own. Everything here is reused across calls, so wasm memory stops
 //! growing after warm-up.
 
-mod protocol;
+pub mod protocol;
 use crate::contract::{self, flag};
 use crate::decoder::FetchDecoder;
 use crate::error::DecodeError;

@@ -16,6 +16,7 @@
 //!   `UNSUPPORTED_VERSION`, `TRUNCATED` or `CORRUPT`.
 
 use crate::error::{DecodeError, ErrorKind};
+use crate::json::JsonWriter;
 use crate::options::IsolationLevel;
 use crate::protocol::{
     ApiKey, ApiVersionRange, ApiVersionsRequest, FetchRequest, FetchRequestPartition, FetchRequestTopic,
@@ -166,6 +167,42 @@ pub fn decode_response(api_key: i16, version: i16, frame: &[u8]) -> Result<Strin
         ApiKey::from_code(api_key).ok_or_else(|| invalid(format!("a supported api key, got {api_key}")))?;
     let response = decode(api, version, frame).map_err(thrown)?;
     Ok(to_json::response(&response, version))
+}
+
+/// JS: `fetchPositions(version, frame): string`: where each partition of a Fetch response (the
+/// frame after its size prefix, header included) continues, read from the batch headers alone, as
+/// JSON: `{errorCode, partitions: [{topicIndex, partition, errorCode, highWatermark,
+/// lastStableOffset, nextOffset, partial}]}` (int64 values as strings), or `null` when a partition holds legacy messages or an entry the
+/// decoder would reject (only `decodeFetchResponse` knows where those end). A consumer asks for its
+/// next fetch with these before it decodes this one.
+#[wasm_bindgen(js_name = fetchPositions)]
+pub fn fetch_positions(version: i16, frame: &[u8]) -> Result<String, JsValue> {
+    let mut out = String::new();
+    let mut j = JsonWriter::new(&mut out);
+    match crate::positions::fetch_positions(frame, version, true).map_err(thrown)? {
+        None => {
+            j.null();
+        }
+        Some(positions) => {
+            j.begin_object();
+            j.key("errorCode").opt_number(positions.error_code);
+            j.key("partitions").begin_array();
+            for p in &positions.partitions {
+                j.item().begin_object();
+                j.key("topicIndex").number(p.topic_index);
+                j.key("partition").number(p.partition);
+                j.key("errorCode").number(p.error_code);
+                j.key("highWatermark").int64(Some(p.high_watermark));
+                j.key("lastStableOffset").int64(p.last_stable_offset);
+                j.key("nextOffset").int64(p.end.next_offset);
+                j.key("partial").bool(p.end.partial);
+                j.end_object();
+            }
+            j.end_array();
+            j.end_object();
+        }
+    }
+    Ok(out)
 }
 
 /// JS: `encodeApiVersionsRequest(version, correlationId, clientId: string | null,

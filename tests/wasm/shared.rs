@@ -139,3 +139,34 @@ fn invalid_crc_in_wasm() {
     let batches = decoded.batches(set);
     assert_eq!(batches[0].crc, kafka_fetch_decoder::CrcStatus::Invalid);
 }
+
+/// `fetchPositions` (the live client's next-fetch positions, from batch headers) agrees with the
+/// decode on every sample, and leaves the one with legacy messages to the decode (`null`).
+#[wasm_bindgen_test]
+fn fetch_positions_agree_with_the_decode() {
+    let mut decoder = FetchDecoder::new();
+    let mut scanned = 0;
+    for (frame, json) in SAMPLES {
+        let version = get(&JSON::parse(json).unwrap(), "api_version").as_f64().unwrap() as i16;
+        let positions = JSON::parse(&kafka_fetch_decoder::wasm::protocol::fetch_positions(version, frame).unwrap()).unwrap();
+        let mut options = FetchOptions::new(version);
+        options.records.crc = CrcMode::Report; // one sample's marker has a zero checksum
+        let (response, decoded) = decoder.decode_fetch_response(frame, &options).unwrap();
+        let has_legacy = decoded.partitions(&response).any(|(_, _, s)| decoded.batches(s).iter().any(|b| b.magic < 2));
+        if has_legacy {
+            assert!(positions.is_null());
+            continue;
+        }
+        let got = list(&get(&positions, "partitions"));
+        let want: Vec<_> = decoded.partitions(&response).collect();
+        assert_eq!(got.len(), want.len());
+        for (g, (_, p, set)) in got.iter().zip(&want) {
+            assert_eq!(get(g, "partition").as_f64(), Some(f64::from(p.partition)));
+            assert_eq!(get(g, "nextOffset").as_string(), set.next_offset.map(|o| o.to_string()));
+            assert_eq!(get(g, "partial").as_bool(), Some(set.partial));
+            assert_eq!(get(g, "highWatermark").as_string(), Some(p.high_watermark.to_string()));
+        }
+        scanned += 1;
+    }
+    assert_eq!(scanned, SAMPLES.len() - 1);
+}
