@@ -6,24 +6,12 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8',
-  '.md': 'text/plain; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-};
+// one table with the package's `ui` server
+const TYPES = createRequire(import.meta.url)('../pkg-template/cli/content-types.cjs');
 
 function parsePort(argv) {
   const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));

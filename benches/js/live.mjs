@@ -232,9 +232,6 @@ function oursReader(client, crc) {
     async read({ bootstrap, topic, see }) {
       const m0 = mark()
       const c = new KafkaClient({ bootstrap })
-      let count = 0
-      let bytes = 0
-      let sink = 0
       const info = { fetches: 0, apiVersions: new Set() }
       try {
         const it = c.consume({
@@ -245,26 +242,9 @@ function oursReader(client, crc) {
             info.apiVersions.add(apiVersion)
           } : null,
         })
-        for await (const chunk of it) {
-          const recs = chunk.records
-          for (let i = 0; i < recs.length; i++) {
-            const r = recs[i]
-            if (r.offset >= 0) sink++
-            if (r.timestamp >= 0) sink++
-            const k = r.key
-            if (k !== null) bytes += k.length
-            const v = r.value
-            if (v !== null) bytes += v.length
-            const hs = r.headers
-            for (let j = 0; j < hs.length; j++) {
-              const h = hs[j]
-              bytes += h.key.length // ASCII keys: characters = bytes
-              if (h.value !== null) bytes += h.value.length
-            }
-            if (see) see(chunk.partition, BigInt(r.offset), BigInt(r.timestamp), k, v, hs.map((h) => [h.key, h.value]))
-          }
-          count += recs.length
-        }
+        const acc = { count: 0, bytes: 0, sink: 0 }
+        for await (const chunk of it) touchRecords(chunk.records, chunk.partition, see, acc, Infinity)
+        const { count, bytes, sink } = acc
         return { ...since(m0), count, bytes, sink, info: see ? { fetches: info.fetches, apiVersions: [...info.apiVersions] } : undefined }
       } finally {
         c.close()
@@ -464,35 +444,39 @@ function rawReader({ keepFrames = false } = {}) {
   }
 }
 
-// Touches our decoder's records as the ours reader does; returns [count, bytes, sink].
-function touchResponse(res, see, end) {
-  let count = 0
-  let bytes = 0
-  let sink = 0
-  for (const t of res.topics) {
-    for (const p of t.partitions) {
-      const recs = p.records
-      for (let i = 0; i < recs.length; i++) {
-        const r = recs[i]
-        if (r.offset >= end.get(p.partition)) continue // as consume's untilEnd (never true here)
-        if (r.offset >= 0) sink++
-        if (r.timestamp >= 0) sink++
-        const k = r.key
-        if (k !== null) bytes += k.length
-        const v = r.value
-        if (v !== null) bytes += v.length
-        const hs = r.headers
-        for (let j = 0; j < hs.length; j++) {
-          const h = hs[j]
-          bytes += h.key.length
-          if (h.value !== null) bytes += h.value.length
-        }
-        if (see) see(p.partition, BigInt(r.offset), BigInt(r.timestamp), k, v, hs.map((h) => [h.key, h.value]))
-        count++
-      }
+// Reads one partition's records as every reader of ours does (offset, timestamp, key, value and
+// headers), adding to acc = { count, bytes, sink }; records at or past `end` are skipped, as
+// consume's untilEnd does; `see` gets each record in the check pass.
+function touchRecords(recs, partition, see, acc, end) {
+  let { count, bytes, sink } = acc
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i]
+    if (r.offset >= end) continue
+    if (r.offset >= 0) sink++
+    if (r.timestamp >= 0) sink++
+    const k = r.key
+    if (k !== null) bytes += k.length
+    const v = r.value
+    if (v !== null) bytes += v.length
+    const hs = r.headers
+    for (let j = 0; j < hs.length; j++) {
+      const h = hs[j]
+      bytes += h.key.length // ASCII keys: characters = bytes
+      if (h.value !== null) bytes += h.value.length
     }
+    if (see) see(partition, BigInt(r.offset), BigInt(r.timestamp), k, v, hs.map((h) => [h.key, h.value]))
+    count++
   }
-  return [count, bytes, sink]
+  Object.assign(acc, { count, bytes, sink })
+}
+
+// A decoded response's records, read as the ours reader reads them; returns [count, bytes, sink].
+function touchResponse(res, see, end) {
+  const acc = { count: 0, bytes: 0, sink: 0 }
+  for (const t of res.topics) {
+    for (const p of t.partitions) touchRecords(p.records, p.partition, see, acc, end.get(p.partition))
+  }
+  return [acc.count, acc.bytes, acc.sink]
 }
 
 // Experiment (bench only, not the client): the raw loop's request sequence, but each response is

@@ -36,15 +36,7 @@ const serveOptions = {
   '--idle-timeout-ms': { value: 'N', parse: parse.integer(1000, 2 ** 31 - 1) },
 };
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.bin': 'application/octet-stream',
-};
+const TYPES = require('./content-types.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 // URL prefix -> what it serves of the package: the page, the browser build it imports, the samples

@@ -6,27 +6,21 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, startServer } from './chromium.mjs';
+import { openServedPage } from './chromium.mjs';
 import { corpusDir, corpusNames } from '../js/helpers.mjs';
 
-let server;
 let browser;
-let origin;
 
 before(async () => {
-  ({ server, origin } = await startServer());
-  browser = await launchChromium();
-  await browser.context.route('**/corpus/*', (route) => {
-    const file = path.join(corpusDir, path.basename(new URL(route.request().url()).pathname));
-    route.fulfill({ body: fs.readFileSync(file), contentType: 'application/octet-stream' });
+  browser = await openServedPage({
+    before: ({ context }) => context.route('**/corpus/*', (route) => {
+      const file = path.join(corpusDir, path.basename(new URL(route.request().url()).pathname));
+      route.fulfill({ body: fs.readFileSync(file), contentType: 'application/octet-stream' });
+    }),
   });
-  await browser.page.goto(`${origin}/www/serve.mjs`); // any same-origin page; the test runs in its context
 });
 
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
+after(() => browser?.close());
 
 test('every corpus capture agrees with its ground truth in Chromium', async () => {
   const names = corpusNames();

@@ -3,26 +3,19 @@
 // text and header helpers work on browser Uint8Arrays.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium, startServer } from './chromium.mjs';
+import { openServedPage } from './chromium.mjs';
 import { pkg, sample, b64 } from '../js/helpers.mjs';
 
-let server;
 let browser;
 const multibatch = sample('tansu_v12_multibatch');
 const expected = pkg.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.flatMap((t) => t.partitions).flatMap((p) => p.records)
   .map((r) => ({ offset: r.offset, key: b64(r.key), value: b64(r.value), headers: r.headers.map((h) => [h.key, b64(h.value)]), compression: r.batch.compression }));
 
 before(async () => {
-  let origin;
-  ({ server, origin } = await startServer());
-  browser = await launchChromium();
-  await browser.page.goto(`${origin}/www/serve.mjs`);
+  browser = await openServedPage();
 });
 
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
+after(() => browser?.close());
 
 // Runs in the page: decodes the sample with the web build.
 const DECODE = async () => {

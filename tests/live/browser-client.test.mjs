@@ -3,12 +3,11 @@
 // origin is refused by the relay with a reason the client reports.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchChromium, startServer } from '../browser/chromium.mjs';
+import { openServedPage } from '../browser/chromium.mjs';
 import { pkg } from '../js/helpers.mjs';
 import { produce, startTansu } from './brokers.mjs';
 
 let tansu;
-let server;
 let origin;
 let browser;
 let written;
@@ -23,14 +22,12 @@ before(async () => {
   }));
   const acks = await produce(tansu, { topic: 'in-page', create: { partitions: 3 }, compression: 'snappy', records });
   written = acks.map((a, i) => `${a.partition}/${a.offset}/key-${i}/{"n":${i}}/2`).sort();
-  ({ server, origin } = await startServer());
-  browser = await launchChromium();
-  await browser.page.goto(`${origin}/www/serve.mjs`);
+  browser = await openServedPage();
+  ({ origin } = browser);
 });
 
 after(async () => {
   await browser?.close();
-  server?.kill();
   await tansu?.stop();
 });
 
