@@ -378,10 +378,10 @@ export class KafkaClient {
       asked.catch(() => {}); // handled when awaited; the caller may stop before that
       return asked;
     };
+    const decodeOptions = { isolationLevel, decode, raw: onResponse !== null };
     let emitted = 0;
     let next = ask();
     while (next !== null && emitted < maxRecords) {
-      const decodeOptions = { isolationLevel, decode, raw: onResponse !== null };
       let answers;
       let positions;
       // records the round moves past (at least the records it holds)
