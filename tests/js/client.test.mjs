@@ -1,10 +1,10 @@
 // The live client's parts that need no broker: the frame splitter on chunks of every size, SCRAM
-// against the RFC 7677 example exchange (SHA-256) and an independent computation (SHA-512), and
-// client options checked up front.
+// against the RFC 7677 example exchange (SHA-256) and an independent computation (SHA-512), client
+// options checked up front, and consume over a scripted broker that serves legacy message sets.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { pkg } from './helpers.mjs';
+import { b64, pkg, sample } from './helpers.mjs';
 
 const { FrameSplitter, KafkaClient, KafkaClientError, scramClient } = pkg;
 
@@ -98,4 +98,77 @@ test('connection refused by every bootstrap broker: a BOOTSTRAP error naming eac
   const client = new KafkaClient({ bootstrap: '127.0.0.1:1,127.0.0.1:2', connectTimeoutMs: 2000 });
   await assert.rejects(client.metadata(), (e) => e.code === 'BOOTSTRAP' && /127\.0\.0\.1:1/.test(e.message) && /127\.0\.0\.1:2/.test(e.message));
   client.close();
+});
+
+/**
+ * A broker answering from a script, as a client transport: ApiVersions (version 0 only: newer asks
+ * get UNSUPPORTED_VERSION in v0 form, as real brokers answer), Metadata v1, ListOffsets v1, and each
+ * Fetch with `fetchFrame` (a captured v12 response, its correlation id replaced).
+ */
+function scriptedBroker({ topic, offsets, fetchFrame }) {
+  const requests = [];
+  const i16 = (v) => { const b = Buffer.alloc(2); b.writeInt16BE(v); return b; };
+  const i32 = (v) => { const b = Buffer.alloc(4); b.writeInt32BE(v); return b; };
+  const i64 = (v) => { const b = Buffer.alloc(8); b.writeBigInt64BE(BigInt(v)); return b; };
+  const str = (s) => Buffer.concat([i16(Buffer.byteLength(s)), Buffer.from(s)]);
+  const array = (items) => Buffer.concat([i32(items.length), ...items]);
+  const partitions = Object.keys(offsets).map(Number);
+  const answer = (apiKey, version, body) => {
+    switch (apiKey) {
+      case 18: // ApiVersions: Fetch 4-12, ListOffsets 1, Metadata 1
+        return Buffer.concat([i16(version === 0 ? 0 : 35), array([[1, 4, 12], [2, 1, 1], [3, 1, 1], [18, 0, 0]].map((k) => Buffer.concat(k.map(i16))))]);
+      case 3: // Metadata v1: broker 1 (this one) leads every partition
+        return Buffer.concat([array([Buffer.concat([i32(1), str('scripted'), i32(9092), i16(-1)])]), i32(1),
+          array([Buffer.concat([i16(0), str(topic), Buffer.from([0]),
+            array(partitions.map((p) => Buffer.concat([i16(0), i32(p), i32(1), array([i32(1)]), array([i32(1)])])))])])]);
+      case 2: { // ListOffsets v1: [earliest, latest] per partition; the request's timestamp says which
+        const at = body.readBigInt64BE(body.length - 8);
+        return array([Buffer.concat([str(topic), array(partitions.map((p) => Buffer.concat([i32(p), i16(0), i64(-1), i64(offsets[p][at === -2n ? 0 : 1])])))])]);
+      }
+      case 1:
+        return null;
+      default:
+        throw new Error(`scripted broker: api ${apiKey}`);
+    }
+  };
+  const transport = {
+    async connect() {
+      let onData = null;
+      return {
+        write(bytes) {
+          const frame = Buffer.from(bytes);
+          const [apiKey, version, correlationId] = [frame.readInt16BE(4), frame.readInt16BE(6), frame.readInt32BE(8)];
+          requests.push({ apiKey, version });
+          const body = answer(apiKey, version, frame.subarray(12));
+          const reply = body === null ? Buffer.concat([i32(correlationId), fetchFrame.subarray(4)]) : Buffer.concat([i32(correlationId), body]);
+          setImmediate(() => onData(Buffer.concat([i32(reply.length), reply])));
+        },
+        close() {},
+        pause() {},
+        resume() {},
+        onData: (fn) => { onData = fn; },
+        onClose() {},
+      };
+    },
+  };
+  return { transport, requests };
+}
+
+test('consume reads legacy magic 0/1 message sets beside batches (positions from the decode)', async () => {
+  // partition 0: magic 0 and 1 messages (plain, gzip and snappy wrappers) and magic 2 batches,
+  // offsets 0-69; partition 1: 100-117; both end at their high watermark
+  const { frame, meta } = sample('kpb_v12_mixed_magic');
+  const [expected] = meta.expected.topics;
+  const broker = scriptedBroker({ topic: expected.topic, offsets: { 0: [0, 70], 1: [100, 118] }, fetchFrame: frame });
+  const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
+  const got = [];
+  for await (const chunk of client.consume({ topic: expected.topic, untilEnd: true })) {
+    for (const r of chunk.records) got.push([chunk.partition, r.offset, b64(r.key), b64(r.value)]);
+  }
+  client.close();
+  const want = expected.partitions.flatMap((p) => p.records.map((r) => [p.partition, r.offset, r.key_b64 ?? null, r.value_b64 ?? null]));
+  assert.equal(want.length, 88);
+  assert.deepEqual(got.sort((a, b) => a[0] - b[0] || a[1] - b[1]), want);
+  // one Fetch: where the partitions end came from its decode, and both were then at their end
+  assert.equal(broker.requests.filter((r) => r.apiKey === 1).length, 1);
 });
