@@ -32,8 +32,8 @@ GROUP: records that differ from the spec's settings; written after what precedes
   With "transaction", the group is one transaction of a transactional producer (all its records
   are flushed, i.e. written and acknowledged, before the commit or abort).
 GENERATE: bulk data for benchmarks, made here deterministically from the seed (same spec, same bytes):
-  {"count": 60000, "value_bytes": 1024, "partitions": 4, "seed": 1, "samples": 200, "repeat": 0}
-  Record i goes to partition i % partitions with CreateTime 1700000000000 + i, a key "user-NNNNNN", a
+  {"count": 60000, "value_bytes": 1024, "partitions": 4, "first_partition": 0, "seed": 1, "samples": 200, "repeat": 0}
+  Record i goes to partition first_partition + i % partitions with CreateTime 1700000000000 + i, a key "user-NNNNNN", a
   JSON-like text value of value_bytes +-25% (fields, then words from a small seeded vocabulary: it
   compresses like real text) and headers [["trace-id", 32 hex], ["type", event name]]. Written with
   the spec's batching settings and compression.
@@ -117,6 +117,7 @@ GEN_T0 = 1700000000000
 def generated_records(g):
     """Yields (partition, key, value, headers, timestamp_ms) for GENERATE `g`, deterministically."""
     count, size, parts = int(g['count']), int(g.get('value_bytes', 1024)), int(g.get('partitions', 1))
+    first = int(g.get('first_partition', 0))
     rng = random.Random(g.get('seed', 1))
     letters = 'etaoinshrdlucmfwypvbgkqjxz'
     vocab = [''.join(rng.choices(letters, k=rng.randint(2, 9))) for _ in range(512)]
@@ -132,7 +133,7 @@ def generated_records(g):
         value = (head + text.ljust(want) + '"}').encode()
         key = b'user-%06d' % rng.randrange(1000000)
         headers = [('trace-id', b'%032x' % rng.getrandbits(128)), ('type', event.encode())]
-        yield i % parts, key, value, headers, GEN_T0 + i
+        yield first + i % parts, key, value, headers, GEN_T0 + i
 
 
 def main():
@@ -235,7 +236,7 @@ def main():
 
 
 def write_generated(g, p, topic, flush, errors, rate=None):
-    count, parts = int(g['count']), int(g.get('partitions', 1))
+    count, parts, first = int(g['count']), int(g.get('partitions', 1)), int(g.get('first_partition', 0))
     started, started_at_ms = time.monotonic(), round(time.time() * 1000)
     stride = max(1, count // parts // max(int(g.get('samples', 200)) // parts, 1))
     totals = {'count': count, 'key_bytes': 0, 'value_bytes': 0, 'header_bytes': 0}
@@ -259,7 +260,7 @@ def write_generated(g, p, topic, flush, errors, rate=None):
     records = generated_records(g)
     if int(g.get('repeat', 0)) > 0:
         pool = list(generated_records({**g, 'count': int(g['repeat'])}))
-        records = ((i % parts, *pool[i % len(pool)][1:4], GEN_T0 + i) for i in range(count))
+        records = ((first + i % parts, *pool[i % len(pool)][1:4], GEN_T0 + i) for i in range(count))
     # one callback for all records unless samples need each record's headers
     report = (lambda err, msg: on_delivery(err, msg, None)) if not g.get('samples', 200) else None
     for n, (partition, key, value, headers, ts) in enumerate(records, 1):
