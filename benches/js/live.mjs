@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process'
 import { tracingChannel } from 'node:diagnostics_channel'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import net from 'node:net'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -246,6 +247,69 @@ function oursReader(client, crc) {
         for await (const chunk of it) touchRecords(chunk.records, chunk.partition, see, acc, Infinity)
         const { count, bytes, sink } = acc
         return { ...since(m0), count, bytes, sink, info: see ? { fetches: info.fetches, apiVersions: [...info.apiVersions] } : undefined }
+      } finally {
+        c.close()
+      }
+    },
+  }
+}
+
+// A diagnostic, not a reader to compare: our consume as the ours reader runs it, with the socket's
+// reads timed through the client's `transport` option. Per pass: decoding (from the last bytes of a
+// response to its result handed to onResponse: batch-header positions, the next request, the
+// decode), reading the records (the loop body), and the rest (receiving, the broker preparing the
+// next response). `--live-readers timeline`.
+function timelineReader(client) {
+  const { KafkaClient } = client.mod
+  return {
+    id: 'timeline',
+    label: 'ours with a timeline of socket reads (crc verify)',
+    kind: 'diagnostic',
+    unavailable: () => null,
+    async read({ bootstrap, topic, see }) {
+      const m0 = mark()
+      const tl = { responses: 0, decodeMs: 0, recordsMs: 0, lastData: 0 }
+      // plain TCP, as the client's own Node transport, with each read's time noted
+      const transport = {
+        connect: ({ host, port }) => new Promise((resolve, reject) => {
+          const socket = net.connect({ host, port })
+          socket.once('error', reject)
+          socket.once('connect', () => {
+            socket.setNoDelay(true)
+            resolve({
+              write: (bytes) => socket.write(bytes),
+              close: () => socket.destroy(),
+              pause: () => socket.pause(),
+              resume: () => socket.resume(),
+              onData: (fn) => socket.on('data', (chunk) => {
+                tl.lastData = now()
+                fn(chunk)
+              }),
+              onClose: (fn) => socket.on('close', () => fn(null)),
+            })
+          })
+        }),
+      }
+      const c = new KafkaClient({ bootstrap, transport })
+      try {
+        const it = c.consume({
+          topic: topic.topic, from: 'earliest', untilEnd: true, maxWaitMs: FETCH.maxWaitMs,
+          partitionMaxBytes: FETCH.partitionMaxBytes, fetchMaxBytes: FETCH.fetchMaxBytes, decode: { crc: 'verify' },
+          onResponse: () => {
+            tl.responses++
+            tl.decodeMs += now() - tl.lastData
+          },
+        })
+        const acc = { count: 0, bytes: 0, sink: 0 }
+        for await (const chunk of it) {
+          const t0 = now()
+          touchRecords(chunk.records, chunk.partition, see, acc, Infinity)
+          tl.recordsMs += now() - t0
+        }
+        const { count, bytes, sink } = acc
+        const res = { ...since(m0), count, bytes, sink }
+        res.timeline = { responses: tl.responses, decodeMs: tl.decodeMs, recordsMs: tl.recordsMs, restMs: res.ms - tl.decodeMs - tl.recordsMs }
+        return res
       } finally {
         c.close()
       }
@@ -567,7 +631,7 @@ function decodeOnlyReader(client, frames) {
 
 // ---------------------------------------------------------------------------------------------
 
-export const LIVE_READERS = ['ours', 'ours-skip', 'kafkajs', 'platformatic', 'raw', 'pipelined', 'decode-only']
+export const LIVE_READERS = ['ours', 'ours-skip', 'kafkajs', 'platformatic', 'raw', 'pipelined', 'decode-only', 'timeline']
 
 async function makeReaders(opts, frames) {
   const skipped = []
@@ -582,6 +646,8 @@ async function makeReaders(opts, frames) {
   if (want('raw') || want('decode-only')) readers.push(rawReader({ keepFrames: want('decode-only') }))
   if (!client.error && want('pipelined')) readers.push(pipelinedReader(client))
   if (!client.error && want('decode-only')) readers.push(decodeOnlyReader(client, frames))
+  // a diagnostic: only when asked for by name
+  if (!client.error && opts.readers?.includes('timeline')) readers.push(timelineReader(client))
   return { readers, skipped }
 }
 
@@ -633,6 +699,7 @@ async function benchTopic(t, readers, ctx, opts, log, frames) {
         ;(row.cpuMs ??= []).push(res.cpuMs)
         if (res.brokerCpuMs !== null) (row.brokerCpuMs ??= []).push(res.brokerCpuMs)
         if (res.setupMs !== undefined) (row.setupMs ??= []).push(res.setupMs)
+        if (res.timeline) (row.timelines ??= []).push(res.timeline)
       } catch (e) {
         Object.assign(row, { status: 'error', reason: `round ${round}: ${String(e?.message ?? e).split('\n')[0]}` })
       }
@@ -656,6 +723,11 @@ async function benchTopic(t, readers, ctx, opts, log, frames) {
     if (row.setupMs) row.setupMsMedian = median(row.setupMs)
     if (row.cpuMs) row.cpuMsMedian = median(row.cpuMs)
     if (row.brokerCpuMs) row.brokerCpuMsMedian = median(row.brokerCpuMs)
+    if (row.timelines) {
+      const m = (k) => median(row.timelines.map((x) => x[k]))
+      row.timeline = { responses: m('responses'), decodeMs: m('decodeMs'), recordsMs: m('recordsMs'), restMs: m('restMs') }
+      delete row.timelines
+    }
   }
   // ratios: ours / peer, ours / ceiling
   const get = (id) => rows.find((row) => row.id === id && row.recPerS)
@@ -753,6 +825,10 @@ export function printLive(live, print = console.log) {
       ].join(' | ')} |`)
     }
     for (const r of t.rows) if (r.reason) print(`\n- ${r.label}: ${r.status}: ${r.reason}`)
+    for (const r of t.rows.filter((x) => x.timeline)) {
+      const { responses, decodeMs, recordsMs, restMs } = r.timeline
+      print(`\nTimeline, medians per pass of ${fmtNum(r.msMedian, 0)} ms: decoding ${fmtNum(decodeMs, 0)} ms (${responses} responses: from a response's last bytes to its result), reading the records ${fmtNum(recordsMs, 0)} ms, receiving and waiting for the broker ${fmtNum(restMs, 0)} ms`)
+    }
     const fetches = t.rows.filter((r) => r.info?.fetches).map((r) => `${r.id} ${r.info.fetches}${r.info.apiVersions ? ` (v${r.info.apiVersions.join(', v')})` : ''}`)
     if (fetches.length) print(`\nFetch requests in the check pass: ${fetches.join(', ')}`)
   }

@@ -117,7 +117,8 @@ live row (after the frames; needs .venv-brokers from scripts/setup.sh, see READM
   --live-rounds N  timed passes per reader and topic (default ${LIVE_DEFAULTS.rounds})
   --live-partitions N  partitions per topic (default ${LIVE_DEFAULTS.partitions})
   --live-codecs a,b    topics to make (default ${LIVE_DEFAULTS.codecs.join(',')})
-  --live-readers a,b   ${LIVE_READERS.join(', ')}`
+  --live-readers a,b   ${LIVE_READERS.join(', ')} (default all but timeline: a diagnostic that
+                       times our consume's decoding, record reading and waiting per pass)`
 
 // JS heap retained by one decode result, per record (gc, decode keeping the
 // result, gc, difference), plus ArrayBuffer (external) bytes. One measurement per
