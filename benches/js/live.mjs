@@ -15,6 +15,7 @@ import { tracingChannel } from 'node:diagnostics_channel'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import net from 'node:net'
+import { Worker } from 'node:worker_threads'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -602,6 +603,112 @@ function pipelinedReader(client) {
   }
 }
 
+// Experiment (bench only, not the client): the raw loop's request sequence, with the next Fetch
+// sent as soon as a response is in (its offsets from the batch headers) and every response decoded
+// on one of `threads` worker threads (each with its own wasm instance), in turn; this thread only
+// reads sockets, rebuilds results (fromTransferable) and reads their records, in response order.
+// What a consume() that decodes off the main thread, on several cores, could reach.
+function parallelReader(client, threads) {
+  let pool = null
+  const start = async () => {
+    const workers = Array.from({ length: threads }, () => new Worker(new URL('./live-decode-worker.mjs', import.meta.url), { workerData: { pkgDir: PKG_DIR } }))
+    await Promise.all(workers.map((w) => new Promise((resolve, reject) => {
+      w.once('message', resolve)
+      w.once('error', reject)
+    })))
+    const waiting = new Map()
+    for (const w of workers) {
+      w.on('message', ({ id, data, error }) => {
+        const { resolve, reject } = waiting.get(id)
+        waiting.delete(id)
+        if (error) reject(new Error(error))
+        else resolve(data)
+      })
+    }
+    let next = 0
+    return {
+      decode(frame, options) {
+        const id = next++
+        const copy = frame.slice() // a buffer of its own, moved to the worker
+        return new Promise((resolve, reject) => {
+          waiting.set(id, { resolve, reject })
+          workers[id % threads].postMessage({ id, frame: copy, options }, [copy.buffer])
+        })
+      },
+      close: () => Promise.all(workers.map((w) => w.terminate())),
+    }
+  }
+  return {
+    id: `parallel-${threads}`,
+    label: `experiment: raw Fetch v12 loop, each response decoded on one of ${threads} worker threads (crc verify)`,
+    kind: 'experiment',
+    unavailable: () => null,
+    close: () => pool?.then((p) => p.close()),
+    async read({ bootstrap, topic, see }) {
+      pool ??= start()
+      const decoder = await pool
+      const m0 = mark()
+      const conn = await RawFetchConnection.open(bootstrap)
+      const state = new Map(topic.partitions.map((p) => [p, { offset: 0n, end: null }]))
+      const end = new Map(topic.partitions.map((p) => [p, Infinity]))
+      const acc = { count: 0, bytes: 0, sink: 0 }
+      // decoded results in response order; at most `threads + 1` responses ahead of the reading
+      const queue = []
+      let wake = null
+      let done = false
+      const fetching = (async () => {
+        for (let round = 0; ; round++) {
+          const live = [...state].filter(([, s]) => s.end === null || s.offset < s.end)
+          if (!live.length) break
+          while (queue.length > threads) await new Promise((resolve) => { wake = resolve })
+          const request = {
+            topic: topic.topic, maxWaitMs: round === 0 ? 0 : FETCH.maxWaitMs, minBytes: FETCH.minBytes, maxBytes: FETCH.fetchMaxBytes,
+            partitions: live.map(([partition, s]) => ({ partition, offset: s.offset, maxBytes: FETCH.partitionMaxBytes })),
+          }
+          const frame = await conn.fetch(request)
+          for (const p of parseFetchV12(frame)) {
+            const s = state.get(p.partition)
+            if (p.errorCode) throw new Error(`partition ${p.partition}: error ${p.errorCode}`)
+            if (s.end === null) {
+              s.end = p.highWatermark
+              end.set(p.partition, Number(p.highWatermark))
+            }
+            if (!p.records) continue
+            const w = walkBatches(p.records, s.offset)
+            if (w.next !== null) s.offset = w.next
+          }
+          const fetchOffsets = { [topic.topic]: Object.fromEntries(request.partitions.map((p) => [p.partition, p.offset])) }
+          const decoded = decoder.decode(frame, { apiVersion: 12, crc: 'verify', fetchOffsets })
+          decoded.catch(() => {}) // handled where it is read
+          queue.push(decoded)
+          wake?.()
+        }
+      })().finally(() => {
+        done = true
+        wake?.()
+      })
+      try {
+        while (!done || queue.length) {
+          if (!queue.length) {
+            await new Promise((resolve) => { wake = resolve })
+            continue
+          }
+          const data = await queue.shift()
+          wake?.()
+          const [c, b, k] = touchResponse(client.mod.fromTransferable(data), see, end)
+          acc.count += c
+          acc.bytes += b
+          acc.sink += k
+        }
+        await fetching
+        return { ...since(m0), ...acc }
+      } finally {
+        conn.close()
+      }
+    },
+  }
+}
+
 // Reference: the raw reader's responses of the check pass, kept in memory, decoded with our
 // FetchDecoder (crc verify) and read like the ours reader: the decode cost alone, no socket.
 function decodeOnlyReader(client, frames) {
@@ -631,7 +738,7 @@ function decodeOnlyReader(client, frames) {
 
 // ---------------------------------------------------------------------------------------------
 
-export const LIVE_READERS = ['ours', 'ours-skip', 'kafkajs', 'platformatic', 'raw', 'pipelined', 'decode-only', 'timeline']
+export const LIVE_READERS = ['ours', 'ours-skip', 'kafkajs', 'platformatic', 'raw', 'pipelined', 'decode-only', 'timeline', 'parallel-1', 'parallel-2']
 
 async function makeReaders(opts, frames) {
   const skipped = []
@@ -648,6 +755,9 @@ async function makeReaders(opts, frames) {
   if (!client.error && want('decode-only')) readers.push(decodeOnlyReader(client, frames))
   // a diagnostic: only when asked for by name
   if (!client.error && opts.readers?.includes('timeline')) readers.push(timelineReader(client))
+  for (const threads of [1, 2]) {
+    if (!client.error && opts.readers?.includes(`parallel-${threads}`)) readers.push(parallelReader(client, threads))
+  }
   return { readers, skipped }
 }
 
@@ -778,6 +888,7 @@ export async function runLive(options = {}, log = console.log) {
     }
   } finally {
     brokerPid = null
+    await Promise.all(readers.map((r) => r.close?.()))
     await tansu.stop()
   }
 }
