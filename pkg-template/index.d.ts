@@ -293,6 +293,12 @@ export interface KafkaClientOptions {
   webSocket?: unknown;
   /** How to reach brokers (default: TCP/TLS in Node, the relay in browsers). */
   transport?: unknown;
+  /**
+   * Node: decode fetch responses on this many worker threads (each with its own wasm instance, shared
+   * by the process's clients) while the calling thread reads sockets and hands out records; results
+   * are kept, never transient. Default 0: on the calling thread. Browsers: run the client in a worker.
+   */
+  decodeThreads?: number;
 }
 
 export type OffsetSpec = 'earliest' | 'latest' | number | bigint | string | Date | { time: number };

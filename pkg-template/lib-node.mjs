@@ -1,11 +1,12 @@
 // What the Node entries (node.cjs, node.mjs) export, bundled by the build into lib.cjs: the decoder
-// API, the live client (TCP or TLS sockets; a WebSocket through a relay with the `relay` option) and
-// the relay itself.
+// API, the live client (TCP or TLS sockets; a WebSocket through a relay with the `relay` option;
+// decode threads) and the relay itself.
 import WebSocket from 'ws';
 import { setNodeDefaults } from './client/client.mjs';
+import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
 
-setNodeDefaults({ transport: nodeTransport, WebSocket });
+setNodeDefaults({ transport: nodeTransport, WebSocket, decodeThreads: nodeDecodePool });
 
 export * from './api.mjs';
 export { KafkaClient } from './client/client.mjs';

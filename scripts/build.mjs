@@ -71,6 +71,7 @@ run(path.join(root, 'node_modules/.bin/esbuild'), [path.join(template, 'lib-node
 // what only lib.cjs needs: not shipped as modules
 fs.rmSync(path.join(pkg, 'lib-node.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'transport-node.mjs'));
+fs.rmSync(path.join(pkg, 'client', 'decode-pool-node.mjs'));
 fs.rmSync(path.join(pkg, 'relay'), { recursive: true });
 
 // Package metadata follows the crate's version; one small sample ships for the CLI's default.

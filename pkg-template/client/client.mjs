@@ -23,13 +23,16 @@ const EARLIEST = -2n;
 const REFRESH = new Set([3, 5, 6, 9, 13, 56, 74, 75, 78, 100, 103]);
 const OFFSET_OUT_OF_RANGE = 1;
 
-// How to reach brokers without a relay, and the WebSocket class where the runtime has none: the
-// Node entry sets them (TCP/TLS sockets, the ws package); browsers have WebSocket and need a relay.
+// How to reach brokers without a relay, the WebSocket class where the runtime has none, and how to
+// decode on other threads: the Node entry sets them (TCP/TLS sockets, the ws package,
+// worker_threads); browsers have WebSocket and need a relay.
 let directTransport = null;
 let fallbackWebSocket = null;
-export function setNodeDefaults({ transport, WebSocket }) {
+let decodePool = null;
+export function setNodeDefaults({ transport, WebSocket, decodeThreads }) {
   directTransport = transport;
   fallbackWebSocket = WebSocket;
+  decodePool = decodeThreads;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,7 +46,7 @@ function option(options, name, check, fallback) {
 
 const positiveInt = (v) => Number.isInteger(v) && v > 0;
 
-const CLIENT_OPTIONS = ['bootstrap', 'relay', 'webSocket', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'maxFrameBytes', 'retries', 'retryBackoffMs', 'transport'];
+const CLIENT_OPTIONS = ['bootstrap', 'relay', 'webSocket', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'maxFrameBytes', 'retries', 'retryBackoffMs', 'transport', 'decodeThreads'];
 
 // Through a relay without a bootstrap list, the relay picks one of its own bootstrap brokers.
 const RELAY_BOOTSTRAP = { host: 'the relay\'s bootstrap broker', port: 0 };
@@ -89,7 +92,11 @@ export function resolveClientOptions(options = {}) {
     maxFrameBytes: option(options, 'maxFrameBytes', positiveInt, DEFAULT_MAX_FRAME_BYTES),
     retries: option(options, 'retries', (v) => Number.isInteger(v) && v >= 0, 10),
     retryBackoffMs: option(options, 'retryBackoffMs', positiveInt, 100),
+    decodeThreads: option(options, 'decodeThreads', (v) => Number.isInteger(v) && v >= 0 && v <= 64, 0),
   };
+  if (connection.decodeThreads > 0 && !decodePool) {
+    throw new KafkaClientError('INVALID_ARGUMENT', 'option decodeThreads needs Node (worker_threads); in browsers, run the client in a worker');
+  }
   return { bootstrap, connection };
 }
 
@@ -100,6 +107,7 @@ export class KafkaClient {
   #brokers = new Map(); // nodeId -> { host, port, rack }
   #topics = new Map(); // name -> { topicId, partitions: Map(partition -> { leader, leaderEpoch }) }
   #decoder = new FetchDecoder();
+  #threads = null; // the decode threads (decodeThreads), started with the first fetch
   #closed = false;
 
   /**
@@ -108,7 +116,9 @@ export class KafkaClient {
    * WebSocket class where the runtime has none), clientId, tls (true or node:tls options
    * such as { ca, cert, key, servername, rejectUnauthorized }), sasl ({ mechanism: 'plain' |
    * 'scram-sha-256' | 'scram-sha-512', username, password }), requestTimeoutMs (30000),
-   * connectTimeoutMs (10000), maxFrameBytes (100 MiB), retries (10), retryBackoffMs (100), transport.
+   * connectTimeoutMs (10000), maxFrameBytes (100 MiB), retries (10), retryBackoffMs (100), transport,
+   * decodeThreads (Node: decode fetch responses on this many worker threads, each with its own wasm
+   * instance, while this thread reads sockets and hands out records; default 0: on this thread).
    */
   constructor(options = {}) {
     ({ bootstrap: this.#bootstrap, connection: this.#options } = resolveClientOptions(options));
@@ -285,7 +295,8 @@ export class KafkaClient {
    */
   async fetch(topic, partitions, { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false } = {}) {
     const answers = await this.#fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel });
-    return answers.map((answer) => this.#decodeAnswer(answer, { isolationLevel, decode, raw }));
+    const decodeOptions = { isolationLevel, decode, raw };
+    return Promise.all(answers.map((answer) => (this.#options.decodeThreads ? this.#decodeOnThread(answer, decodeOptions) : this.#decodeAnswer(answer, decodeOptions))));
   }
 
   /** Sends one Fetch per leader of `partitions`; resolves with the raw answers (not yet decoded). */
@@ -315,16 +326,19 @@ export class KafkaClient {
   }
 
   /** Decodes one raw Fetch answer; a response-level error code is a BROKER_ERROR. */
-  #decodeAnswer({ connection, topic, topicId, apiVersion, frame, request }, { isolationLevel, decode, raw }) {
-    const fetchOffsets = { [topic]: Object.fromEntries(request.partitions.map((p) => [p.partition, p.offset])) };
-    const response = this.#decoder.decodeFetchResponse(frame, {
-      crc: 'verify',
-      ...decode,
-      apiVersion,
-      isolationLevel,
-      fetchOffsets,
-      topicNames: topicId ? { [topicId]: topic } : undefined,
-    });
+  #decodeAnswer(answer, decodeOptions) {
+    return this.#decoded(answer, decodeOptions, this.#decoder.decodeFetchResponse(answer.frame, fetchDecodeOptions(answer, decodeOptions)));
+  }
+
+  /** #decodeAnswer on one of the decode threads. */
+  async #decodeOnThread(answer, decodeOptions) {
+    this.#threads ??= decodePool(this.#options.decodeThreads);
+    // a transient result could not leave its thread: results from threads are always kept
+    const response = await this.#threads.decode(answer.frame, { ...fetchDecodeOptions(answer, decodeOptions), transient: false }, decodeOptions.raw);
+    return this.#decoded(answer, decodeOptions, response);
+  }
+
+  #decoded({ connection, topic, apiVersion, frame, request }, { raw }, response) {
     if (response.errorCode) throw connection.brokerError(`Fetch ${topic}`, response.errorCode, { topic });
     return { broker: connection.name, apiVersion, frame: raw ? frame : undefined, request, response };
   }
@@ -375,8 +389,24 @@ export class KafkaClient {
       const asked = this.#fetchFrames(topic, live.map((p) => ({ partition: p, offset: state.get(p).offset, maxBytes: state.get(p).maxBytes })), {
         maxWaitMs: round++ === 0 ? 0 : maxWaitMs, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel,
       });
-      asked.catch(() => {}); // handled when awaited; the caller may stop before that
-      return asked;
+      if (!this.#options.decodeThreads) {
+        asked.catch(() => {}); // handled when awaited; the caller may stop before that
+        return asked;
+      }
+      // with decode threads, each response starts decoding as soon as it is in (its positions read
+      // first: the frame may move to the thread), while this thread hands out the records of the
+      // one before
+      const decoding = asked.then((answers) => {
+        for (const answer of answers) {
+          answer.positions = this.#positionsOf(answer, decodeOptions);
+          if (answer.positions.decoded) continue;
+          answer.decoding = this.#decodeOnThread(answer, decodeOptions);
+          answer.decoding.catch(() => {}); // handled when awaited
+        }
+        return answers;
+      });
+      decoding.catch(() => {}); // handled when awaited; the caller may stop before that
+      return decoding;
     };
     const decodeOptions = { isolationLevel, decode, raw: onResponse !== null };
     let emitted = 0;
@@ -388,7 +418,7 @@ export class KafkaClient {
       let span = 0n;
       try {
         answers = await next;
-        positions = answers.map((answer) => this.#positionsOf(answer, decodeOptions));
+        positions = answers.map((answer) => answer.positions ?? this.#positionsOf(answer, decodeOptions));
         for (const [k, { partitions }] of positions.entries()) {
           for (const p of partitions) {
             const s = state.get(p.partition);
@@ -422,7 +452,8 @@ export class KafkaClient {
       next = emitted + Number(span) < maxRecords ? ask() : null;
       const chunks = [];
       for (const [k, answer] of answers.entries()) {
-        const { broker, apiVersion, frame, request, response } = positions[k].decoded ?? this.#decodeAnswer(answer, decodeOptions);
+        const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.#decodeAnswer(answer, decodeOptions));
+        const { broker, apiVersion, frame, request, response } = decoded;
         for (const t of response.topics) {
           for (const p of t.partitions) {
             const s = state.get(p.partition);
@@ -519,7 +550,20 @@ export class KafkaClient {
     this.#closed = true;
     for (const c of this.#connections.values()) c.close();
     this.#connections.clear();
+    this.#threads?.close();
   }
+}
+
+/** decodeFetchResponse options for one raw Fetch answer: its version, offsets and topic ids. */
+function fetchDecodeOptions({ topic, topicId, apiVersion, request }, { isolationLevel, decode }) {
+  return {
+    crc: 'verify',
+    ...decode,
+    apiVersion,
+    isolationLevel,
+    fetchOffsets: { [topic]: Object.fromEntries(request.partitions.map((p) => [p.partition, p.offset])) },
+    topicNames: topicId ? { [topicId]: topic } : undefined,
+  };
 }
 
 /** The index of the first record of `set` at or after `offset` (offsets increase within a set). */

@@ -88,6 +88,8 @@ test('client options are checked up front, in one clear message', () => {
     [{ bootstrap: 'h:1', sasl: { mechanism: 'plain', username: 'u' } }, /username and a password/],
     [{ bootstrap: 'h:1', requestTimeoutMs: -5 }, /requestTimeoutMs/],
     [{ bootstrap: 'h:1', bootstrapp: 'x' }, /unknown client option 'bootstrapp'/],
+    [{ bootstrap: 'h:1', decodeThreads: -1 }, /decodeThreads/],
+    [{ bootstrap: 'h:1', decodeThreads: 1.5 }, /decodeThreads/],
   ];
   for (const [options, message] of bad) {
     assert.throws(() => new KafkaClient(options), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && message.test(e.message), JSON.stringify(options));

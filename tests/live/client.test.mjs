@@ -117,6 +117,34 @@ describe('Tansu', () => {
     }
   });
 
+  test('decodeThreads: every codec read back exactly, decoded on two worker threads; raw frames kept; a decode error typed', async () => {
+    const client = new KafkaClient({ bootstrap: tansu.bootstrap, decodeThreads: 2 });
+    try {
+      for (const codec of CODECS) {
+        const got = await readAll(client, { topic: `codec-${codec}`, decode: { int64: 'bigint' } });
+        assert.deepEqual(withoutBroker(got).sort(byPosition), [...topics[`codec-${codec}`]].sort(byPosition), codec);
+      }
+      // onResponse's raw frame stays readable (copied to the thread, not moved)
+      let inResponses = 0;
+      let handedOut = 0;
+      for await (const chunk of client.consume({ topic: 'codec-gzip', untilEnd: true, onResponse: ({ frame, response }) => {
+        assert.ok(frame.length > 8 && frame[0] !== undefined);
+        inResponses += response.topics.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.recordCount, 0), 0);
+      } })) handedOut += chunk.records.length;
+      assert.equal(handedOut, topics['codec-gzip'].length);
+      assert.equal(inResponses, handedOut);
+      // a decode error on a thread reaches the caller as the same KafkaDecodeError
+      await assert.rejects(readAll(client, { topic: 'codec-gzip', decode: { maxDecompressedBytes: 16 } }),
+        (e) => e instanceof pkg.KafkaDecodeError && e.code === 'DECOMPRESSION_LIMIT');
+    } finally {
+      client.close();
+    }
+    // the CLI's flag
+    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'codec-zstd', '--until-end', '--json', '--decode-threads', '2']);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(cliRows(stdout).sort(byPosition), [...topics['codec-zstd']].sort(byPosition));
+  });
+
   test('onResponse gets each response decoded; moved away with toTransferable, it holds every record the iterator counts', async () => {
     const client = new KafkaClient({ bootstrap: tansu.bootstrap });
     try {

@@ -1,0 +1,19 @@
+// One decode thread of a client with `decodeThreads` (client/decode-pool-node.mjs): decodes the
+// fetch response frames it is sent with its own wasm instance and sends each result back in
+// transferable form; a decode error goes back as its fields.
+'use strict';
+const { parentPort } = require('node:worker_threads');
+const api = require('../node.cjs');
+
+const decoder = new api.FetchDecoder();
+parentPort.on('message', ({ id, frame, options }) => {
+  let out;
+  try {
+    out = api.toTransferable(decoder.decodeFetchResponse(frame, options));
+  } catch (e) {
+    const error = e instanceof api.KafkaDecodeError ? { decode: e.toJSON() } : { message: String(e?.message ?? e) };
+    parentPort.postMessage({ id, error });
+    return;
+  }
+  parentPort.postMessage({ id, data: out.data }, out.transfer);
+});
