@@ -379,9 +379,13 @@ export class KafkaClient {
     const starts = await this.#startOffsets(topic, chosen, from, isolationLevel);
     for (const p of chosen) state.set(p, { offset: starts.get(p), end: null, maxBytes: partitionMaxBytes, failures: 0 });
     const active = () => [...state.entries()].filter(([, s]) => !untilEnd || s.end === null || s.offset < s.end).map(([p]) => p);
-    // One round asks every leader for its partitions from their current positions. The next round
-    // is asked for as soon as this one's positions are known (from the batch headers), before it
-    // is decoded and its records handed out.
+    // One round asks every leader for its partitions from their current positions. A fetcher reads
+    // where each partition continues as soon as a round's answers are in (from the batch headers),
+    // and asks for the next round at once, up to `ahead` rounds before the records handed out: the
+    // brokers work while this side decodes and the caller reads. With decode threads, each response
+    // also starts decoding as soon as it is in, several at once.
+    const ahead = this.#options.decodeThreads + 1;
+    const decodeOptions = { isolationLevel, decode, raw: onResponse !== null };
     let round = 0;
     const ask = () => {
       const live = active();
@@ -389,97 +393,131 @@ export class KafkaClient {
       const asked = this.#fetchFrames(topic, live.map((p) => ({ partition: p, offset: state.get(p).offset, maxBytes: state.get(p).maxBytes })), {
         maxWaitMs: round++ === 0 ? 0 : maxWaitMs, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel,
       });
-      if (!this.#options.decodeThreads) {
-        asked.catch(() => {}); // handled when awaited; the caller may stop before that
-        return asked;
-      }
-      // with decode threads, each response starts decoding as soon as it is in (its positions read
-      // first: the frame may move to the thread), while this thread hands out the records of the
-      // one before
-      const decoding = asked.then((answers) => {
+      if (!this.#options.decodeThreads) return asked;
+      return asked.then((answers) => {
         for (const answer of answers) {
+          // positions first: the frame may move to the thread
           answer.positions = this.#positionsOf(answer, decodeOptions);
           if (answer.positions.decoded) continue;
           answer.decoding = this.#decodeOnThread(answer, decodeOptions);
-          answer.decoding.catch(() => {}); // handled when awaited
+          answer.decoding.catch(() => {}); // handled when read; the caller may stop before that
         }
         return answers;
       });
-      decoding.catch(() => {}); // handled when awaited; the caller may stop before that
-      return decoding;
     };
-    const decodeOptions = { isolationLevel, decode, raw: onResponse !== null };
+    // rounds fetched and not yet handed out: { answers, positions, span } in order, or { error }
+    const rounds = [];
+    let pendingSpan = 0n; // records those rounds move past (at least the records they hold)
     let emitted = 0;
-    let next = ask();
-    while (next !== null && emitted < maxRecords) {
-      let answers;
-      let positions;
-      // records the round moves past (at least the records it holds)
-      let span = 0n;
+    let fetching = true;
+    let stopped = false;
+    let wakeReader = null;
+    let wakeFetcher = null;
+    const wake = (which) => {
+      const resolve = which === 'reader' ? wakeReader : wakeFetcher;
+      if (which === 'reader') wakeReader = null;
+      else wakeFetcher = null;
+      resolve?.();
+    };
+    const fetcher = async () => {
       try {
-        answers = await next;
-        positions = answers.map((answer) => answer.positions ?? this.#positionsOf(answer, decodeOptions));
-        for (const [k, { partitions }] of positions.entries()) {
-          for (const p of partitions) {
-            const s = state.get(p.partition);
-            if (!s) continue;
-            if (p.errorCode !== 0) {
-              await this.#onPartitionError(p, topic, s, answers[k].connection.name, offsetReset, isolationLevel);
-              continue;
-            }
-            s.failures = 0;
-            if (untilEnd && s.end === null) {
-              const lso = p.lastStableOffset === null ? -1n : BigInt(p.lastStableOffset);
-              s.end = isolationLevel === 'read_committed' && lso >= 0n ? lso : BigInt(p.highWatermark);
-            }
-            if (p.nextOffset !== null) {
-              span += BigInt(p.nextOffset) - s.offset;
-              s.offset = BigInt(p.nextOffset);
-            } else if (p.partial) {
-              // one batch larger than the partition limit: ask for more next time
-              s.maxBytes = Math.min(s.maxBytes * 2, this.#options.maxFrameBytes);
-            }
+        for (;;) {
+          // with a record limit, a round is asked for only if what is fetched may fall short of it
+          while (!stopped && (rounds.length >= ahead || emitted + Number(pendingSpan) >= maxRecords)) {
+            if (!rounds.length) return;
+            await new Promise((resolve) => { wakeFetcher = resolve; });
           }
+          if (stopped) return;
+          const next = ask();
+          if (next === null) return;
+          let answers;
+          let positions;
+          let span = 0n;
+          try {
+            answers = await next;
+            if (stopped) return;
+            positions = answers.map((answer) => answer.positions ?? this.#positionsOf(answer, decodeOptions));
+            for (const [k, { partitions }] of positions.entries()) {
+              for (const p of partitions) {
+                const s = state.get(p.partition);
+                if (!s) continue;
+                if (p.errorCode !== 0) {
+                  await this.#onPartitionError(p, topic, s, answers[k].connection.name, offsetReset, isolationLevel);
+                  continue;
+                }
+                s.failures = 0;
+                if (untilEnd && s.end === null) {
+                  const lso = p.lastStableOffset === null ? -1n : BigInt(p.lastStableOffset);
+                  s.end = isolationLevel === 'read_committed' && lso >= 0n ? lso : BigInt(p.highWatermark);
+                }
+                if (p.nextOffset !== null) {
+                  span += BigInt(p.nextOffset) - s.offset;
+                  s.offset = BigInt(p.nextOffset);
+                } else if (p.partial) {
+                  // one batch larger than the partition limit: ask for more next time
+                  s.maxBytes = Math.min(s.maxBytes * 2, this.#options.maxFrameBytes);
+                }
+              }
+            }
+          } catch (e) {
+            if (stopped) return;
+            await this.#recover(e, topic, state);
+            continue;
+          }
+          rounds.push({ answers, positions, span });
+          pendingSpan += span;
+          wake('reader');
         }
       } catch (e) {
-        await this.#recover(e, topic, state);
-        next = ask();
-        continue;
+        rounds.push({ error: e });
+      } finally {
+        fetching = false;
+        wake('reader');
       }
-      // The next round is asked for now, before this one is decoded, so that the brokers work
-      // while this side decodes and the caller reads; with a record limit, only if it is needed
-      // whatever this round holds.
-      next = emitted + Number(span) < maxRecords ? ask() : null;
-      const chunks = [];
-      for (const [k, answer] of answers.entries()) {
-        const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.#decodeAnswer(answer, decodeOptions));
-        const { broker, apiVersion, frame, request, response } = decoded;
-        for (const t of response.topics) {
-          for (const p of t.partitions) {
-            const s = state.get(p.partition);
-            if (!s || p.errorCode !== 0) continue;
-            // Records are counted and cut here without being built: a caller that only wants the
-            // response (onResponse, toTransferable) never pays for record objects.
-            const count = p.recordCount;
-            let take = count;
-            if (untilEnd && count && BigInt(p.record(count - 1).offset) >= s.end) take = firstAtOrAfter(p, s.end);
-            take = Math.min(take, maxRecords - emitted);
-            if (take === 0) continue;
-            emitted += take;
-            chunks.push({
-              topic, partition: p.partition, recordCount: take, broker,
-              highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
-              get records() {
-                return take === count ? p.records : p.records.slice(0, take);
-              },
-            });
+    };
+    fetcher();
+    try {
+      while (emitted < maxRecords) {
+        while (!rounds.length && fetching) await new Promise((resolve) => { wakeReader = resolve; });
+        if (!rounds.length) break;
+        const { answers, positions, span, error } = rounds.shift();
+        if (error) throw error;
+        const chunks = [];
+        for (const [k, answer] of answers.entries()) {
+          const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.#decodeAnswer(answer, decodeOptions));
+          const { broker, apiVersion, frame, request, response } = decoded;
+          for (const t of response.topics) {
+            for (const p of t.partitions) {
+              const s = state.get(p.partition);
+              if (!s || p.errorCode !== 0) continue;
+              // Records are counted and cut here without being built: a caller that only wants the
+              // response (onResponse, toTransferable) never pays for record objects.
+              const count = p.recordCount;
+              let take = count;
+              if (untilEnd && count && BigInt(p.record(count - 1).offset) >= s.end) take = firstAtOrAfter(p, s.end);
+              take = Math.min(take, maxRecords - emitted);
+              if (take === 0) continue;
+              emitted += take;
+              chunks.push({
+                topic, partition: p.partition, recordCount: take, broker,
+                highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
+                get records() {
+                  return take === count ? p.records : p.records.slice(0, take);
+                },
+              });
+            }
           }
+          // after this response's positions are read: the callback may move the result away
+          onResponse?.({ broker, apiVersion, frame, request, response });
         }
-        // after this response's positions are read: the callback may move the result away
-        onResponse?.({ broker, apiVersion, frame, request, response });
+        pendingSpan -= span;
+        wake('fetcher');
+        yield* chunks;
       }
-      if (next === null && emitted < maxRecords) next = ask();
-      yield* chunks;
+    } finally {
+      // the caller stopped, or the end: the fetcher asks for nothing more
+      stopped = true;
+      wake('fetcher');
     }
   }
 
