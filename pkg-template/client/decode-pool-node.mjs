@@ -50,6 +50,7 @@ function settled(id) {
   waiting.delete(id);
   if (--worker.inFlight === 0) worker.unref(); // an idle thread keeps no process alive
   if (waiting.size === 0) {
+    clearTimeout(idleTimer);
     idleTimer = setTimeout(endAll, IDLE_MS);
     idleTimer.unref();
   }
