@@ -544,6 +544,22 @@ function touchResponse(res, see, end) {
   return [acc.count, acc.bytes, acc.sink]
 }
 
+// The experiments' bookkeeping of one response: each partition's end (its first high watermark, also
+// kept in `end` for touchResponse) and where it continues, from the batch headers.
+function advance(frame, state, end) {
+  for (const p of parseFetchV12(frame)) {
+    const s = state.get(p.partition)
+    if (p.errorCode) throw new Error(`partition ${p.partition}: error ${p.errorCode}`)
+    if (s.end === null) {
+      s.end = p.highWatermark
+      end.set(p.partition, Number(p.highWatermark))
+    }
+    if (!p.records) continue
+    const w = walkBatches(p.records, s.offset)
+    if (w.next !== null) s.offset = w.next
+  }
+}
+
 // Experiment (bench only, not the client): the raw loop's request sequence, but each response is
 // decoded with our FetchDecoder (crc verify) and its records read, AFTER the next Fetch has been
 // sent (its offsets come from the batch headers), so the broker prepares response n+1 while we
@@ -577,17 +593,7 @@ function pipelinedReader(client) {
         for (let round = 1; pending; round++) {
           const frame = await pending.response
           const fetchOffsets = { [topic.topic]: Object.fromEntries(pending.request.partitions.map((p) => [p.partition, p.offset])) }
-          for (const p of parseFetchV12(frame)) {
-            const s = state.get(p.partition)
-            if (p.errorCode) throw new Error(`partition ${p.partition}: error ${p.errorCode}`)
-            if (s.end === null) {
-              s.end = p.highWatermark
-              end.set(p.partition, Number(p.highWatermark))
-            }
-            if (!p.records) continue
-            const w = walkBatches(p.records, s.offset)
-            if (w.next !== null) s.offset = w.next
-          }
+          advance(frame, state, end)
           pending = send(round) // the next request goes out now ...
           const res = decoder.decodeFetchResponse(frame, { apiVersion: 12, crc: 'verify', fetchOffsets }) // ... while this one decodes
           const [c, b, k] = touchResponse(res, see, end)
@@ -666,17 +672,7 @@ function parallelReader(client, threads) {
             partitions: live.map(([partition, s]) => ({ partition, offset: s.offset, maxBytes: FETCH.partitionMaxBytes })),
           }
           const frame = await conn.fetch(request)
-          for (const p of parseFetchV12(frame)) {
-            const s = state.get(p.partition)
-            if (p.errorCode) throw new Error(`partition ${p.partition}: error ${p.errorCode}`)
-            if (s.end === null) {
-              s.end = p.highWatermark
-              end.set(p.partition, Number(p.highWatermark))
-            }
-            if (!p.records) continue
-            const w = walkBatches(p.records, s.offset)
-            if (w.next !== null) s.offset = w.next
-          }
+          advance(frame, state, end)
           const fetchOffsets = { [topic.topic]: Object.fromEntries(request.partitions.map((p) => [p.partition, p.offset])) }
           const decoded = decoder.decode(frame, { apiVersion: 12, crc: 'verify', fetchOffsets })
           decoded.catch(() => {}) // handled where it is read
