@@ -145,6 +145,30 @@ describe('Tansu', () => {
     assert.deepEqual(cliRows(stdout).sort(byPosition), [...topics['codec-zstd']].sort(byPosition));
   });
 
+  test('maxRecords: exactly that many records, the first ones of their partitions, with and without decode threads', async () => {
+    const all = [...topics['codec-lz4']].sort(byPosition);
+    for (const decodeThreads of [0, 2]) {
+      const client = new KafkaClient({ bootstrap: tansu.bootstrap, decodeThreads });
+      try {
+        const got = withoutBroker(await readAll(client, { topic: 'codec-lz4', maxRecords: 7, decode: { int64: 'bigint' } }));
+        assert.equal(got.length, 7, `decodeThreads ${decodeThreads}`);
+        // each is the next record of its partition from the start
+        const seen = new Map();
+        for (const r of got) {
+          const mine = all.filter((x) => x.partition === r.partition);
+          const k = seen.get(r.partition) ?? 0;
+          assert.deepEqual(r, mine[k], `decodeThreads ${decodeThreads}`);
+          seen.set(r.partition, k + 1);
+        }
+      } finally {
+        client.close();
+      }
+    }
+    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'codec-lz4', '--max-records', '3', '--json']);
+    assert.equal(code, 0, stderr);
+    assert.equal(cliRows(stdout).length, 3);
+  });
+
   test('onResponse gets each response decoded; moved away with toTransferable, it holds every record the iterator counts', async () => {
     const client = new KafkaClient({ bootstrap: tansu.bootstrap });
     try {
