@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { b64, pkg, sample } from './helpers.mjs';
+import { b64, corpusDir, loadCapture, pkg, sample } from './helpers.mjs';
 
 const { FrameSplitter, KafkaClient, KafkaClientError, scramClient } = pkg;
 
@@ -173,4 +173,29 @@ test('consume reads legacy magic 0/1 message sets beside batches (positions from
   assert.deepEqual(got.sort((a, b) => a[0] - b[0] || a[1] - b[1]), want);
   // one Fetch: where the partitions end came from its decode, and both were then at their end
   assert.equal(broker.requests.filter((r) => r.apiKey === 1).length, 1);
+});
+
+test('decodeThreads: consume and fetch decode on worker threads, to the same records as on this thread', async () => {
+  // partition 1: lz4 record batches, offsets 0-47, ending at its high watermark
+  const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');
+  const [expected] = meta.expected.topics;
+  const read = async (decodeThreads) => {
+    const broker = scriptedBroker({ topic: expected.topic, offsets: { 1: [0, 48] }, fetchFrame: Buffer.from(frame) });
+    const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport, decodeThreads });
+    try {
+      const got = [];
+      for await (const chunk of client.consume({ topic: expected.topic, untilEnd: true })) {
+        for (const r of chunk.records) got.push([chunk.partition, r.offset, b64(r.key), b64(r.value), r.headers.map((h) => [h.key, b64(h.value)])]);
+      }
+      const [{ response }] = await client.fetch(expected.topic, [{ partition: 1, offset: 0 }]);
+      return { got, fetched: response.topics[0].partitions[0].records.map((r) => r.offset), fetches: broker.requests.filter((r) => r.apiKey === 1).length };
+    } finally {
+      client.close();
+    }
+  };
+  const onThreads = await read(2);
+  assert.deepEqual(onThreads, await read(0));
+  assert.equal(onThreads.got.length, 48);
+  assert.deepEqual(onThreads.got.map((r) => r[1]), Array.from({ length: 48 }, (_, i) => i));
+  assert.equal(onThreads.fetches, 2); // one round reached the end; then the single fetch
 });
