@@ -411,12 +411,12 @@ export class KafkaClient {
     let emitted = 0;
     let fetching = true;
     let stopped = false;
-    let wakeReader = null;
-    let wakeFetcher = null;
-    const wake = (which) => {
-      const resolve = which === 'reader' ? wakeReader : wakeFetcher;
-      if (which === 'reader') wakeReader = null;
-      else wakeFetcher = null;
+    // the reader waits for a round, the fetcher for room: each for a call of wake()
+    const waiting = { reader: null, fetcher: null };
+    const waitFor = (who) => new Promise((resolve) => { waiting[who] = resolve; });
+    const wake = (who) => {
+      const resolve = waiting[who];
+      waiting[who] = null;
       resolve?.();
     };
     const fetcher = async () => {
@@ -425,7 +425,7 @@ export class KafkaClient {
           // with a record limit, a round is asked for only if what is fetched may fall short of it
           while (!stopped && (rounds.length >= ahead || emitted + Number(pendingSpan) >= maxRecords)) {
             if (!rounds.length) return;
-            await new Promise((resolve) => { wakeFetcher = resolve; });
+            await waitFor('fetcher');
           }
           if (stopped) return;
           const next = ask();
@@ -478,7 +478,7 @@ export class KafkaClient {
     fetcher();
     try {
       while (emitted < maxRecords) {
-        while (!rounds.length && fetching) await new Promise((resolve) => { wakeReader = resolve; });
+        while (!rounds.length && fetching) await waitFor('reader');
         if (!rounds.length) break;
         const { answers, positions, span, error } = rounds.shift();
         if (error) throw error;
