@@ -224,30 +224,47 @@ async function loadClient() {
 }
 
 // Reads every record as run.mjs's touchOurs does (offset, timestamp, key, value, headers).
-function oursReader(client, crc, decodeThreads = 0) {
+// `timeline`: a diagnostic, not a reader to compare (`--live-readers timeline`): the same consume with
+// the socket's reads timed through the client's `transport` option. Per pass: decoding (from the last
+// bytes of a response to its result handed to onResponse: batch-header positions, the next request,
+// the decode), reading the records (the loop body), and the rest (receiving, the broker preparing the
+// next response).
+function oursReader(client, { crc = 'verify', decodeThreads = 0, timeline = false } = {}) {
   const { KafkaClient } = client.mod
+  const variant = timeline ? 'a timeline of socket reads' : decodeThreads ? `decodeThreads: ${decodeThreads}` : null
   return {
-    id: decodeThreads ? `ours-threads-${decodeThreads}` : crc === 'verify' ? 'ours' : 'ours-skip',
-    label: `kafka-fetch-decoder ${client.version} KafkaClient.consume (crc ${crc}${decodeThreads ? `, decodeThreads: ${decodeThreads}` : ''})`,
-    kind: 'ours',
+    id: timeline ? 'timeline' : decodeThreads ? `ours-threads-${decodeThreads}` : crc === 'verify' ? 'ours' : 'ours-skip',
+    label: `kafka-fetch-decoder ${client.version} KafkaClient.consume (crc ${crc}${variant ? `, ${variant}` : ''})`,
+    kind: timeline ? 'diagnostic' : 'ours',
     unavailable: () => null,
     async read({ bootstrap, topic, see }) {
       const m0 = mark()
-      const c = new KafkaClient({ bootstrap, decodeThreads })
+      const tl = timeline ? { responses: 0, decodeMs: 0, recordsMs: 0, lastData: 0 } : null
+      const c = new KafkaClient({ bootstrap, decodeThreads, transport: tl ? timedTransport(tl) : undefined })
       const info = { fetches: 0, apiVersions: new Set() }
       try {
         const it = c.consume({
           topic: topic.topic, from: 'earliest', untilEnd: true, maxWaitMs: FETCH.maxWaitMs,
           partitionMaxBytes: FETCH.partitionMaxBytes, fetchMaxBytes: FETCH.fetchMaxBytes, decode: { crc },
-          onResponse: see ? ({ apiVersion }) => {
+          onResponse: see || tl ? ({ apiVersion }) => {
+            if (tl) {
+              tl.responses++
+              tl.decodeMs += now() - tl.lastData
+            }
             info.fetches++
             info.apiVersions.add(apiVersion)
           } : null,
         })
         const acc = { count: 0, bytes: 0, sink: 0 }
-        for await (const chunk of it) touchRecords(chunk.records, chunk.partition, see, acc, Infinity)
+        for await (const chunk of it) {
+          const t0 = tl ? now() : 0
+          touchRecords(chunk.records, chunk.partition, see, acc, Infinity)
+          if (tl) tl.recordsMs += now() - t0
+        }
         const { count, bytes, sink } = acc
-        return { ...since(m0), count, bytes, sink, info: see ? { fetches: info.fetches, apiVersions: [...info.apiVersions] } : undefined }
+        const res = { ...since(m0), count, bytes, sink, info: see ? { fetches: info.fetches, apiVersions: [...info.apiVersions] } : undefined }
+        if (tl) res.timeline = { responses: tl.responses, decodeMs: tl.decodeMs, recordsMs: tl.recordsMs, restMs: res.ms - tl.decodeMs - tl.recordsMs }
+        return res
       } finally {
         c.close()
       }
@@ -255,66 +272,27 @@ function oursReader(client, crc, decodeThreads = 0) {
   }
 }
 
-// A diagnostic, not a reader to compare: our consume as the ours reader runs it, with the socket's
-// reads timed through the client's `transport` option. Per pass: decoding (from the last bytes of a
-// response to its result handed to onResponse: batch-header positions, the next request, the
-// decode), reading the records (the loop body), and the rest (receiving, the broker preparing the
-// next response). `--live-readers timeline`.
-function timelineReader(client) {
-  const { KafkaClient } = client.mod
+// Plain TCP, as the client's own Node transport, with the time of each read noted in `tl.lastData`.
+function timedTransport(tl) {
   return {
-    id: 'timeline',
-    label: 'ours with a timeline of socket reads (crc verify)',
-    kind: 'diagnostic',
-    unavailable: () => null,
-    async read({ bootstrap, topic, see }) {
-      const m0 = mark()
-      const tl = { responses: 0, decodeMs: 0, recordsMs: 0, lastData: 0 }
-      // plain TCP, as the client's own Node transport, with each read's time noted
-      const transport = {
-        connect: ({ host, port }) => new Promise((resolve, reject) => {
-          const socket = net.connect({ host, port })
-          socket.once('error', reject)
-          socket.once('connect', () => {
-            socket.setNoDelay(true)
-            resolve({
-              write: (bytes) => socket.write(bytes),
-              close: () => socket.destroy(),
-              pause: () => socket.pause(),
-              resume: () => socket.resume(),
-              onData: (fn) => socket.on('data', (chunk) => {
-                tl.lastData = now()
-                fn(chunk)
-              }),
-              onClose: (fn) => socket.on('close', () => fn(null)),
-            })
-          })
-        }),
-      }
-      const c = new KafkaClient({ bootstrap, transport })
-      try {
-        const it = c.consume({
-          topic: topic.topic, from: 'earliest', untilEnd: true, maxWaitMs: FETCH.maxWaitMs,
-          partitionMaxBytes: FETCH.partitionMaxBytes, fetchMaxBytes: FETCH.fetchMaxBytes, decode: { crc: 'verify' },
-          onResponse: () => {
-            tl.responses++
-            tl.decodeMs += now() - tl.lastData
-          },
+    connect: ({ host, port }) => new Promise((resolve, reject) => {
+      const socket = net.connect({ host, port })
+      socket.once('error', reject)
+      socket.once('connect', () => {
+        socket.setNoDelay(true)
+        resolve({
+          write: (bytes) => socket.write(bytes),
+          close: () => socket.destroy(),
+          pause: () => socket.pause(),
+          resume: () => socket.resume(),
+          onData: (fn) => socket.on('data', (chunk) => {
+            tl.lastData = now()
+            fn(chunk)
+          }),
+          onClose: (fn) => socket.on('close', () => fn(null)),
         })
-        const acc = { count: 0, bytes: 0, sink: 0 }
-        for await (const chunk of it) {
-          const t0 = now()
-          touchRecords(chunk.records, chunk.partition, see, acc, Infinity)
-          tl.recordsMs += now() - t0
-        }
-        const { count, bytes, sink } = acc
-        const res = { ...since(m0), count, bytes, sink }
-        res.timeline = { responses: tl.responses, decodeMs: tl.decodeMs, recordsMs: tl.recordsMs, restMs: res.ms - tl.decodeMs - tl.recordsMs }
-        return res
-      } finally {
-        c.close()
-      }
-    },
+      })
+    }),
   }
 }
 
@@ -616,18 +594,15 @@ function pipelinedReader(client) {
 // What a consume() that decodes off the main thread, on several cores, could reach.
 function parallelReader(client, threads) {
   let pool = null
-  const start = async () => {
-    const workers = Array.from({ length: threads }, () => new Worker(new URL('./live-decode-worker.mjs', import.meta.url), { workerData: { pkgDir: PKG_DIR } }))
-    await Promise.all(workers.map((w) => new Promise((resolve, reject) => {
-      w.once('message', resolve)
-      w.once('error', reject)
-    })))
+  const start = () => {
+    // the package's own decode thread, the one `decodeThreads` runs (started in the untimed check pass)
+    const workers = Array.from({ length: threads }, () => new Worker(join(PKG_DIR, 'client', 'decode-worker.cjs')))
     const waiting = new Map()
     for (const w of workers) {
       w.on('message', ({ id, data, error }) => {
         const { resolve, reject } = waiting.get(id)
         waiting.delete(id)
-        if (error) reject(new Error(error))
+        if (error) reject(new Error(error.message ?? error.decode.message))
         else resolve(data)
       })
     }
@@ -649,10 +624,10 @@ function parallelReader(client, threads) {
     label: `experiment: raw Fetch v12 loop, each response decoded on one of ${threads} worker threads (crc verify)`,
     kind: 'experiment',
     unavailable: () => null,
-    close: () => pool?.then((p) => p.close()),
+    close: () => pool?.close(),
     async read({ bootstrap, topic, see }) {
       pool ??= start()
-      const decoder = await pool
+      const decoder = pool
       const m0 = mark()
       const conn = await RawFetchConnection.open(bootstrap)
       const state = new Map(topic.partitions.map((p) => [p, { offset: 0n, end: null }]))
@@ -742,16 +717,16 @@ async function makeReaders(opts, frames) {
   const readers = []
   const want = (id) => !opts.readers || opts.readers.includes(id)
   if (client.error) skipped.push({ label: 'kafka-fetch-decoder', reason: client.error })
-  if (!client.error && want('ours')) readers.push(oursReader(client, 'verify'))
-  if (!client.error && want('ours-skip')) readers.push(oursReader(client, 'skip'))
-  if (!client.error && want('ours-threads-2')) readers.push(oursReader(client, 'verify', 2))
+  if (!client.error && want('ours')) readers.push(oursReader(client))
+  if (!client.error && want('ours-skip')) readers.push(oursReader(client, { crc: 'skip' }))
+  if (!client.error && want('ours-threads-2')) readers.push(oursReader(client, { decodeThreads: 2 }))
   if (want('kafkajs')) readers.push(kafkajsReader())
   if (want('platformatic')) readers.push(platformaticReader(await import('@platformatic/kafka')))
   if (want('raw') || want('decode-only')) readers.push(rawReader({ keepFrames: want('decode-only') }))
   if (!client.error && want('pipelined')) readers.push(pipelinedReader(client))
   if (!client.error && want('decode-only')) readers.push(decodeOnlyReader(client, frames))
   // a diagnostic: only when asked for by name
-  if (!client.error && opts.readers?.includes('timeline')) readers.push(timelineReader(client))
+  if (!client.error && opts.readers?.includes('timeline')) readers.push(oursReader(client, { timeline: true }))
   for (const threads of [1, 2]) {
     if (!client.error && opts.readers?.includes(`parallel-${threads}`)) readers.push(parallelReader(client, threads))
   }
