@@ -40,6 +40,9 @@ class KafkaDecodeError extends Error {
 let wasm = null;
 // The JS/wasm contract (src/contract.rs): column types, batch fields, enum names, option bits.
 let contract = null;
+// Where each field sits in the metadata's partition and record-set arrays, by name.
+let P = null;
+let S = null;
 // One wasm-side decoder serves every FetchDecoder of this module instance: calls are synchronous and
 // their results are copied out (or, with `transient`, valid only until the next call), so holding
 // many FetchDecoders costs no wasm memory.
@@ -51,7 +54,14 @@ let generation = 0;
 function attach(bindings) {
   wasm = bindings;
   contract = JSON.parse(bindings.contract());
+  useMetadataLayout(contract);
   engine = null;
+}
+
+/** Reads the metadata's arrays by the field names of a contract (or of a transferred result). */
+function useMetadataLayout({ partitionFields, recordSetFields }) {
+  P = Object.fromEntries(partitionFields.map((name, i) => [name, i]));
+  S = Object.fromEntries(recordSetFields.map((name, i) => [name, i]));
 }
 
 function requireWasm() {
@@ -178,7 +188,7 @@ function toBytes(input) {
   throw new TypeError('kafka-fetch-decoder: input must be a Uint8Array, Buffer, ArrayBuffer or typed array');
 }
 
-// int64 values in the metadata arrive as decimal strings.
+// int64 values in the metadata arrive as numbers, or as decimal strings beyond 2^53.
 function int64Converter(bigint) {
   if (bigint) return (s) => (s == null ? null : BigInt(s));
   return (s) => {
@@ -527,9 +537,11 @@ const SOURCE = Symbol('kafka-fetch-decoder.source');
  * is read; `record(i)` builds one. Other fields are plain data.
  */
 class RecordSet {
-  constructor(columns, range, batches, fields, fetchOffset) {
+  /** `set` is the record set's summary in the call's metadata (indexes into the columns). */
+  constructor(columns, set, fields, fetchOffset) {
     Object.assign(this, fields);
-    let [start, end] = range;
+    let start = set[S.recordsStart];
+    const end = set[S.recordsEnd];
     // records below the fetch offset that a batch starting earlier carries (fetchOffsets option)
     if (fetchOffset != null) {
       const floor = typeof columns.offsets[0] === 'bigint' ? BigInt(fetchOffset) : Number(fetchOffset);
@@ -539,7 +551,7 @@ class RecordSet {
     // an own property, as data is (JSON, structuredClone, spread see it), built on first read; one
     // getter for every set, so that V8 gives all sets one shape (a closure each would not)
     Object.defineProperty(this, 'records', RECORDS_ON_FIRST_READ);
-    this.batches = batches;
+    this.batches = columns.batches.slice(set[S.batchesStart], set[S.batchesEnd]);
   }
 
   /** The number of records (without building them). */
@@ -611,25 +623,31 @@ function responseResult(r, columns, o) {
       return {
         topic,
         topicId: t.topicId,
-        partitions: t.partitions.map((p) => new RecordSet(columns, p.set.records, batchesOf(columns, p.set), {
-          partition: p.partition,
-          errorCode: p.errorCode,
-          errorName: errorName(p.errorCode),
-          highWatermark: int64(p.highWatermark),
-          lastStableOffset: int64(p.lastStableOffset),
-          logStartOffset: int64(p.logStartOffset),
-          abortedTransactions: p.abortedTransactions && p.abortedTransactions.map(([producerId, firstOffset]) => ({
-            producerId: int64(producerId),
-            firstOffset: int64(firstOffset),
-          })),
-          preferredReadReplica: p.preferredReadReplica,
-          divergingEpoch: p.divergingEpoch && { epoch: p.divergingEpoch.epoch, endOffset: int64(p.divergingEpoch.endOffset) },
-          currentLeader: p.currentLeader,
-          snapshotId: p.snapshotId && { endOffset: int64(p.snapshotId.endOffset), epoch: p.snapshotId.epoch },
-          partial: p.set.partial,
-          nextOffset: int64(p.set.nextOffset),
-          error: p.set.error,
-        }, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p.partition))),
+        partitions: t.partitions.map((p) => {
+          const set = p[P.recordSet];
+          const aborted = p[P.abortedTransactions];
+          const diverging = p[P.divergingEpoch];
+          const snapshot = p[P.snapshotId];
+          return new RecordSet(columns, set, {
+            partition: p[P.partition],
+            errorCode: p[P.errorCode],
+            errorName: errorName(p[P.errorCode]),
+            highWatermark: int64(p[P.highWatermark]),
+            lastStableOffset: int64(p[P.lastStableOffset]),
+            logStartOffset: int64(p[P.logStartOffset]),
+            abortedTransactions: aborted && aborted.map(([producerId, firstOffset]) => ({
+              producerId: int64(producerId),
+              firstOffset: int64(firstOffset),
+            })),
+            preferredReadReplica: p[P.preferredReadReplica],
+            divergingEpoch: diverging && { epoch: diverging.epoch, endOffset: int64(diverging.endOffset) },
+            currentLeader: p[P.currentLeader],
+            snapshotId: snapshot && { endOffset: int64(snapshot.endOffset), epoch: snapshot.epoch },
+            partial: set[S.partial],
+            nextOffset: int64(set[S.nextOffset]),
+            error: set[S.error],
+          }, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]));
+        }),
       };
     }),
     nodeEndpoints: r.nodeEndpoints,
@@ -646,10 +664,10 @@ function responseResult(r, columns, o) {
 
 function recordSetResult(set, columns, o) {
   const int64 = int64Converter(o.bigint);
-  const result = new RecordSet(columns, set.records, batchesOf(columns, set), {
-    partial: set.partial,
-    nextOffset: int64(set.nextOffset),
-    error: set.error,
+  const result = new RecordSet(columns, set, {
+    partial: set[S.partial],
+    nextOffset: int64(set[S.nextOffset]),
+    error: set[S.error],
   }, o.fetchOffset ?? null);
   result[SOURCE].kind = 'recordSet';
   result[SOURCE].meta = set;
@@ -657,7 +675,6 @@ function recordSetResult(set, columns, o) {
   return result;
 }
 
-const batchesOf = (columns, set) => columns.batches.slice(set.batches[0], set.batches[1]);
 const contractErrorName = (code) => contract?.errorNames?.[String(code)] ?? (code === 0 ? 'NONE' : 'UNKNOWN_SERVER_ERROR');
 
 // ---- moving a result to another thread --------------------------------------------------------
@@ -692,6 +709,8 @@ function toTransferable(result) {
     headerKeys: c.headerKeys,
     controlTypes: c.controlTypes,
     batches,
+    // how to read `meta`, for a side that has not loaded the wasm module
+    layout: { partitionFields: contract.partitionFields, recordSetFields: contract.recordSetFields },
   };
   const transfer = [...new Set([input.buffer, arena.buffer, ...Object.values(columns).map((a) => a.buffer)])];
   return { data, transfer };
@@ -700,6 +719,7 @@ function toTransferable(result) {
 /** Rebuilds a result sent with toTransferable (no wasm needed on this side). */
 function fromTransferable(data) {
   if (data?.kafkaFetchDecoder !== 1) throw new TypeError('kafka-fetch-decoder: fromTransferable takes the data of toTransferable');
+  if (P === null) useMetadataLayout(data.layout);
   const batches = data.batches.map((b) => Object.assign(new Batch(), b));
   const columns = new Columns({
     ...data.columns,

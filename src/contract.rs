@@ -250,6 +250,34 @@ pub fn write_batch(b: &BatchInfo, int64: &mut Vec<i64>, int32: &mut Vec<i32>) {
     }
 }
 
+/// The fields of a partition in the metadata, in order: each partition is a JSON array, not an
+/// object, because JSON.parse of 10,000 partitions as objects with named members took 23 ms and
+/// as arrays 4-10 ms. `describe()` hands these names to JS, which reads the arrays by them.
+pub const PARTITION_FIELDS: &[&str] = &[
+    "partition",
+    "errorCode",
+    "highWatermark",
+    "lastStableOffset",
+    "logStartOffset",
+    "abortedTransactions",
+    "preferredReadReplica",
+    "divergingEpoch",
+    "currentLeader",
+    "snapshotId",
+    "recordSet",
+];
+
+/// The fields of a record set's summary, in order (an array, as a partition is).
+pub const RECORD_SET_FIELDS: &[&str] = &[
+    "recordsStart",
+    "recordsEnd",
+    "batchesStart",
+    "batchesEnd",
+    "partial",
+    "nextOffset",
+    "error",
+];
+
 /// The contract as the JSON document the JS layer reads at load.
 pub fn describe() -> String {
     let mut out = String::new();
@@ -282,6 +310,17 @@ pub fn describe() -> String {
         j.end_object();
     }
     j.end_array();
+    // the metadata's positional arrays, by field name
+    for (key, names) in [
+        ("partitionFields", PARTITION_FIELDS),
+        ("recordSetFields", RECORD_SET_FIELDS),
+    ] {
+        j.key(key).begin_array();
+        for n in names {
+            j.item().string(n);
+        }
+        j.end_array();
+    }
     j.key("flags").begin_object();
     for (name, bit) in FLAGS {
         j.key(name).number(bit);

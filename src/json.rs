@@ -1,6 +1,6 @@
 //! A minimal JSON writer for the documents that cross to JS (call metadata, errors, the
-//! contract): objects and arrays with comma bookkeeping, strings escaped, int64 as strings so
-//! that JS can make exact numbers or BigInts of them.
+//! contract): objects and arrays with comma bookkeeping, strings escaped, int64 as numbers when JS
+//! reads them exactly and as strings beyond, so that JS can make exact numbers or BigInts of them.
 
 use std::fmt::{Display, Write};
 
@@ -114,9 +114,13 @@ impl<'a> JsonWriter<'a> {
         }
     }
 
-    /// An int64 as a decimal string (or null).
+    /// An int64 (or null): a number up to 2^53 - 1 in magnitude, which JSON.parse reads exactly,
+    /// a decimal string beyond. Numbers because a string per value is most of what parsing the
+    /// metadata of many partitions costs.
     pub fn int64(&mut self, v: Option<i64>) -> &mut Self {
+        const MAX_EXACT: i64 = (1 << 53) - 1;
         match v {
+            Some(v) if (-MAX_EXACT..=MAX_EXACT).contains(&v) => self.number(v),
             Some(v) => {
                 let _ = write!(self.out, "\"{v}\"");
                 self.value_done();
@@ -171,6 +175,29 @@ mod tests {
         assert_eq!(
             s,
             r#"{"a":1,"b":["x\"y\u000a","-1152921504606846976",{}],"c":null}"#
+        );
+    }
+
+    #[test]
+    fn int64_is_a_number_while_js_reads_it_exactly() {
+        let mut s = String::new();
+        let mut j = JsonWriter::new(&mut s);
+        j.begin_array();
+        for v in [
+            0,
+            -1,
+            (1 << 53) - 1,
+            1 << 53,
+            -(1 << 53) + 1,
+            -(1 << 53),
+            i64::MIN,
+        ] {
+            j.item().int64(Some(v));
+        }
+        j.end_array();
+        assert_eq!(
+            s,
+            r#"[0,-1,9007199254740991,"9007199254740992",-9007199254740991,"-9007199254740992","-9223372036854775808"]"#
         );
     }
 

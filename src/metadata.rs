@@ -1,6 +1,8 @@
 //! The metadata document of one call, as JSON for the JS layer: the response structure, each
-//! record set's summary (index ranges into the columns), and errors. Field names are the JS API's.
+//! record set's summary (index ranges into the columns), and errors. Field names are the JS API's;
+//! partitions and record-set summaries are arrays in the order of the contract's field lists.
 
+use crate::contract::{PARTITION_FIELDS, RECORD_SET_FIELDS};
 use crate::error::DecodeError;
 use crate::fetch::{self, FetchPartition, FetchResponse};
 use crate::json::JsonWriter;
@@ -20,7 +22,9 @@ fn write_error(j: &mut JsonWriter<'_>, e: &DecodeError) {
     j.key("message").string(&e.to_string());
     j.key("topic").opt_string(e.context.topic.as_deref());
     j.key("partition").opt_number(e.context.partition);
-    j.key("batchOffset").int64(e.context.batch_offset);
+    // a string whatever its size: the JS API documents it so
+    let batch_offset = e.context.batch_offset.map(|o| o.to_string());
+    j.key("batchOffset").opt_string(batch_offset.as_deref());
     j.key("hint").opt_string(e.hint.as_deref());
     j.end_object();
 }
@@ -78,14 +82,40 @@ pub(crate) fn write_response(
     j.end_object();
 }
 
+/// Writes an array whose elements are named by a field list; tests and debug builds check that
+/// the names come in the list's order, so the writer below still reads as named fields.
+struct Fields<'w, 'a> {
+    j: &'w mut JsonWriter<'a>,
+    names: &'static [&'static str],
+    next: usize,
+}
+
+impl<'w, 'a> Fields<'w, 'a> {
+    fn begin(j: &'w mut JsonWriter<'a>, names: &'static [&'static str]) -> Self {
+        j.begin_array();
+        Fields { j, names, next: 0 }
+    }
+
+    fn field(&mut self, name: &str) -> &mut JsonWriter<'a> {
+        debug_assert_eq!(self.names.get(self.next), Some(&name), "field order");
+        self.next += 1;
+        self.j.item()
+    }
+
+    fn end(self) {
+        debug_assert_eq!(self.next, self.names.len(), "every field written");
+        self.j.end_array();
+    }
+}
+
 fn write_partition(j: &mut JsonWriter<'_>, p: &FetchPartition<'_>, set: &RecordSetSummary) {
-    j.begin_object();
-    j.key("partition").number(p.partition);
-    j.key("errorCode").number(p.error_code);
-    j.key("highWatermark").int64(Some(p.high_watermark));
-    j.key("lastStableOffset").int64(p.last_stable_offset);
-    j.key("logStartOffset").int64(p.log_start_offset);
-    j.key("abortedTransactions");
+    let mut f = Fields::begin(j, PARTITION_FIELDS);
+    f.field("partition").number(p.partition);
+    f.field("errorCode").number(p.error_code);
+    f.field("highWatermark").int64(Some(p.high_watermark));
+    f.field("lastStableOffset").int64(p.last_stable_offset);
+    f.field("logStartOffset").int64(p.log_start_offset);
+    let j = f.field("abortedTransactions");
     match &p.aborted_transactions {
         None => {
             j.null();
@@ -101,8 +131,9 @@ fn write_partition(j: &mut JsonWriter<'_>, p: &FetchPartition<'_>, set: &RecordS
             j.end_array();
         }
     }
-    j.key("preferredReadReplica").opt_number(p.preferred_read_replica);
-    j.key("divergingEpoch");
+    f.field("preferredReadReplica")
+        .opt_number(p.preferred_read_replica);
+    let j = f.field("divergingEpoch");
     match p.diverging_epoch {
         Some(d) => {
             j.begin_object();
@@ -114,7 +145,7 @@ fn write_partition(j: &mut JsonWriter<'_>, p: &FetchPartition<'_>, set: &RecordS
             j.null();
         }
     }
-    j.key("currentLeader");
+    let j = f.field("currentLeader");
     match p.current_leader {
         Some(l) => {
             j.begin_object();
@@ -126,7 +157,7 @@ fn write_partition(j: &mut JsonWriter<'_>, p: &FetchPartition<'_>, set: &RecordS
             j.null();
         }
     }
-    j.key("snapshotId");
+    let j = f.field("snapshotId");
     match p.snapshot_id {
         Some(s) => {
             j.begin_object();
@@ -138,28 +169,21 @@ fn write_partition(j: &mut JsonWriter<'_>, p: &FetchPartition<'_>, set: &RecordS
             j.null();
         }
     }
-    j.key("hasRecords").bool(p.records.is_some());
-    j.key("set");
-    write_record_set(j, set);
-    j.end_object();
+    write_record_set(f.field("recordSet"), set);
+    f.end();
 }
 
-/// A record set's summary: record and batch index ranges, partial, next offset.
+/// A record set's summary: record and batch index ranges, partial, next offset, error.
 pub(crate) fn write_record_set(j: &mut JsonWriter<'_>, s: &RecordSetSummary) {
-    j.begin_object();
-    j.key("records").begin_array();
-    j.item().number(s.records.start);
-    j.item().number(s.records.end);
-    j.end_array();
-    j.key("batches").begin_array();
-    j.item().number(s.batches.start);
-    j.item().number(s.batches.end);
-    j.end_array();
-    j.key("partial").bool(s.partial);
-    j.key("nextOffset").int64(s.next_offset);
-    j.key("error");
-    write_opt_error(j, s.error.as_ref());
-    j.end_object();
+    let mut f = Fields::begin(j, RECORD_SET_FIELDS);
+    f.field("recordsStart").number(s.records.start);
+    f.field("recordsEnd").number(s.records.end);
+    f.field("batchesStart").number(s.batches.start);
+    f.field("batchesEnd").number(s.batches.end);
+    f.field("partial").bool(s.partial);
+    f.field("nextOffset").int64(s.next_offset);
+    write_opt_error(f.field("error"), s.error.as_ref());
+    f.end();
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -181,11 +205,16 @@ mod tests {
             &decoded.columns.record_sets,
         );
         let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        // a partition is an array of PARTITION_FIELDS, its record set one of RECORD_SET_FIELDS
+        let field = |names: &[&str], name| names.iter().position(|n| *n == name).unwrap();
         let p0 = &v["topics"][0]["partitions"][0];
-        assert_eq!(p0["partition"], 0);
-        assert_eq!(p0["set"]["records"], serde_json::json!([0, 70]));
-        assert_eq!(p0["set"]["nextOffset"], "70");
-        assert!(p0["highWatermark"].is_string(), "int64 as a string");
+        assert_eq!(p0.as_array().unwrap().len(), PARTITION_FIELDS.len());
+        assert_eq!(p0[field(PARTITION_FIELDS, "partition")], 0);
+        assert!(p0[field(PARTITION_FIELDS, "highWatermark")].is_number());
+        let set = &p0[field(PARTITION_FIELDS, "recordSet")];
+        assert_eq!(set.as_array().unwrap().len(), RECORD_SET_FIELDS.len());
+        assert_eq!(set[field(RECORD_SET_FIELDS, "recordsEnd")], 70);
+        assert_eq!(set[field(RECORD_SET_FIELDS, "nextOffset")], 70);
         let e = decoder
             .decode_fetch_response(&frame[..30], &FetchOptions::new(12))
             .unwrap_err();

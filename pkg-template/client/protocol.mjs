@@ -62,7 +62,7 @@ export const encode = {
 /**
  * Where each partition of a Fetch response continues, read from its batch headers alone:
  * { errorCode, partitions: [{ topicIndex, partition, errorCode, highWatermark, lastStableOffset,
- * nextOffset, partial }] } (int64 values as decimal strings), or null when only a full decode can tell (legacy messages, an entry
+ * nextOffset, partial }] } (int64 values as numbers, decimal strings beyond 2^53), or null when only a full decode can tell (legacy messages, an entry
  * the decoder rejects).
  */
 export function fetchPositions(version, frame) {

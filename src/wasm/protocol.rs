@@ -144,7 +144,7 @@ pub fn error_name(code: i16) -> Option<String> {
 
 /// JS: `decodeResponse(apiKey: number, version: number, frame: Uint8Array): string`, JSON
 /// `{apiKey, api, version, correlationId, trailingBytes, ...}` (`trailingBytes`: bytes after the
-/// response, ignored as Java does; not 0 usually means the wrong version) with, by api (int64 as decimal strings, every
+/// response, ignored as Java does; not 0 usually means the wrong version) with, by api (int64 as numbers, strings beyond 2^53, every
 /// `errorCode` followed by its `errorName`, null where the version lacks a field):
 /// - 18 ApiVersions: `errorCode, errorName, bodyVersion, throttleTimeMs, apiKeys: [{apiKey,
 ///   minVersion, maxVersion}]` (`bodyVersion` 0 and errorCode 35 when the broker refused the
@@ -172,7 +172,7 @@ pub fn decode_response(api_key: i16, version: i16, frame: &[u8]) -> Result<Strin
 /// JS: `fetchPositions(version, frame): string`: where each partition of a Fetch response (the
 /// frame after its size prefix, header included) continues, read from the batch headers alone, as
 /// JSON: `{errorCode, partitions: [{topicIndex, partition, errorCode, highWatermark,
-/// lastStableOffset, nextOffset, partial}]}` (int64 values as strings), or `null` when a partition holds legacy messages or an entry the
+/// lastStableOffset, nextOffset, partial}]}` (int64 values as numbers, strings beyond 2^53), or `null` when a partition holds legacy messages or an entry the
 /// decoder would reject (only `decodeFetchResponse` knows where those end). A consumer asks for its
 /// next fetch with these before it decodes this one.
 #[wasm_bindgen(js_name = fetchPositions)]
