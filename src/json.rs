@@ -2,7 +2,7 @@
 //! contract): objects and arrays with comma bookkeeping, strings escaped, int64 as numbers when JS
 //! reads them exactly and as strings beyond, so that JS can make exact numbers or BigInts of them.
 
-use std::fmt::{Display, Write};
+use std::fmt::Write;
 
 /// Writes one JSON value into a `String`; `key` and `item` insert the commas.
 pub(crate) struct JsonWriter<'a> {
@@ -76,8 +76,8 @@ impl<'a> JsonWriter<'a> {
     }
 
     /// A number (integers up to 2^53, which JS reads exactly).
-    pub fn number(&mut self, v: impl Display) -> &mut Self {
-        let _ = write!(self.out, "{v}");
+    pub fn number(&mut self, v: impl itoa::Integer) -> &mut Self {
+        self.out.push_str(itoa::Buffer::new().format(v));
         self.value_done();
         self
     }
@@ -107,7 +107,7 @@ impl<'a> JsonWriter<'a> {
         }
     }
 
-    pub fn opt_number(&mut self, v: Option<impl Display>) -> &mut Self {
+    pub fn opt_number(&mut self, v: Option<impl itoa::Integer>) -> &mut Self {
         match v {
             Some(v) => self.number(v),
             None => self.null(),
