@@ -475,44 +475,63 @@ export class KafkaClient {
         wake('reader');
       }
     };
+    // A round's records, cut into one chunk per partition. The round's answers are dropped from it
+    // here, so that what stays referenced while its chunks are handed out is only those chunks.
+    const chunksOf = async (round) => {
+      const { answers, positions } = round;
+      round.answers = round.positions = null;
+      const chunks = [];
+      for (const [k, answer] of answers.entries()) {
+        const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.#decodeAnswer(answer, decodeOptions));
+        const { broker, apiVersion, frame, request, response } = decoded;
+        for (const t of response.topics) {
+          for (const p of t.partitions) {
+            const s = state.get(p.partition);
+            if (!s || p.errorCode !== 0) continue;
+            // Records are counted and cut here without being built: a caller that only wants the
+            // response (onResponse, toTransferable) never pays for record objects.
+            const count = p.recordCount;
+            let take = count;
+            if (untilEnd && count && BigInt(p.record(count - 1).offset) >= s.end) take = firstAtOrAfter(p, s.end);
+            take = Math.min(take, maxRecords - emitted);
+            if (take === 0) continue;
+            emitted += take;
+            chunks.push({
+              topic, partition: p.partition, recordCount: take, broker,
+              highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
+              get records() {
+                return take === count ? p.records : p.records.slice(0, take);
+              },
+            });
+          }
+        }
+        // after this response's positions are read: the callback may move the result away
+        onResponse?.({ broker, apiVersion, frame, request, response });
+      }
+      return chunks;
+    };
     fetcher();
     try {
       while (emitted < maxRecords) {
         while (!rounds.length && fetching) await waitFor('reader');
         if (!rounds.length) break;
-        const { answers, positions, span, error } = rounds.shift();
-        if (error) throw error;
-        const chunks = [];
-        for (const [k, answer] of answers.entries()) {
-          const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.#decodeAnswer(answer, decodeOptions));
-          const { broker, apiVersion, frame, request, response } = decoded;
-          for (const t of response.topics) {
-            for (const p of t.partitions) {
-              const s = state.get(p.partition);
-              if (!s || p.errorCode !== 0) continue;
-              // Records are counted and cut here without being built: a caller that only wants the
-              // response (onResponse, toTransferable) never pays for record objects.
-              const count = p.recordCount;
-              let take = count;
-              if (untilEnd && count && BigInt(p.record(count - 1).offset) >= s.end) take = firstAtOrAfter(p, s.end);
-              take = Math.min(take, maxRecords - emitted);
-              if (take === 0) continue;
-              emitted += take;
-              chunks.push({
-                topic, partition: p.partition, recordCount: take, broker,
-                highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
-                get records() {
-                  return take === count ? p.records : p.records.slice(0, take);
-                },
-              });
-            }
-          }
-          // after this response's positions are read: the callback may move the result away
-          onResponse?.({ broker, apiVersion, frame, request, response });
-        }
-        pendingSpan -= span;
+        const round = rounds.shift();
+        if (round.error) throw round.error;
+        // room for the next round: it is asked for while this one decodes (its span still counts
+        // towards a record limit until its records are counted). The await lets the fetcher write
+        // that request before the decode below holds the thread.
         wake('fetcher');
-        yield* chunks;
+        await null;
+        const chunks = await chunksOf(round);
+        pendingSpan -= round.span;
+        wake('fetcher');
+        // each chunk forgotten here as it is handed out: the records of the chunks the caller has
+        // read (and not kept) can be collected before the round's last chunk is read
+        for (let i = 0; i < chunks.length; i++) {
+          const chunk = chunks[i];
+          chunks[i] = null;
+          yield chunk;
+        }
       }
     } finally {
       // the caller stopped, or the end: the fetcher asks for nothing more

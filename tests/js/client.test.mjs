@@ -175,6 +175,26 @@ test('consume reads legacy magic 0/1 message sets beside batches (positions from
   assert.equal(broker.requests.filter((r) => r.apiKey === 1).length, 1);
 });
 
+test('consume asks for the next round before it decodes the round in hand', async () => {
+  // partition 1 of a capture, served again for every Fetch: consume (without untilEnd) keeps asking
+  const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');
+  const [expected] = meta.expected.topics;
+  const broker = scriptedBroker({ topic: expected.topic, offsets: { 1: [0, 48] }, fetchFrame: Buffer.from(frame) });
+  const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
+  const fetchesWhenDecoded = [];
+  try {
+    const onResponse = () => fetchesWhenDecoded.push(broker.requests.filter((r) => r.apiKey === 1).length);
+    for await (const chunk of client.consume({ topic: expected.topic, onResponse })) {
+      assert.equal(chunk.recordCount, 48);
+      break;
+    }
+  } finally {
+    client.close();
+  }
+  // onResponse follows the decode of the first response: the second Fetch was written before it
+  assert.deepEqual(fetchesWhenDecoded, [2]);
+});
+
 test('decodeThreads: consume and fetch decode on worker threads, to the same records as on this thread', async () => {
   // partition 1: lz4 record batches, offsets 0-47, ending at its high watermark
   const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');
