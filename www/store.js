@@ -31,9 +31,14 @@ export async function loadPackage() {
 export function prepareChunk(result, data, partIndex) {
   const cols = data.columns;
   const n = cols.offsets.length;
+  // each set's range of the columns, from the call's metadata: arrays whose fields `data.layout` names
+  const index = (names) => Object.fromEntries(names.map((name, i) => [name, i]));
+  const P = index(data.layout.partitionFields);
+  const S = index(data.layout.recordSetFields);
+  const range = (summary) => [summary[S.recordsStart], summary[S.recordsEnd]];
   const sets = data.kind === 'response'
-    ? result.topics.flatMap((t, ti) => t.partitions.map((set, pi) => ({ topic: t.topic, set, range: data.meta.topics[ti].partitions[pi].set.records })))
-    : [{ topic: null, set: result, range: data.meta.records }];
+    ? result.topics.flatMap((t, ti) => t.partitions.map((set, pi) => ({ topic: t.topic, set, range: range(data.meta.topics[ti].partitions[pi][P.recordSet]) })))
+    : [{ topic: null, set: result, range: range(data.meta) }];
   const part = new Uint32Array(n);
   let shownCount = 0;
   for (const { topic, set, range: [start, end] } of sets) {
