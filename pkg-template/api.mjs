@@ -40,7 +40,9 @@ class KafkaDecodeError extends Error {
 let wasm = null;
 // The JS/wasm contract (src/contract.rs): column types, batch fields, enum names, option bits.
 let contract = null;
-// Where each field sits in the metadata's partition and record-set arrays, by name.
+// The field names of the metadata's partition and record-set arrays (from the contract, or from a
+// transferred result where no wasm is loaded), and where each sits, by name.
+let metadataLayout = null;
 let P = null;
 let S = null;
 // One wasm-side decoder serves every FetchDecoder of this module instance: calls are synchronous and
@@ -60,6 +62,7 @@ function attach(bindings) {
 
 /** Reads the metadata's arrays by the field names of a contract (or of a transferred result). */
 function useMetadataLayout({ partitionFields, recordSetFields }) {
+  metadataLayout = { partitionFields, recordSetFields };
   P = Object.fromEntries(partitionFields.map((name, i) => [name, i]));
   S = Object.fromEntries(recordSetFields.map((name, i) => [name, i]));
 }
@@ -710,7 +713,7 @@ function toTransferable(result) {
     controlTypes: c.controlTypes,
     batches,
     // how to read `meta`, for a side that has not loaded the wasm module
-    layout: { partitionFields: contract.partitionFields, recordSetFields: contract.recordSetFields },
+    layout: metadataLayout,
   };
   const transfer = [...new Set([input.buffer, arena.buffer, ...Object.values(columns).map((a) => a.buffer)])];
   return { data, transfer };

@@ -5,6 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pkg, sample, root, b64 } from './helpers.mjs';
 
 const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaRecord, toTransferable, fromTransferable, errorName } = pkg;
@@ -102,6 +103,17 @@ test('toTransferable moves a whole result to a worker without copying its column
   const again = fromTransferable(toTransferable(decodeFetchResponse(multibatch.frame, { apiVersion: 12 })).data);
   assert.deepEqual(allRecords(again).map(fields), expected);
   assert.equal(partitionsOf(again)[0].record(3).offset, partitionsOf(again)[0].records[3].offset);
+});
+
+test('a result rebuilt where no wasm is loaded reads the same and moves on again', async () => {
+  // pkg/api.mjs on its own is the package's JS without the wasm module attached
+  const bare = await import(pathToFileURL(path.join(root, 'pkg', 'api.mjs')).href);
+  assert.throws(() => bare.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }), /wasm module is not loaded/);
+  const expected = allRecords(decodeFetchResponse(multibatch.frame, { apiVersion: 12 })).map(fields);
+  const once = bare.fromTransferable(toTransferable(decodeFetchResponse(multibatch.frame, { apiVersion: 12 })).data);
+  const twice = bare.fromTransferable(bare.toTransferable(once).data);
+  assert.deepEqual(allRecords(twice).map(fields), expected);
+  assert.equal(partitionsOf(twice)[0].nextOffset, partitionsOf(decodeFetchResponse(multibatch.frame, { apiVersion: 12 }))[0].nextOffset);
 });
 
 test('toObject copies its bytes: a kept object keeps only itself alive', () => {
