@@ -285,6 +285,7 @@ class Columns {
     }
     return new Columns({
       input: input.subarray(0, meta.inputLength),
+      inputLength: meta.inputLength,
       arena,
       offsets: own(views.offsets),
       timestamps: own(views.timestamps),
@@ -318,9 +319,8 @@ class Columns {
     const len = pairs[2 * i + 1];
     if (len < 0) return null;
     const pos = pairs[2 * i];
-    const input = this.input;
-    if (pos < input.length) return new ByteView(input.buffer, input.byteOffset + pos, len);
-    return new ByteView(this.arena.buffer, this.arena.byteOffset + pos - input.length, len);
+    if (pos < this.inputLength) return new ByteView(this.input.buffer, this.input.byteOffset + pos, len);
+    return new ByteView(this.arena.buffer, this.arena.byteOffset + pos - this.inputLength, len);
   }
 
   headers(i) {
@@ -686,14 +686,15 @@ const contractErrorName = (code) => contract?.errorNames?.[String(code)] ?? (cod
  * A whole result as one structured-clone message plus the list of buffers to transfer:
  * `postMessage(data, transfer)`, then `fromTransferable(data)` on the other side. The columns and
  * decompressed bytes move without a copy (the result is unusable here afterwards); the input bytes
- * that uncompressed records point into are copied once. No record object crosses.
+ * are copied once if records point into them (uncompressed batches), and left behind if none does.
+ * No record object crosses.
  */
 function toTransferable(result) {
   const source = result?.[SOURCE];
   if (!source?.kind) throw new TypeError('kafka-fetch-decoder: toTransferable takes a result of decodeFetchResponse or decodeRecordSet');
   const c = source.columns;
   c.check();
-  const input = c.input.slice();
+  const input = pointsIntoInput(c) ? c.input.slice() : new Uint8Array(0);
   const arena = c.generation === null ? c.arena : c.arena.slice();
   const columns = {};
   for (const name of ['offsets', 'timestamps', 'keys', 'values', 'headersEnd', 'batchIndex', 'headerKeyIds', 'headerValues']) {
@@ -708,6 +709,8 @@ function toTransferable(result) {
     options: { bigint, fetchOffsets, topicNames, fetchOffset: source.options.fetchOffset },
     columns,
     input,
+    // where the positions of the decompressed bytes start, whether or not the input came along
+    inputLength: c.inputLength,
     arena,
     headerKeys: c.headerKeys,
     controlTypes: c.controlTypes,
@@ -719,6 +722,14 @@ function toTransferable(result) {
   return { data, transfer };
 }
 
+/** Whether a key, value or header value of these columns lies in the input bytes. */
+function pointsIntoInput(c) {
+  for (const pairs of [c.keys, c.values, c.headerValues]) {
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i + 1] >= 0 && pairs[i] < c.inputLength) return true;
+  }
+  return false;
+}
+
 /** Rebuilds a result sent with toTransferable (no wasm needed on this side). */
 function fromTransferable(data) {
   if (data?.kafkaFetchDecoder !== 1) throw new TypeError('kafka-fetch-decoder: fromTransferable takes the data of toTransferable');
@@ -727,6 +738,7 @@ function fromTransferable(data) {
   const columns = new Columns({
     ...data.columns,
     input: data.input,
+    inputLength: data.inputLength,
     arena: data.arena,
     headerKeys: data.headerKeys,
     controlTypes: data.controlTypes,

@@ -70,7 +70,7 @@ export function prepareChunk(result, data, partIndex) {
   const headerBytes = new Float64Array(n);
   const controlType = new Uint8Array(n); // 0 = not a control record, else 1 + index into controlTypes
   const unknownControl = data.controlTypes.length;
-  const inputLength = data.input.length;
+  const inputLength = data.inputLength;
   for (let i = 0; i < n; i++) {
     const start = i === 0 ? 0 : cols.headersEnd[i - 1];
     let size = 0;
@@ -103,7 +103,7 @@ function chunkFrom(data, base) {
   const result = api.fromTransferable(data);
   const cols = data.columns;
   const { count, positions, part, headerBytes, controlType, timestamps } = data.page;
-  const inputLength = data.input.length;
+  const inputLength = data.inputLength;
   const bytesAt = (pairs, i) => {
     const len = pairs[2 * i + 1];
     if (len < 0) return null;

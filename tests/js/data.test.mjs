@@ -105,6 +105,24 @@ test('toTransferable moves a whole result to a worker without copying its column
   assert.equal(partitionsOf(again)[0].record(3).offset, partitionsOf(again)[0].records[3].offset);
 });
 
+test('toTransferable leaves the input behind when no record points into it (compressed batches only)', () => {
+  // gzip batches only: every key and value lies in the decompressed bytes
+  const gzipOnly = sample('tansu_v13_partial_last_batch_body');
+  const res = decodeFetchResponse(gzipOnly.frame, { apiVersion: 13 });
+  const expected = allRecords(res).map(fields);
+  assert.ok(expected.length > 0 && partitionsOf(res).every((p) => p.batches.every((b) => b.compression === 'gzip')));
+  const moved = toTransferable(res).data;
+  assert.equal(moved.input.length, 0);
+  assert.equal(moved.inputLength, gzipOnly.frame.length);
+  assert.deepEqual(allRecords(fromTransferable(moved)).map(fields), expected);
+  // uncompressed batches beside compressed ones: the input comes along, copied
+  const mixed = decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
+  const mixedExpected = allRecords(mixed).map(fields);
+  const withInput = toTransferable(mixed).data;
+  assert.equal(withInput.input.length, multibatch.frame.length);
+  assert.deepEqual(allRecords(fromTransferable(withInput)).map(fields), mixedExpected);
+});
+
 test('a result rebuilt where no wasm is loaded reads the same and moves on again', async () => {
   // pkg/api.mjs on its own is the package's JS without the wasm module attached
   const bare = await import(pathToFileURL(path.join(root, 'pkg', 'api.mjs')).href);
