@@ -540,9 +540,15 @@ const SOURCE = Symbol('kafka-fetch-decoder.source');
  * is read; `record(i)` builds one. Other fields are plain data.
  */
 class RecordSet {
-  /** `set` is the record set's summary in the call's metadata (indexes into the columns). */
-  constructor(columns, set, fields, fetchOffset) {
+  /**
+   * `set` is the record set's summary in the call's metadata (indexes into the columns, partial,
+   * next offset, error), read here for every kind of result; `fields` come before its own.
+   */
+  constructor(columns, set, int64, fields, fetchOffset) {
     Object.assign(this, fields);
+    this.partial = set[S.partial];
+    this.nextOffset = int64(set[S.nextOffset]);
+    this.error = set[S.error];
     let start = set[S.recordsStart];
     const end = set[S.recordsEnd];
     // records below the fetch offset that a batch starting earlier carries (fetchOffsets option)
@@ -627,11 +633,10 @@ function responseResult(r, columns, o) {
         topic,
         topicId: t.topicId,
         partitions: t.partitions.map((p) => {
-          const set = p[P.recordSet];
           const aborted = p[P.abortedTransactions];
           const diverging = p[P.divergingEpoch];
           const snapshot = p[P.snapshotId];
-          return new RecordSet(columns, set, {
+          return new RecordSet(columns, p[P.recordSet], int64, {
             partition: p[P.partition],
             errorCode: p[P.errorCode],
             errorName: errorName(p[P.errorCode]),
@@ -646,9 +651,6 @@ function responseResult(r, columns, o) {
             divergingEpoch: diverging && { epoch: diverging.epoch, endOffset: int64(diverging.endOffset) },
             currentLeader: p[P.currentLeader],
             snapshotId: snapshot && { endOffset: int64(snapshot.endOffset), epoch: snapshot.epoch },
-            partial: set[S.partial],
-            nextOffset: int64(set[S.nextOffset]),
-            error: set[S.error],
           }, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]));
         }),
       };
@@ -666,12 +668,7 @@ function responseResult(r, columns, o) {
 }
 
 function recordSetResult(set, columns, o) {
-  const int64 = int64Converter(o.bigint);
-  const result = new RecordSet(columns, set, {
-    partial: set[S.partial],
-    nextOffset: int64(set[S.nextOffset]),
-    error: set[S.error],
-  }, o.fetchOffset ?? null);
+  const result = new RecordSet(columns, set, int64Converter(o.bigint), {}, o.fetchOffset ?? null);
   result[SOURCE].kind = 'recordSet';
   result[SOURCE].meta = set;
   result[SOURCE].options = o;
