@@ -259,6 +259,16 @@ function columnView(buffer, type, ptr, len, bigint) {
   return new Type(buffer, ptr, len * per);
 }
 
+// The columns indexed by record or header (the batches' columns become Batch objects at once).
+const PER_RECORD_COLUMNS = ['offsets', 'timestamps', 'keys', 'values', 'headersEnd', 'batchIndex', 'headerKeyIds', 'headerValues'];
+
+/** Those columns of `from`, each passed through `take` (a copy, or the view itself). */
+function perRecordColumns(from, take) {
+  const out = {};
+  for (const name of PER_RECORD_COLUMNS) out[name] = take(from[name]);
+  return out;
+}
+
 /**
  * The output of one call: the record columns, the bytes they point into (the caller's input for
  * uncompressed batches, the decompressed bytes for the others), the batches and the header keys.
@@ -287,14 +297,7 @@ class Columns {
       input: input.subarray(0, meta.inputLength),
       inputLength: meta.inputLength,
       arena,
-      offsets: own(views.offsets),
-      timestamps: own(views.timestamps),
-      keys: own(views.keys),
-      values: own(views.values),
-      headersEnd: own(views.headersEnd),
-      batchIndex: own(views.batchIndex),
-      headerKeyIds: own(views.headerKeyIds),
-      headerValues: own(views.headerValues),
+      ...perRecordColumns(views, own),
       headerKeys: meta.headerKeys,
       // built here and now, so their columns need no copy
       batches: makeBatches(views.batchInt64, views.batchInt32),
@@ -693,10 +696,7 @@ function toTransferable(result) {
   c.check();
   const input = pointsIntoInput(c) ? c.input.slice() : new Uint8Array(0);
   const arena = c.generation === null ? c.arena : c.arena.slice();
-  const columns = {};
-  for (const name of ['offsets', 'timestamps', 'keys', 'values', 'headersEnd', 'batchIndex', 'headerKeyIds', 'headerValues']) {
-    columns[name] = c.generation === null ? c[name] : c[name].slice();
-  }
+  const columns = perRecordColumns(c, (view) => (c.generation === null ? view : view.slice()));
   const batches = c.batches.map((b) => ({ ...b }));
   const { fetchOffsets, topicNames, bigint } = source.options;
   const data = {
