@@ -8,7 +8,8 @@ use std::fmt;
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input ends before a structure that must be complete (not a trailing partial batch,
-    /// which is reported as `partial` instead).
+    /// which is reported as `partial` instead; a field running past the end of a complete batch
+    /// is `Corrupt`).
     Truncated,
     /// A length, count, varint or field value that cannot be right.
     Corrupt,
@@ -124,8 +125,15 @@ impl DecodeError {
         self
     }
 
+    /// An error inside a complete batch (or legacy message): fills in its offset, and a read that
+    /// ran past the end of a field becomes `Corrupt`, since the batch's own bytes are all there
+    /// (as the Java client's InvalidRecordException): only the response itself can end early.
     pub(crate) fn in_batch(mut self, batch_offset: i64) -> Self {
         self.context.batch_offset.get_or_insert(batch_offset);
+        if self.kind == ErrorKind::Truncated {
+            self.kind = ErrorKind::Corrupt;
+            self.expected.push_str(" within its batch");
+        }
         self
     }
 

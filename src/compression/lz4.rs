@@ -3,8 +3,9 @@
 use super::codec::{Compression, DecompressError, corrupt};
 use crate::arena::Arena;
 
-/// LZ4 frames (the format Kafka uses since KIP-57), parsed here so that the magic-0 header
-/// checksum bug (KAFKA-3160: the checksum also covered the 4 magic bytes) can be accepted.
+/// LZ4 frames (the format Kafka uses since KIP-57), parsed here for the magic-0 header checksum
+/// bug (KAFKA-3160: old producers covered the 4 magic bytes too): as in the Java client, the
+/// header checksum of a magic-0 message is not checked at all (`legacy_framing`).
 /// Block and content checksums are not verified: the batch CRC covers the compressed bytes.
 pub(super) fn decompress(
     mut input: &[u8],
@@ -40,8 +41,7 @@ pub(super) fn decompress(
         let hc_at = 4 + descriptor_len;
         let header_checksum = *input.get(hc_at).ok_or_else(|| bad("frame descriptor"))?;
         let expected = (twox_hash::XxHash32::oneshot(0, &input[4..hc_at]) >> 8) as u8;
-        let legacy = (twox_hash::XxHash32::oneshot(0, &input[..hc_at]) >> 8) as u8;
-        if header_checksum != expected && !(legacy_framing && header_checksum == legacy) {
+        if !legacy_framing && header_checksum != expected {
             return Err(bad("frame header checksum"));
         }
         if has_content_size {
@@ -170,6 +170,14 @@ mod tests {
         );
         assert!(matches!(
             run(Compression::Lz4, &old, 1 << 20, false),
+            Err(DecompressError::Corrupt { .. })
+        ));
+        // any other byte too: the Java client skips the magic-0 header checksum
+        let mut other = lz4_frame(&data, false);
+        other[6] ^= 0x5a;
+        assert_eq!(run(Compression::Lz4, &other, 1 << 20, true).unwrap(), data);
+        assert!(matches!(
+            run(Compression::Lz4, &other, 1 << 20, false),
             Err(DecompressError::Corrupt { .. })
         ));
         assert_eq!(

@@ -2,7 +2,9 @@
 //! (a wrapper) holds an inner message set in its value. Rules follow the Java client:
 //! magic-1 inner offsets are relative to the wrapper, whose offset is the last inner record's
 //! absolute offset (a wrapper offset of 0 means the inner offsets are already absolute);
-//! LogAppendTime on a magic-1 wrapper applies the wrapper's timestamp to every inner record.
+//! LogAppendTime on a magic-1 wrapper applies the wrapper's timestamp to every inner record;
+//! a wrapper with no inner message is corrupt; the next fetch offset follows the wrapper's offset
+//! (Java's `lastOffset()` of a legacy batch), or the last inner offset should that be higher.
 
 use super::context::{EntryContext, LOG_OVERHEAD};
 use crate::checksum;
@@ -181,6 +183,12 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
     let pos_base = ctx.input_len + arena_start;
     let result = decode_inner(ctx.columns, inner, pos_base, crc_mode, &wrapper, batch_index);
     let (count, inner_crc) = match result {
+        Ok((0, _)) => {
+            return Err(corrupt(
+                at + value_pos,
+                "a compressed message holding at least one inner message",
+            ));
+        }
         Ok(r) => r,
         Err(e) => {
             ctx.columns.rollback(mark);
@@ -211,7 +219,8 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
     }
     if let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) {
         info.base_offset = first;
-        info.last_offset = last;
+        // magic 0 keeps inner offsets as stored: a wrapper above them still moves the fetch past it
+        info.last_offset = last.max(wrapper.offset);
     }
     info.record_count = count as i32;
     info.records_kept = count as u32;
@@ -271,4 +280,77 @@ fn decode_inner(
         pos += entry.len();
     }
     Ok((count, crc))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::arena::Arena;
+    use crate::compression::Decompressor;
+    use crate::error::ErrorKind;
+    use crate::options::RecordSetOptions;
+    use crate::output::Columns;
+    use crate::record_set::{EntryContext, decode};
+
+    /// One magic-0 message (offset and size prefix included) with a valid CRC-32.
+    fn message(offset: i64, attributes: i8, value: &[u8]) -> Vec<u8> {
+        let mut body = vec![0u8, attributes as u8]; // magic 0, attributes
+        body.extend_from_slice(&(-1i32).to_be_bytes()); // null key
+        body.extend_from_slice(&(value.len() as i32).to_be_bytes());
+        body.extend_from_slice(value);
+        let mut out = offset.to_be_bytes().to_vec();
+        out.extend_from_slice(&(4 + body.len() as i32).to_be_bytes());
+        out.extend_from_slice(&crate::checksum::crc32(&body).to_be_bytes());
+        out.extend(body);
+        out
+    }
+
+    /// `data` as a gzip member of one stored deflate block.
+    fn gzip_stored(data: &[u8]) -> Vec<u8> {
+        let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 1];
+        let len = data.len() as u16;
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(data);
+        out.extend_from_slice(&crate::checksum::crc32(data).to_le_bytes());
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out
+    }
+
+    /// A gzip wrapper at `offset` around `inner` messages.
+    fn wrapper(offset: i64, inner: &[Vec<u8>]) -> Vec<u8> {
+        message(offset, 1, &gzip_stored(&inner.concat()))
+    }
+
+    fn decode_set(bytes: &[u8]) -> crate::error::Result<(Option<i64>, Vec<i64>)> {
+        let (mut columns, mut arena, mut decompressor) =
+            (Columns::default(), Arena::default(), Decompressor::default());
+        let options = RecordSetOptions::default();
+        let mut ctx = EntryContext {
+            columns: &mut columns,
+            arena: &mut arena,
+            decompressor: &mut decompressor,
+            input_len: bytes.len(),
+            options: &options,
+        };
+        let summary = decode(&mut ctx, bytes, 0, &[])?;
+        Ok((summary.next_offset, columns.records.offset.clone()))
+    }
+
+    #[test]
+    fn magic0_inner_offsets_are_kept_and_the_wrapper_offset_ends_the_batch() {
+        let inner = [message(7, 0, b"a"), message(8, 0, b"b")];
+        assert_eq!(decode_set(&wrapper(8, &inner)).unwrap(), (Some(9), vec![7, 8]));
+        // a wrapper above its inner offsets (Java: the batch's last offset is the wrapper's): the
+        // next fetch moves past the wrapper instead of asking for it again
+        assert_eq!(decode_set(&wrapper(100, &inner)).unwrap(), (Some(101), vec![7, 8]));
+    }
+
+    #[test]
+    fn a_compressed_wrapper_with_no_inner_message_is_corrupt() {
+        let empty = wrapper(5, &[]);
+        let err = decode_set(&empty).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Corrupt);
+        assert_eq!(err.offset, 26, "at the wrapper's value");
+        assert_eq!(err.context.batch_offset, Some(5));
+    }
 }
