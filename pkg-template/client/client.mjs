@@ -451,8 +451,13 @@ export class KafkaClient {
                   s.end = isolationLevel === 'read_committed' && lso >= 0n ? lso : BigInt(p.highWatermark);
                 }
                 if (p.nextOffset !== null) {
-                  span += BigInt(p.nextOffset) - s.offset;
-                  s.offset = BigInt(p.nextOffset);
+                  // forwards only: batches that all end below the position asked for (not what a
+                  // broker should send) bring no record at or past it, and must not move it back
+                  const next = BigInt(p.nextOffset);
+                  if (next > s.offset) {
+                    span += next - s.offset;
+                    s.offset = next;
+                  }
                 } else if (p.partial) {
                   // one batch larger than the partition limit: ask for more next time
                   s.maxBytes = Math.min(s.maxBytes * 2, this.#options.maxFrameBytes);

@@ -195,6 +195,31 @@ test('consume asks for the next round before it decodes the round in hand', asyn
   assert.deepEqual(fetchesWhenDecoded, [2]);
 });
 
+test('consume never moves a position back when a response holds only batches below it', async () => {
+  // partition 1 of the capture holds offsets 0-47; consume starts at 100 and is served it each time
+  const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');
+  const [expected] = meta.expected.topics;
+  const broker = scriptedBroker({ topic: expected.topic, offsets: { 1: [0, 200] }, fetchFrame: Buffer.from(frame) });
+  const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
+  const asked = [];
+  const records = [];
+  const onResponse = ({ request }) => {
+    asked.push(...request.partitions.filter((p) => p.partition === 1).map((p) => Number(p.offset)));
+    if (asked.length >= 3) client.close();
+  };
+  try {
+    for await (const chunk of client.consume({ topic: expected.topic, partitions: [1], from: 100, maxWaitMs: 0, onResponse })) {
+      records.push(...chunk.records);
+    }
+  } catch (e) {
+    if (asked.length < 3) throw e; // closing the client ends the iteration
+  } finally {
+    client.close();
+  }
+  assert.deepEqual(asked.slice(0, 3), [100, 100, 100]);
+  assert.equal(records.length, 0);
+});
+
 test('decodeThreads: consume and fetch decode on worker threads, to the same records as on this thread', async () => {
   // partition 1: lz4 record batches, offsets 0-47, ending at its high watermark
   const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');
