@@ -6,7 +6,8 @@ use crate::arena::Arena;
 /// LZ4 frames (the format Kafka uses since KIP-57), parsed here for the magic-0 header checksum
 /// bug (KAFKA-3160: old producers covered the 4 magic bytes too): as in the Java client, the
 /// header checksum of a magic-0 message is not checked at all (`legacy_framing`).
-/// Block and content checksums are not verified: the batch CRC covers the compressed bytes.
+/// Block checksums are verified when the frame has them (Kafka's producers never set the flag);
+/// the content checksum is not, as in the Java client: the batch CRC covers the compressed bytes.
 pub(super) fn decompress(
     mut input: &[u8],
     arena: &mut Arena,
@@ -99,7 +100,14 @@ pub(super) fn decompress(
             }
             rest = &body[size..];
             if block_checksums {
-                rest = rest.get(4..).ok_or_else(|| bad("block checksum"))?;
+                // XXH32 of the block as stored; the Java client checks it too
+                let stored = rest.get(..4).ok_or_else(|| bad("block checksum"))?;
+                if u32::from_le_bytes(stored.try_into().unwrap_or_default())
+                    != twox_hash::XxHash32::oneshot(0, data)
+                {
+                    return Err(bad("block checksum (XXH32 of the block)"));
+                }
+                rest = &rest[4..];
             }
         }
         if content_checksum {
@@ -151,6 +159,25 @@ mod tests {
         }
         f.extend_from_slice(&0u32.to_le_bytes());
         f
+    }
+
+    #[test]
+    fn block_checksums_are_verified_when_the_frame_has_them() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i % 7) as u8).collect();
+        let block = lz4_flex::block::compress(&data);
+        let mut f = vec![0x04, 0x22, 0x4d, 0x18, 0x70, 0x40]; // independent blocks, block checksums
+        f.push((twox_hash::XxHash32::oneshot(0, &f[4..]) >> 8) as u8);
+        f.extend_from_slice(&(block.len() as u32).to_le_bytes());
+        f.extend_from_slice(&block);
+        f.extend_from_slice(&twox_hash::XxHash32::oneshot(0, &block).to_le_bytes());
+        f.extend_from_slice(&0u32.to_le_bytes());
+        assert_eq!(run(Compression::Lz4, &f, 1 << 20, false).unwrap(), data);
+        let checksum_at = f.len() - 5;
+        f[checksum_at] ^= 1;
+        assert!(matches!(
+            run(Compression::Lz4, &f, 1 << 20, false),
+            Err(DecompressError::Corrupt { .. })
+        ));
     }
 
     #[test]
