@@ -148,6 +148,11 @@ fn decode_batch(
         pos_base,
         reader_base,
         is_control: info.is_control,
+        // read_committed reads a control batch's first record as a transaction marker (the Java
+        // consumer does so for every batch with a producer id)
+        marker_must_parse: info.is_control
+            && info.producer_id >= 0
+            && ctx.options.isolation == IsolationLevel::ReadCommitted,
     }
     .parse(ctx.columns, records, info.record_count as usize);
     let marker = match parsed {
@@ -174,6 +179,11 @@ fn decode_batch(
     Ok(last_offset)
 }
 
+/// A control record key that the Java client parses: version (i16, not negative), type (i16).
+fn is_marker_key(key: &[u8]) -> bool {
+    matches!(key, [v0, v1, _, _, ..] if i16::from_be_bytes([*v0, *v1]) >= 0)
+}
+
 struct RecordParser {
     base_offset: i64,
     base_timestamp: i64,
@@ -184,6 +194,8 @@ struct RecordParser {
     pos_base: usize,
     reader_base: usize,
     is_control: bool,
+    /// A first record whose key cannot be a marker is then corrupt, as in the Java client.
+    marker_must_parse: bool,
 }
 
 impl RecordParser {
@@ -216,9 +228,17 @@ impl RecordParser {
             b.skip(1, "record attributes")?;
             let timestamp_delta = b.varlong("timestamp delta")?;
             let offset_delta = b.varint("offset delta")?;
+            let key_at = b.position();
             let key = self.read_bytes(&mut b, "key")?;
             if self.is_control && i == 0 {
-                marker = key.slice(records, self.pos_base).and_then(ControlType::from_key);
+                let key = key.slice(records, self.pos_base);
+                if self.marker_must_parse && !key.is_some_and(is_marker_key) {
+                    return Err(corrupt(
+                        key_at,
+                        "a transaction marker key (4 bytes or more, version >= 0)",
+                    ));
+                }
+                marker = key.and_then(ControlType::from_key);
             }
             let value = self.read_bytes(&mut b, "value")?;
             let header_count_at = b.position();

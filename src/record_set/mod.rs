@@ -459,6 +459,24 @@ mod tests {
     }
 
     #[test]
+    fn read_committed_needs_a_marker_key_it_can_read() {
+        const TXN_CONTROL: i16 = 1 << 4 | 1 << 5;
+        let committed = RecordSetOptions {
+            isolation: IsolationLevel::ReadCommitted,
+            ..Default::default()
+        };
+        let good = record_batch(0, TXN_CONTROL, 0, 9, &[record(0, Some(&[0, 0, 0, 1]), None, &[])]);
+        assert!(decode_set(&good, committed.clone()).is_ok());
+        for key in [&[0u8, 0, 0][..], &[0xff, 0xff, 0, 0]] {
+            let set = record_batch(0, TXN_CONTROL, 0, 9, &[record(0, Some(key), None, &[])]);
+            let err = decode_set(&set, committed.clone()).unwrap_err();
+            assert_eq!((err.kind, err.offset), (ErrorKind::Corrupt, 65), "key {key:?}");
+            // read_uncommitted does not read markers: the record is only UNKNOWN
+            assert!(decode_set(&set, RecordSetOptions::default()).is_ok());
+        }
+    }
+
+    #[test]
     fn read_committed_drops_aborted_batches_and_markers_but_keeps_next_offset() {
         const TXN: i16 = 1 << 4;
         const CONTROL: i16 = 1 << 5;
