@@ -700,8 +700,9 @@ function toTransferable(result) {
   if (!source?.kind) throw new TypeError('kafka-fetch-decoder: toTransferable takes a result of decodeFetchResponse or decodeRecordSet');
   const c = source.columns;
   c.check();
-  const input = pointsIntoInput(c) ? c.input.slice() : new Uint8Array(0);
-  const arena = c.generation === null ? c.arena : c.arena.slice();
+  // a copy of its own, also for a Buffer (whose slice() is a view of the caller's memory)
+  const input = pointsIntoInput(c) ? copyBytes(c.input) : new Uint8Array(0);
+  const arena = c.generation === null ? c.arena : copyBytes(c.arena);
   const columns = perRecordColumns(c, (view) => (c.generation === null ? view : view.slice()));
   const batches = c.batches.map((b) => ({ ...b }));
   const { fetchOffsets, topicNames, bigint } = source.options;

@@ -3,7 +3,8 @@
 // lifetimes that fail loudly (a freed decoder, a stale transient result).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pkg, sample, root, b64 } from './helpers.mjs';
@@ -121,6 +122,23 @@ test('toTransferable leaves the input behind when no record points into it (comp
   const withInput = toTransferable(mixed).data;
   assert.equal(withInput.input.length, multibatch.frame.length);
   assert.deepEqual(allRecords(fromTransferable(withInput)).map(fields), mixedExpected);
+});
+
+test('toTransferable never moves the caller\'s memory: a Buffer input stays whole after the transfer', () => {
+  // a Buffer, as fs.readFileSync gives (Buffer.prototype.slice is a view, not a copy)
+  const frame = fs.readFileSync(path.join(root, 'samples', 'tansu_v12_multibatch.bin'));
+  const before = Buffer.from(frame).toString('base64');
+  const res = decodeFetchResponse(frame, { apiVersion: 12 });
+  const expected = allRecords(res).map(fields);
+  const { data, transfer } = toTransferable(res);
+  assert.ok(data.input.length > 0, 'records point into the input: it goes along');
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage(data, transfer);
+  port1.close();
+  port2.close();
+  assert.ok(frame.buffer.byteLength > 0, 'not detached');
+  assert.equal(Buffer.from(frame).toString('base64'), before, 'the caller\'s frame is intact');
+  assert.deepEqual(allRecords(decodeFetchResponse(frame, { apiVersion: 12 })).map(fields), expected);
 });
 
 test('a result rebuilt where no wasm is loaded reads the same and moves on again', async () => {
