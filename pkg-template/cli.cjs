@@ -4,7 +4,7 @@
 // the data is exit code 1; never a stack trace for either.
 'use strict';
 
-const { UsageError } = require('./cli/args.cjs');
+const { RunError, UsageError } = require('./cli/args.cjs');
 
 const COMMANDS = {
   decode: () => require('./cli/decode.cjs'),
@@ -23,7 +23,7 @@ commands:
   capture           write a live topic's fetch responses to files, to decode again later
   ui                serve the inspection page and a relay: a live inspector in the browser
   relay             a read-only WebSocket relay through which browsers reach the brokers
-  help              this text
+  help              this text (also --help); --version prints the package's version
 
 ${require('./cli/decode.cjs').usage}
 
@@ -42,15 +42,21 @@ async function main(argv) {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  if (first === '--version' || first === '-v' || first === 'version') {
+    process.stdout.write(`${require('./package.json').version}\n`);
+    return 0;
+  }
   const command = Object.hasOwn(COMMANDS, first) ? first : 'decode';
   const args = command === first ? argv.slice(1) : argv;
   return COMMANDS[command]().run(args);
 }
 
-// `kafka-fetch-decoder FILE | head`: a reader that stops early is not an error
+// `kafka-fetch-decoder FILE | head`: a reader that stops early is not an error; any other failure
+// to write (a full disk) is one line
 process.stdout.on('error', (e) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`kafka-fetch-decoder: cannot write the output: ${e.code ?? e.message}\n`);
+  process.exit(1);
 });
 
 main(process.argv.slice(2)).then(
@@ -58,9 +64,13 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e) => {
-    if (e instanceof UsageError) {
+    // the client's INVALID_ARGUMENT comes from what the command line gave it (a broker address)
+    if (e instanceof UsageError || (e?.name === 'KafkaClientError' && e.code === 'INVALID_ARGUMENT')) {
       process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
       process.exitCode = 2;
+    } else if (e instanceof RunError) {
+      process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
+      process.exitCode = 1;
     } else {
       // a bug: still one line, with a way to see more
       process.stderr.write(`kafka-fetch-decoder: internal error: ${e?.message ?? e} (set NODE_DEBUG_KFD=1 for the stack)\n`);

@@ -5,6 +5,9 @@
 /** A user error: printed as one line, exit code 2. */
 class UsageError extends Error {}
 
+/** A failure while running that is not a bug (the output cannot be written): one line, exit code 1. */
+class RunError extends Error {}
+
 /**
  * Parses `argv` against `spec` ({ '--name': { value: 'N' | null, parse(v) -> value } }) and
  * `positionals` (names of the allowed positional arguments, in order; a trailing '...' takes the
@@ -59,4 +62,4 @@ const parse = {
   },
 };
 
-module.exports = { UsageError, parseArgs, parse };
+module.exports = { RunError, UsageError, parseArgs, parse };

@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { KafkaClient, KafkaClientError, KafkaDecodeError } = require('../node.cjs');
-const { UsageError, parseArgs, parse } = require('./args.cjs');
+const { RunError, UsageError, parseArgs, parse } = require('./args.cjs');
 const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
 const { recordJson, tableHeader, tableRow } = require('./output.cjs');
 
@@ -91,6 +91,13 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   if (command === 'capture' && !o.out) throw new UsageError('--out DIR is required');
   if (!o.topic) throw new UsageError('--topic NAME is required');
   const from = parseFrom(o.from);
+  if (command === 'capture') {
+    try {
+      fs.mkdirSync(o.out, { recursive: true });
+    } catch (e) {
+      throw new UsageError(`--out ${o.out}: cannot create it (${e.code ?? e.message})`);
+    }
+  }
   const client = new KafkaClient({ ...clientOptions(o), decodeThreads: o.decodeThreads ?? 0 });
   const status = progress(err);
   let records = 0;
@@ -98,12 +105,18 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   const partitions = new Map();
   let onResponse = null;
   if (command === 'capture') {
-    fs.mkdirSync(o.out, { recursive: true });
+    const write = (file, data) => {
+      try {
+        fs.writeFileSync(file, data);
+      } catch (e) {
+        throw new RunError(`capture ${o.topic}: cannot write ${file} (${e.code ?? e.message})`);
+      }
+    };
     onResponse = ({ broker, apiVersion, frame, request }) => {
       frames++;
       const name = String(frames).padStart(6, '0');
-      fs.writeFileSync(path.join(o.out, `${name}.bin`), frame);
-      fs.writeFileSync(path.join(o.out, `${name}.json`), `${JSON.stringify({
+      write(path.join(o.out, `${name}.bin`), frame);
+      write(path.join(o.out, `${name}.json`), `${JSON.stringify({
         api_version: apiVersion,
         response_header_version: apiVersion >= 12 ? 1 : 0,
         header: true,

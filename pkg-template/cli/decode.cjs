@@ -14,7 +14,8 @@ const SAMPLE = path.join(__dirname, '..', 'samples', 'kpb_v12_mixed_magic.bin');
 
 const usage = `kafka-fetch-decoder [decode] [FILE] [options]
   Decodes FILE: a FetchResponse frame (the bytes after the 4-byte size prefix; a .bin capture)
-  or a raw record set / log segment (.log). Without FILE, a sample shipped in the package.
+  or a raw record set / log segment (.log); - reads standard input. Without FILE, a sample shipped
+  in the package.
   --api-version N       FetchResponse version of the frame, 0-18 (default: api_version of FILE's
                         .json beside it, as in captures written by \`capture\`)
   --no-header           the frame starts at the response body (no correlation id)
@@ -38,6 +39,7 @@ const spec = {
 };
 
 function readInput(file) {
+  if (file === '-') return fs.readFileSync(0);
   let stat;
   try {
     stat = fs.statSync(file);
@@ -106,7 +108,7 @@ function run(argv, out = process.stdout, err = process.stderr) {
     if (bad.length) problems.push(`${topic}/${p.partition}: ${bad.length} batch(es) with a bad CRC, at offsets ${bad.map((b) => b.baseOffset).join(', ')}`);
     if (p.error && !(p.error.code === 'TRUNCATED' && p.partial)) problems.push(`${topic}/${p.partition}: ${p.error.code}: ${p.error.message}`);
   }
-  if (!positionals.length && !options.json) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)})\n\n`);
+  if (!positionals.length && !options.json) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
   if (options.json) {
     for (const { topic, p } of partitions) {
       for (const r of p.records) out.write(`${JSON.stringify(recordJson(topic, p.partition, r, options.encoding ?? 'base64'))}\n`);

@@ -71,6 +71,9 @@ test('every user error is one line and exit code 2', () => {
     [[MULTIBATCH, 'extra'], /unexpected argument extra/],
     [[MULTIBATCH, '--bogus'], /unknown option --bogus/],
     [[path.join(tmp, 'x.bin')], /no such file/],
+    [['consume', '--bootstrap', '127.0.0.1', '--topic', 't'], /a broker address is HOST:PORT, got '127.0.0.1'/],
+    [['ui', '--bootstrap', 'localhost:99999'], /a broker address is HOST:PORT/],
+    [['capture', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--out', path.join(MULTIBATCH, 'sub')], /--out .*: cannot create it \(ENOTDIR\)/],
   ];
   fs.writeFileSync(path.join(tmp, 'noversion.bin'), fs.readFileSync(MULTIBATCH));
   cases.push([[path.join(tmp, 'noversion.bin')], /pass --api-version N/]);
@@ -83,9 +86,22 @@ test('every user error is one line and exit code 2', () => {
   }
 });
 
-test('--help lists every command and option', () => {
+test('- reads the frame from standard input', () => {
+  const r = spawnSync(process.execPath, [CLI, '-', '--api-version', '12', '--json'], { input: fs.readFileSync(MULTIBATCH), maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr.toString());
+  assert.equal(r.stdout.toString(), cli(MULTIBATCH, '--json').out);
+});
+
+test('output that cannot be written is one line and exit code 1', { skip: !fs.existsSync('/dev/full') }, () => {
+  const r = spawnSync(process.execPath, [CLI, MULTIBATCH], { stdio: ['ignore', fs.openSync('/dev/full', 'w'), 'pipe'] });
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr.toString(), 'kafka-fetch-decoder: cannot write the output: ENOSPC\n');
+});
+
+test('--help lists every command and option; --version prints the version', () => {
   const r = cli('--help');
   assert.equal(r.code, 0);
+  assert.equal(cli('--version').out, `${JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8')).version}\n`);
   for (const word of ['decode', '--api-version', '--no-header', '--json', '--encoding', '--isolation-level', '--crc', '--record-set']) {
     assert.ok(r.out.includes(word), word);
   }
