@@ -4,8 +4,11 @@
 
 export type Int64 = number | bigint;
 
-/** Bytes: a Buffer in Node (a Uint8Array subclass), a Uint8Array elsewhere. */
-export type Bytes = Uint8Array;
+/**
+ * Bytes: a Buffer in Node (a Uint8Array subclass), a Uint8Array elsewhere. Declared Buffer where the
+ * Node types are loaded (@types/node), Uint8Array where they are not, so neither needs the other.
+ */
+export type Bytes = typeof globalThis extends { Buffer: { isBuffer(obj: any): obj is infer B extends Uint8Array } } ? B : Uint8Array;
 
 export interface DecodeOptions {
   /** Checksums: 'verify' (default) throws CRC_MISMATCH, 'report' sets `batch.crcValid = false`, 'skip' does not compute them. */
@@ -234,16 +237,29 @@ export declare class FetchDecoder {
   free(): void;
 }
 
+/** The message toTransferable makes of a result: structured-clone data, opaque apart from its kind. */
+export interface TransferableData<K extends 'response' | 'recordSet' = 'response' | 'recordSet'> {
+  kafkaFetchDecoder: 1;
+  kind: K;
+}
+
 /** What toTransferable returns: `postMessage(data, transfer)`, then `fromTransferable(data)` on the other side. */
-export interface Transferable {
-  data: unknown;
+export interface Transferable<K extends 'response' | 'recordSet' = 'response' | 'recordSet'> {
+  data: TransferableData<K>;
   transfer: ArrayBuffer[];
 }
 
 /** A whole result as one message plus the buffers to transfer (the result is unusable here afterwards). */
-export declare function toTransferable(result: FetchResponse<Int64> | RecordSet<Int64>): Transferable;
-/** Rebuilds a result sent with toTransferable (works without loading the wasm module). */
-export declare function fromTransferable<T extends Int64 = Int64>(data: unknown): FetchResponse<T> | RecordSet<T>;
+export declare function toTransferable(result: FetchResponse<Int64>): Transferable<'response'>;
+export declare function toTransferable(result: RecordSet<Int64>): Transferable<'recordSet'>;
+/**
+ * Rebuilds a result sent with toTransferable (works without loading the wasm module). Message data
+ * typed `any` (a MessageEvent's) is taken for a fetch response; T is bigint for results decoded with
+ * `int64: 'bigint'`.
+ */
+export declare function fromTransferable<T extends Int64 = number>(data: TransferableData<'response'>): FetchResponse<T>;
+export declare function fromTransferable<T extends Int64 = number>(data: TransferableData<'recordSet'>): RecordSet<T>;
+export declare function fromTransferable<T extends Int64 = number>(data: TransferableData): FetchResponse<T> | RecordSet<T>;
 
 /** The Kafka name of an error code: 'NOT_LEADER_OR_FOLLOWER' for 6. */
 export declare function errorName(code: number): string;
@@ -358,7 +374,7 @@ export declare class KafkaClient {
   /** One Fetch of the given partitions from their leaders: one entry per leader. */
   fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean }): Promise<{ broker: string; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
   /** Consumes partitions from chosen positions. */
-  consume(options: ConsumeOptions): AsyncIterableIterator<ConsumedChunk>;
+  consume<const O extends ConsumeOptions>(options: O): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
   close(): void;
 }
 

@@ -57,12 +57,24 @@ const set = decodeRecordSet(frame);
 const count: number = set.recordCount + set.record(0).headers.length;
 const { data, transfer } = toTransferable(res);
 const again = fromTransferable(data);
+const againTopics: number = again.topics.length;
+// a MessageEvent's data is any: taken for a fetch response; a record set's data gives a record set
+const fromMessage: number = fromTransferable(JSON.parse('{}')).topics.length;
+const setAgain: number = fromTransferable(toTransferable(set).data).recordCount;
 const name: string = errorName(6);
-export { n, b, e, d, isRecord, text, header, count, transfer, again, name };
+export { n, b, e, d, isRecord, text, header, count, transfer, again, againTopics, fromMessage, setAgain, name };
 const client = new KafkaClient({ relay: 'ws://127.0.0.1:8080/kafka' });
 async function tail(): Promise<number> {
   let seen = 0;
-  for await (const chunk of client.consume({ topic: 't', from: 'earliest', untilEnd: true })) seen += chunk.records.length;
+  for await (const chunk of client.consume({ topic: 't', from: 'earliest', untilEnd: true })) {
+    // numbers by default, as for decodeFetchResponse
+    const next: number | null = chunk.nextOffset;
+    seen += chunk.records.length + (chunk.records[0]?.offset ?? 0) + (next ?? 0);
+  }
+  for await (const chunk of client.consume({ topic: 't', decode: { int64: 'bigint' } })) {
+    const next: Equal<typeof chunk.nextOffset, bigint | null> = true;
+    seen += next ? chunk.recordCount : 0;
+  }
   const offsets: Map<number, { offset: bigint; timestamp: bigint }> = await client.listOffsets('t', { at: 'latest' });
   return seen + offsets.size;
 }
@@ -99,11 +111,27 @@ ${CHECKS}${NODE_CHECKS}`,
   }));
 });
 
+test('with the Node types loaded, keys and values are Buffers', () => {
+  tsc(project('node-types', { type: 'module' }, { module: 'nodenext', moduleResolution: 'nodenext', types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')] }, {
+    'index.ts': `import { decodeFetchResponse } from 'kafka-fetch-decoder';
+import { readFileSync } from 'node:fs';
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+const r = decodeFetchResponse(readFileSync('frame.bin'), { apiVersion: 12 }).topics[0].partitions[0].records[0];
+const isBuffer: Equal<typeof r.key, Buffer | null> = true;
+export const key: string | undefined = r.key?.toString('base64');
+export { isBuffer };
+`,
+  }));
+});
+
 test('bundler project: the web entry with its default init(URL)', () => {
   tsc(project('bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, {
     'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError } from 'kafka-fetch-decoder';
 import * as everything from 'kafka-fetch-decoder';
 await init(new URL('https://example.invalid/kafka_fetch_decoder_bg.wasm'));
+// the .wasm subpath, as the README's esbuild line imports it (its URL)
+import wasmUrl from 'kafka-fetch-decoder/kafka_fetch_decoder_bg.wasm';
+await init(wasmUrl);
 // the relay runs in Node only: the browser entry has none
 // @ts-expect-error
 void everything.startRelay;
@@ -112,7 +140,8 @@ ${CHECKS}`,
 });
 
 test('@arethetypeswrong/cli finds no problem in the packed tarball', () => {
-  // the .wasm subpath is an asset for bundlers (esbuild's file loader), not a module with types
+  // the .wasm subpath (typed as its URL, checked in the bundler project above) is a subpath export,
+  // which node10 resolution cannot see
   const r = spawnSync(bin('attw'), [tarball, '--format', 'ascii', '--exclude-entrypoints', 'kafka_fetch_decoder_bg.wasm'], { encoding: 'utf8' });
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
   assert.match(r.stdout, /No problems found/);
