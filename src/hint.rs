@@ -13,6 +13,18 @@ pub(crate) fn for_frame(input: &[u8], api_version: i16, with_header: bool) -> Op
     if plausible(input, api_version, with_header) {
         return None;
     }
+    // read as asked, with bytes over that are the next size-prefixed response (captures glued)
+    if let Ok(response) = fetch::parse(input, api_version, with_header, false)
+        && response.trailing_bytes > 0
+        && let [a, b, c, d, next @ ..] = &input[input.len() - response.trailing_bytes..]
+        && let Some(next) = next.get(..u32::from_be_bytes([*a, *b, *c, *d]) as usize)
+        && plausible(next, api_version, with_header)
+    {
+        return Some(
+            "the response is followed by another size-prefixed response: pass one frame at a time"
+                .into(),
+        );
+    }
     if let [a, b, c, d, rest @ ..] = input
         && u32::from_be_bytes([*a, *b, *c, *d]) as usize == rest.len()
         && (plausible(rest, api_version, with_header)
@@ -102,6 +114,19 @@ mod tests {
             for_frame(&prefixed, 12, true).unwrap(),
             "the frame starts with its 4-byte size prefix: pass the bytes after it"
         );
+    }
+
+    #[test]
+    fn a_frame_glued_to_the_next_one_says_so() {
+        let mut glued = FRAME.to_vec();
+        glued.extend_from_slice(&(FRAME.len() as u32).to_be_bytes());
+        glued.extend_from_slice(FRAME);
+        let hint = for_frame(&glued, 12, true).unwrap();
+        assert!(hint.contains("followed by another size-prefixed response"), "{hint}");
+        // bytes over that are not a frame: no such hint
+        let mut padded = FRAME.to_vec();
+        padded.extend_from_slice(&[0; 64]);
+        assert!(for_frame(&padded, 12, true).is_none_or(|h| !h.contains("followed by")));
     }
 
     #[test]
