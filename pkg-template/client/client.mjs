@@ -368,6 +368,7 @@ export class KafkaClient {
     } = options;
     if (typeof topic !== 'string' || !topic) throw new KafkaClientError('INVALID_ARGUMENT', 'consume needs a topic');
     if (!['error', 'earliest', 'latest'].includes(offsetReset)) throw new KafkaClientError('INVALID_ARGUMENT', `offsetReset must be 'error', 'earliest' or 'latest'`);
+    const start = startPosition(from); // checked before any request
     const meta = await this.#withRetries(`Metadata ${topic}`, () => this.#topic(topic));
     const chosen = partitions ?? [...meta.partitions.keys()].sort((a, b) => a - b);
     for (const p of chosen) {
@@ -376,7 +377,7 @@ export class KafkaClient {
     // per partition: the next offset to read, the end (untilEnd: learnt from the first response
     // that answers for the partition), the partition byte limit, failures in a row
     const state = new Map();
-    const starts = await this.#startOffsets(topic, chosen, from, isolationLevel);
+    const starts = await this.#startOffsets(topic, chosen, start, isolationLevel);
     for (const p of chosen) state.set(p, { offset: starts.get(p), end: null, maxBytes: partitionMaxBytes, failures: 0 });
     const active = () => [...state.entries()].filter(([, s]) => !untilEnd || s.end === null || s.offset < s.end).map(([p]) => p);
     // One round asks every leader for its partitions from their current positions. A fetcher reads
@@ -560,16 +561,15 @@ export class KafkaClient {
     return { partitions: scanned.partitions, decoded: null };
   }
 
-  async #startOffsets(topic, partitions, from, isolationLevel) {
-    if (from === 'earliest' || from === 'latest') {
-      const offsets = await this.listOffsets(topic, { partitions, at: from, isolationLevel });
+  /** Each partition's first offset, from a startPosition(). */
+  async #startOffsets(topic, partitions, start, isolationLevel) {
+    if (start.at) {
+      const offsets = await this.listOffsets(topic, { partitions, at: start.at, isolationLevel });
       return new Map(partitions.map((p) => [p, offsets.get(p).offset]));
     }
-    if (typeof from === 'bigint' || (typeof from === 'number' && Number.isInteger(from)) || (typeof from === 'string' && /^\d+$/.test(from))) {
-      return new Map(partitions.map((p) => [p, BigInt(from)]));
-    }
+    if (start.offset !== undefined) return new Map(partitions.map((p) => [p, start.offset]));
     // a time: the first offset at or after it; none (a time after the last record) means the end
-    const byTime = await this.listOffsets(topic, { partitions, at: from, isolationLevel });
+    const byTime = await this.listOffsets(topic, { partitions, at: { time: start.time }, isolationLevel });
     const latest = await this.listOffsets(topic, { partitions, at: 'latest', isolationLevel });
     // none found is offset -1 with timestamp -1 (some brokers answer offset 0 with timestamp -1)
     const found = ({ offset, timestamp }) => offset >= 0n && timestamp >= 0n;
@@ -641,6 +641,26 @@ function firstAtOrAfter(set, offset) {
 }
 
 /** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */
+/**
+ * consume's `from` as { at: 'earliest' | 'latest' }, { offset: bigint } or { time: ms }: an integer
+ * (number, bigint or digits) is an offset; a Date, { time: ms } or an ISO-8601 string is a time.
+ */
+function startPosition(from) {
+  if (from === 'earliest' || from === 'latest') return { at: from };
+  if (typeof from === 'bigint' || (typeof from === 'number' && Number.isSafeInteger(from)) || (typeof from === 'string' && /^\d+$/.test(from))) {
+    const offset = BigInt(from);
+    if (offset >= 0n) return { offset };
+  }
+  if (typeof from !== 'number') {
+    try {
+      return { time: toMillis(from) };
+    } catch {
+      // the message below names every form
+    }
+  }
+  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 or more) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
+}
+
 export function toMillis(at) {
   if (at instanceof Date) return at.getTime();
   if (typeof at === 'object' && at !== null && Number.isFinite(at.time)) return at.time;

@@ -195,6 +195,19 @@ test('consume asks for the next round before it decodes the round in hand', asyn
   assert.deepEqual(fetchesWhenDecoded, [2]);
 });
 
+test('consume checks `from` before it sends anything', async () => {
+  const broker = scriptedBroker({ topic: 't', offsets: { 0: [0, 10] }, fetchFrame: Buffer.alloc(0) });
+  const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
+  try {
+    for (const from of ['yesterday', -1, 1.5, {}]) {
+      await assert.rejects(client.consume({ topic: 't', from }).next(), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && /from is 'earliest', 'latest', an offset/.test(e.message), String(from));
+    }
+  } finally {
+    client.close();
+  }
+  assert.equal(broker.requests.length, 0);
+});
+
 test('consume never moves a position back when a response holds only batches below it', async () => {
   // partition 1 of the capture holds offsets 0-47; consume starts at 100 and is served it each time
   const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');
