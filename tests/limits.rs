@@ -96,13 +96,19 @@ fn entry_sizes_follow_the_java_rules() {
     assert_eq!((err.kind, err.offset), (ErrorKind::Corrupt, 8), "{err}");
     assert!(err.to_string().contains("magic 2"), "{err}");
 
-    // a cut trailing entry is partial even when its magic byte is not one we know
+    // a cut trailing entry whose magic byte is there and unknown is not partial but an error, as
+    // in the Java client (ByteBufferLogInputStream reads the magic once 17 bytes are there) ...
     let mut unknown_magic_tail = good.clone();
     let mut tail = good[..40].to_vec();
     tail[16] = 9;
     unknown_magic_tail.extend(tail);
-    assert!(record_set(&unknown_magic_tail).unwrap().partial);
-    // ... while a complete entry with an unknown magic is unsupported
+    let err = record_set(&unknown_magic_tail).unwrap_err();
+    assert_eq!((err.kind, err.offset), (ErrorKind::UnsupportedVersion, good.len() + 16));
+    // ... one cut before its magic byte is partial
+    let mut before_magic = good.clone();
+    before_magic.extend_from_slice(&good[..16]);
+    assert!(record_set(&before_magic).unwrap().partial);
+    // ... and a complete entry with an unknown magic is unsupported
     let mut unknown = good.clone();
     unknown[16] = 9;
     assert_eq!(

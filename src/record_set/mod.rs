@@ -91,11 +91,12 @@ fn entry_bounds(rest: &[u8], at: usize) -> Result<Bounds> {
         ));
     }
     let len = LOG_OVERHEAD + size as usize;
-    if rest.len() < len {
+    // the magic byte is checked as soon as it is there, in a tail cut short too (as Java does):
+    // bytes that are no record set at all fail here instead of reading as one long partial entry
+    let Some(&magic) = rest.get(HEADER_SIZE_UP_TO_MAGIC - 1) else {
         return Ok(Bounds::PartialTail);
-    }
-    // a complete entry holds its magic byte (len >= 26)
-    let magic = rest[HEADER_SIZE_UP_TO_MAGIC - 1] as i8;
+    };
+    let magic = magic as i8;
     let min_size = match magic {
         0 => legacy::MIN_SIZE_V0,
         1 => legacy::MIN_SIZE_V1,
@@ -108,6 +109,9 @@ fn entry_bounds(rest: &[u8], at: usize) -> Result<Bounds> {
             ));
         }
     };
+    if rest.len() < len {
+        return Ok(Bounds::PartialTail);
+    }
     if size < min_size as i32 {
         return Err(corrupt(
             at + 8,
@@ -359,6 +363,10 @@ mod tests {
         let (summary, _) = decode_set(&first[..30], RecordSetOptions::default()).unwrap();
         assert!(summary.partial);
         assert_eq!(summary.next_offset, None);
+        // but a tail whose magic byte is there and wrong is no record set: an error, not partial
+        let text = b"{\n  \"name\": \"not a record set\",\n  \"version\": \"1.0.0\"\n}\n";
+        let err = decode_set(text, RecordSetOptions::default()).unwrap_err();
+        assert_eq!((err.kind, err.offset), (ErrorKind::UnsupportedVersion, 16));
     }
 
     #[test]
