@@ -42,6 +42,20 @@ impl ErrorKind {
             ErrorKind::OutOfMemory => "OUT_OF_MEMORY",
         }
     }
+
+    /// What went wrong, in words ("input ends early").
+    fn describe(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "input ends early",
+            ErrorKind::Corrupt => "corrupt data",
+            ErrorKind::CrcMismatch => "checksum mismatch",
+            ErrorKind::UnsupportedVersion => "unsupported version",
+            ErrorKind::UnsupportedCompression => "unsupported compression",
+            ErrorKind::DecompressionLimit => "decompression limit exceeded",
+            ErrorKind::InvalidArgument => "invalid argument",
+            ErrorKind::OutOfMemory => "out of memory",
+        }
+    }
 }
 
 /// Where in the fetch response the error happened, when known.
@@ -137,6 +151,24 @@ impl DecodeError {
         self
     }
 
+    /// An error in a batch whose checksum did not match (`crc: 'report'` goes on past it): the
+    /// damage is the cause, so the error becomes the checksum's, at `crc_at`, naming what failed.
+    pub(crate) fn after_crc_mismatch(self, crc_at: usize) -> Self {
+        let mut e = DecodeError::new(
+            ErrorKind::CrcMismatch,
+            crc_at,
+            format!(
+                "the stored checksum to match the bytes; it does not, and the damaged batch does not decode ({} at byte {}: expected {})",
+                self.kind.describe(),
+                self.offset,
+                self.expected
+            ),
+        );
+        e.context = self.context.clone();
+        e.context.decompressed_offset = None;
+        e
+    }
+
     /// Re-anchors an error found while reading decompressed bytes: its offset becomes the
     /// position inside the decompressed data, and `offset` points at the compressed entry.
     pub(crate) fn in_decompressed(mut self, entry_offset: usize) -> Self {
@@ -150,17 +182,13 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.kind {
-            ErrorKind::Truncated => "input ends early",
-            ErrorKind::Corrupt => "corrupt data",
-            ErrorKind::CrcMismatch => "checksum mismatch",
-            ErrorKind::UnsupportedVersion => "unsupported version",
-            ErrorKind::UnsupportedCompression => "unsupported compression",
-            ErrorKind::DecompressionLimit => "decompression limit exceeded",
-            ErrorKind::InvalidArgument => "invalid argument",
-            ErrorKind::OutOfMemory => "out of memory",
-        };
-        write!(f, "{} at byte {}: expected {}", what, self.offset, self.expected)?;
+        write!(
+            f,
+            "{} at byte {}: expected {}",
+            self.kind.describe(),
+            self.offset,
+            self.expected
+        )?;
         let c = &self.context;
         if let Some(pos) = c.decompressed_offset {
             write!(f, " (byte {pos} of the decompressed records)")?;

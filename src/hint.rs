@@ -21,8 +21,7 @@ pub(crate) fn for_frame(input: &[u8], api_version: i16, with_header: bool) -> Op
         && plausible(next, api_version, with_header)
     {
         return Some(
-            "the response is followed by another size-prefixed response: pass one frame at a time"
-                .into(),
+            "the response is followed by another size-prefixed response: pass one frame at a time".into(),
         );
     }
     if let [a, b, c, d, rest @ ..] = input
@@ -122,7 +121,10 @@ mod tests {
         glued.extend_from_slice(&(FRAME.len() as u32).to_be_bytes());
         glued.extend_from_slice(FRAME);
         let hint = for_frame(&glued, 12, true).unwrap();
-        assert!(hint.contains("followed by another size-prefixed response"), "{hint}");
+        assert!(
+            hint.contains("followed by another size-prefixed response"),
+            "{hint}"
+        );
         // bytes over that are not a frame: no such hint
         let mut padded = FRAME.to_vec();
         padded.extend_from_slice(&[0; 64]);

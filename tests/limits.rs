@@ -103,7 +103,10 @@ fn entry_sizes_follow_the_java_rules() {
     tail[16] = 9;
     unknown_magic_tail.extend(tail);
     let err = record_set(&unknown_magic_tail).unwrap_err();
-    assert_eq!((err.kind, err.offset), (ErrorKind::UnsupportedVersion, good.len() + 16));
+    assert_eq!(
+        (err.kind, err.offset),
+        (ErrorKind::UnsupportedVersion, good.len() + 16)
+    );
     // ... one cut before its magic byte is partial
     let mut before_magic = good.clone();
     before_magic.extend_from_slice(&good[..16]);

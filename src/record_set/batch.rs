@@ -105,7 +105,7 @@ fn decode_batch(
     entry: &[u8],
     at: usize,
     base_offset: i64,
-    mut filter: Option<&mut AbortedFilter>,
+    filter: Option<&mut AbortedFilter>,
 ) -> Result<i64> {
     let (mut info, stored_crc) = read_header(entry, at, base_offset)?;
     info.crc = checksum::verify(
@@ -115,6 +115,25 @@ fn decode_batch(
         &entry[CRC_START..],
         at + CRC_AT,
     )?;
+    let crc_failed = info.crc == CrcStatus::Invalid;
+    decode_contents(ctx, entry, at, base_offset, info, filter).map_err(|e| {
+        if crc_failed {
+            e.after_crc_mismatch(at + CRC_AT)
+        } else {
+            e
+        }
+    })
+}
+
+/// The records of a batch whose header (and CRC, unless skipped) has been read.
+fn decode_contents(
+    ctx: &mut EntryContext<'_>,
+    entry: &[u8],
+    at: usize,
+    base_offset: i64,
+    mut info: BatchInfo,
+    mut filter: Option<&mut AbortedFilter>,
+) -> Result<i64> {
     let last_offset = info.last_offset;
 
     info.aborted = filter.as_deref_mut().is_some_and(|f| f.skips_batch(&info));

@@ -170,12 +170,22 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
     let (value_pos, value_len) = wrapper
         .value
         .ok_or_else(|| corrupt(at + LOG_OVERHEAD, "a compressed message with a value"))?;
-    let (arena_start, inner_len) = ctx.decompress(
-        wrapper.compression,
-        &entry[value_pos..value_pos + value_len],
-        wrapper.magic == 0,
-        at + value_pos,
-    )?;
+    // a wrapper whose CRC did not match (crc 'report') and then fails: the damage is the cause
+    let blame = |e: DecodeError| {
+        if wrapper.crc == CrcStatus::Invalid {
+            e.after_crc_mismatch(at + 12)
+        } else {
+            e
+        }
+    };
+    let (arena_start, inner_len) = ctx
+        .decompress(
+            wrapper.compression,
+            &entry[value_pos..value_pos + value_len],
+            wrapper.magic == 0,
+            at + value_pos,
+        )
+        .map_err(blame)?;
     info.uncompressed_records_size = inner_len as u32;
 
     let mark = ctx.columns.mark();
@@ -192,7 +202,7 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
         Ok(r) => r,
         Err(e) => {
             ctx.columns.rollback(mark);
-            return Err(e.in_decompressed(at));
+            return Err(blame(e.in_decompressed(at)));
         }
     };
     if inner_crc == CrcStatus::Invalid {
@@ -342,7 +352,10 @@ mod tests {
         assert_eq!(decode_set(&wrapper(8, &inner)).unwrap(), (Some(9), vec![7, 8]));
         // a wrapper above its inner offsets (Java: the batch's last offset is the wrapper's): the
         // next fetch moves past the wrapper instead of asking for it again
-        assert_eq!(decode_set(&wrapper(100, &inner)).unwrap(), (Some(101), vec![7, 8]));
+        assert_eq!(
+            decode_set(&wrapper(100, &inner)).unwrap(),
+            (Some(101), vec![7, 8])
+        );
     }
 
     #[test]

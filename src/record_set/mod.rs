@@ -426,8 +426,19 @@ mod tests {
             crc: CrcMode::Report,
             ..Default::default()
         };
-        let (_, columns) = decode_set(&set, report).unwrap();
+        let (_, columns) = decode_set(&set, report.clone()).unwrap();
         assert_eq!(columns.batches[0].crc, CrcStatus::Invalid);
+        // report mode, and the damage also breaks the compressed records: the checksum is blamed
+        let value = [b'x'; 300]; // zstd_batch's frame header needs 256 bytes or more
+        let mut zstd = zstd_batch(&record_batch(5, 0, 0, -1, &[record(0, None, Some(&value), &[])]));
+        zstd[61] ^= 0xff; // the zstd frame's magic number
+        let err = decode_set(&zstd, report).unwrap_err();
+        assert_eq!((err.kind, err.offset), (ErrorKind::CrcMismatch, 17));
+        assert!(
+            err.to_string().contains("the damaged batch does not decode"),
+            "{err}"
+        );
+        assert_eq!(err.context.batch_offset, Some(5));
     }
 
     #[test]
