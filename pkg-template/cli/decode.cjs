@@ -18,7 +18,8 @@ const usage = `kafka-fetch-decoder [decode] [FILE] [options]
   in the package.
   --api-version N       FetchResponse version of the frame, 0-18 (default: api_version of FILE's
                         .json beside it, as in captures written by \`capture\`)
-  --no-header           the frame starts at the response body (no correlation id)
+  --no-header           the frame starts at the response body (no correlation id; also when the
+                        .json beside FILE says \"header\": false)
   --record-set          read FILE as a record set even if it is not named .log
   --json                one JSON object per record and line (offsets and timestamps as strings)
   --encoding E          bytes in --json: base64 (default), utf8 (text; bytes that are not UTF-8 as
@@ -92,7 +93,7 @@ function run(argv, out = process.stdout, err = process.stderr) {
     } else {
       const meta = sidecar(file);
       const res = decodeFetchResponse(bytes, {
-        ...common, apiVersion: apiVersionFor(file, options.apiVersion, meta), header: !options.noHeader, topicNames: meta.topic_names,
+        ...common, apiVersion: apiVersionFor(file, options.apiVersion, meta), header: !options.noHeader && meta.header !== false, topicNames: meta.topic_names,
       });
       partitions = res.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, p })));
       if (res.error) problems.push(`the response ends early: ${res.error.message}${res.hint ? ` (hint: ${res.hint})` : ''}`);
