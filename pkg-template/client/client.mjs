@@ -55,6 +55,9 @@ const RELAY_BOOTSTRAP = { host: 'the relay\'s bootstrap broker', port: 0 };
  * Checks a client's options and resolves them into the bootstrap addresses and what every broker
  * connection needs (the relay resolves its own the same way).
  */
+const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
+  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse'];
+
 export function resolveClientOptions(options = {}) {
   for (const name of Object.keys(options)) {
     if (!CLIENT_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown client option '${name}'; valid: ${CLIENT_OPTIONS.join(', ')}`);
@@ -362,6 +365,9 @@ export class KafkaClient {
    * `records` are then gone).
    */
   async *consume(options) {
+    for (const name of Object.keys(options ?? {})) {
+      if (!CONSUME_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown consume option '${name}'; valid: ${CONSUME_OPTIONS.join(', ')}`);
+    }
     const {
       topic, partitions, from = 'earliest', untilEnd = false, maxRecords = Infinity, isolationLevel = 'read_uncommitted',
       offsetReset = 'error', maxWaitMs = 500, partitionMaxBytes = 1024 * 1024, fetchMaxBytes = 50 * 1024 * 1024, decode = {}, onResponse = null,

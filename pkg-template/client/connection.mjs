@@ -74,7 +74,9 @@ export class BrokerConnection {
     } catch (e) {
       // a certificate that is not trusted stays so: not a connection to try again
       const code = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY/.test(e?.code ?? '') ? 'TLS' : 'CONNECTION';
-      throw new KafkaClientError(code, `cannot connect to broker ${this.name}: ${socketErrorText(e)}`, { broker: this.name, cause: e });
+      // through a relay, the bootstrap "broker" is a name, not an address: "the relay's bootstrap broker"
+      const target = this.address.port ? `broker ${this.name}` : this.name;
+      throw new KafkaClientError(code, `cannot connect to ${target}: ${socketErrorText(e)}`, { broker: this.name, cause: e });
     }
     this.socket = socket;
     this.splitter = new FrameSplitter({ maxFrameBytes });

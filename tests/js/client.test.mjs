@@ -195,10 +195,11 @@ test('consume asks for the next round before it decodes the round in hand', asyn
   assert.deepEqual(fetchesWhenDecoded, [2]);
 });
 
-test('consume checks `from` before it sends anything', async () => {
+test('consume checks its options and `from` before it sends anything', async () => {
   const broker = scriptedBroker({ topic: 't', offsets: { 0: [0, 10] }, fetchFrame: Buffer.alloc(0) });
   const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
   try {
+    await assert.rejects(client.consume({ topic: 't', untilend: true }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /unknown consume option 'untilend'; valid: topic, partitions, from, untilEnd/.test(e.message));
     for (const from of ['yesterday', -1, 1.5, {}]) {
       await assert.rejects(client.consume({ topic: 't', from }).next(), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && /from is 'earliest', 'latest', an offset/.test(e.message), String(from));
     }
