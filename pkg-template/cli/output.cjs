@@ -45,8 +45,15 @@ function preview(bytes, width) {
   return s;
 }
 
-const COLUMNS = [['topic', 20], ['part', 4], ['offset', 8], ['time', 24], ['key', 16], ['value', 40], ['hdrs', 4], ['codec', 6], ['flags', 12]];
-const line = (cells) => cells.map((c, i) => String(c).padEnd(COLUMNS[i][1]).slice(0, COLUMNS[i][1])).join('  ').trimEnd();
+// [name, width, whether a longer value is cut]: text is cut with an ellipsis; numbers never are (an
+// offset past the column's width widens its row rather than print as another offset)
+const COLUMNS = [['topic', 20, true], ['part', 4, false], ['offset', 8, false], ['time', 24, false], ['key', 16, true],
+  ['value', 40, true], ['hdrs', 4, false], ['codec', 6, true], ['flags', 12, true]];
+const cell = (value, [, width, cut]) => {
+  const s = String(value);
+  return cut && s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width);
+};
+const line = (cells) => cells.map((c, i) => cell(c, COLUMNS[i])).join('  ').trimEnd();
 
 function tableHeader() {
   return `${line(COLUMNS.map((c) => c[0]))}\n${COLUMNS.map((c) => '-'.repeat(c[1])).join('  ')}`;

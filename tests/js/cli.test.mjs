@@ -86,6 +86,25 @@ test('every user error is one line and exit code 2', () => {
   }
 });
 
+test('the table never cuts a number: an offset wider than its column is printed whole', () => {
+  // one magic 2 batch at offset 123456789 holding one record (value "hi"); read with --crc skip
+  const record = Buffer.from([0x10, 0, 0, 0, 0x01, 0x04, 0x68, 0x69, 0]);
+  const batch = Buffer.alloc(61 + record.length);
+  batch.writeBigInt64BE(123456789n, 0);
+  batch.writeInt32BE(batch.length - 12, 8);
+  batch.writeInt8(2, 16); // magic
+  batch.writeBigInt64BE(-1n, 43); // producer id
+  batch.writeInt32BE(1, 57); // record count
+  record.copy(batch, 61);
+  const file = path.join(tmp, 'big-offset.log');
+  fs.writeFileSync(file, batch);
+  const r = cli(file, '--crc', 'skip');
+  assert.equal(r.code, 0, r.err);
+  const row = r.out.split('\n')[2];
+  assert.match(row, /\b123456789\b/);
+  assert.match(row, /\bhi\b/);
+});
+
 test('- reads the frame from standard input', () => {
   const r = spawnSync(process.execPath, [CLI, '-', '--api-version', '12', '--json'], { input: fs.readFileSync(MULTIBATCH), maxBuffer: 1 << 28 });
   assert.equal(r.status, 0, r.stderr.toString());
