@@ -541,7 +541,8 @@ class TransientRecord extends KafkaRecord {
 
 // ---- results ----------------------------------------------------------------------------------
 
-// Where a result keeps the call it came from (not an enumerable field: clones and JSON leave it).
+// Where a response keeps the call it came from (not an enumerable field: clones and JSON leave it);
+// a record set keeps it in a private field (RecordSet.sourceOf), cheaper per partition.
 const SOURCE = Symbol('kafka-fetch-decoder.source');
 
 /**
@@ -549,6 +550,9 @@ const SOURCE = Symbol('kafka-fetch-decoder.source');
  * is read; `record(i)` builds one. Other fields are plain data.
  */
 class RecordSet {
+  // the call this set came from: its columns, its range of them, its records once built
+  #source;
+
   /**
    * `set` is the record set's summary in the call's metadata (indexes into the columns, partial,
    * next offset, error), read here for every kind of result; `fields` come before its own.
@@ -565,22 +569,46 @@ class RecordSet {
       const floor = typeof columns.offsets[0] === 'bigint' ? BigInt(fetchOffset) : Number(fetchOffset);
       while (start < end && columns.offsets[start] < floor) start++;
     }
-    Object.defineProperty(this, SOURCE, { value: { columns, start, end, records: undefined, kind: null, meta: null, options: null } });
+    this.#source = { columns, start, end, records: undefined, kind: null, meta: null, options: null };
     // an own property, as data is (JSON, structuredClone, spread see it), built on first read; one
     // getter for every set, so that V8 gives all sets one shape (a closure each would not)
-    Object.defineProperty(this, 'records', RECORDS_ON_FIRST_READ);
+    Object.defineProperty(this, 'records', RecordSet.#recordsOnFirstRead);
     this.batches = columns.batches.slice(set[S.batchesStart], set[S.batchesEnd]);
   }
 
   /** The number of records (without building them). */
   get recordCount() {
-    const s = this[SOURCE];
+    const s = this.#source;
     return s.end - s.start;
   }
 
+  /** The call a record set came from, or undefined for anything else. */
+  static sourceOf(value) {
+    return value !== null && typeof value === 'object' && #source in value ? value.#source : undefined;
+  }
+
+  // The built array is kept beside the set rather than turning the property into a data property:
+  // redefining a property on every set costed more than building its records (10,000 partitions).
+  static #recordsOnFirstRead = {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const source = this.#source;
+      if (source.records !== undefined) return source.records;
+      const records = buildRecords(source.columns, source.start, source.end);
+      // kept (a transient set builds them at each read: they check that their memory is still theirs)
+      if (source.columns.generation === null) source.records = records;
+      return records;
+    },
+    // assignable, as a data property would be
+    set(records) {
+      this.#source.records = records;
+    },
+  };
+
   /** Record `i` of this set (0-based), built on its own. */
   record(i) {
-    const { columns, start, end } = this[SOURCE];
+    const { columns, start, end } = this.#source;
     if (!(Number.isInteger(i) && i >= 0 && start + i < end)) throw new RangeError(`kafka-fetch-decoder: record index ${i} out of 0..${end - start - 1}`);
     if (columns.generation !== null) {
       columns.check();
@@ -595,25 +623,6 @@ class RecordSet {
     return out;
   }
 }
-
-// The built array is kept beside the set rather than turning the property into a data property:
-// redefining a property on every set costed more than building its records (10,000 partitions).
-const RECORDS_ON_FIRST_READ = {
-  enumerable: true,
-  configurable: true,
-  get() {
-    const source = this[SOURCE];
-    if (source.records !== undefined) return source.records;
-    const records = buildRecords(source.columns, source.start, source.end);
-    // kept (a transient set builds them at each read: they check that their memory is still theirs)
-    if (source.columns.generation === null) source.records = records;
-    return records;
-  },
-  // assignable, as a data property would be
-  set(records) {
-    this[SOURCE].records = records;
-  },
-};
 
 function buildRecords(columns, start, end) {
   const out = new Array(end - start);
@@ -678,9 +687,7 @@ function responseResult(r, columns, o) {
 
 function recordSetResult(set, columns, o) {
   const result = new RecordSet(columns, set, int64Converter(o.bigint), {}, o.fetchOffset ?? null);
-  result[SOURCE].kind = 'recordSet';
-  result[SOURCE].meta = set;
-  result[SOURCE].options = o;
+  Object.assign(RecordSet.sourceOf(result), { kind: 'recordSet', meta: set, options: o });
   return result;
 }
 
@@ -696,7 +703,7 @@ const contractErrorName = (code) => contract?.errorNames?.[String(code)] ?? (cod
  * No record object crosses.
  */
 function toTransferable(result) {
-  const source = result?.[SOURCE];
+  const source = result?.[SOURCE] ?? RecordSet.sourceOf(result);
   if (!source?.kind) throw new TypeError('kafka-fetch-decoder: toTransferable takes a result of decodeFetchResponse or decodeRecordSet');
   const c = source.columns;
   c.check();
