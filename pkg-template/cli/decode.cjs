@@ -56,17 +56,18 @@ function sidecar(file) {
   const meta = file.replace(/\.bin$/, '.json');
   if (meta === file || !fs.existsSync(meta)) return {};
   try {
-    return JSON.parse(fs.readFileSync(meta, 'utf8'));
+    return { ...JSON.parse(fs.readFileSync(meta, 'utf8')), file: meta };
   } catch {
-    return {};
+    return { unreadable: meta };
   }
 }
 
 /** The api version: --api-version, else the `api_version` of the .json beside the file. */
 function apiVersionFor(file, given, meta) {
   if (given !== undefined) return given;
-  if (Number.isInteger(meta.api_version)) return meta.api_version;
-  throw new UsageError(`${file}: pass --api-version N (the FetchResponse version it was sent with)`);
+  if (Number.isInteger(meta.api_version) && meta.api_version >= 0 && meta.api_version <= 18) return meta.api_version;
+  const why = meta.unreadable ? ` (${meta.unreadable} is not JSON)` : meta.file ? ` (${meta.file} has no api_version from 0 to 18)` : '';
+  throw new UsageError(`${file}: pass --api-version N (the FetchResponse version it was sent with)${why}`);
 }
 
 function run(argv, out = process.stdout, err = process.stderr) {

@@ -76,7 +76,13 @@ test('every user error is one line and exit code 2', () => {
     [['capture', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--out', path.join(MULTIBATCH, 'sub')], /--out .*: cannot create it \(ENOTDIR\)/],
   ];
   fs.writeFileSync(path.join(tmp, 'noversion.bin'), fs.readFileSync(MULTIBATCH));
-  cases.push([[path.join(tmp, 'noversion.bin')], /pass --api-version N/]);
+  cases.push([[path.join(tmp, 'noversion.bin')], /pass --api-version N \(the FetchResponse version it was sent with\)$/m]);
+  fs.writeFileSync(path.join(tmp, 'badjson.bin'), fs.readFileSync(MULTIBATCH));
+  fs.writeFileSync(path.join(tmp, 'badjson.json'), '{ "api_version": 12,');
+  cases.push([[path.join(tmp, 'badjson.bin')], /pass --api-version N .*badjson\.json is not JSON\)/]);
+  fs.writeFileSync(path.join(tmp, 'oddjson.bin'), fs.readFileSync(MULTIBATCH));
+  fs.writeFileSync(path.join(tmp, 'oddjson.json'), '{ "api_version": "x" }');
+  cases.push([[path.join(tmp, 'oddjson.bin')], /oddjson\.json has no api_version from 0 to 18\)/]);
   for (const [args, message] of cases) {
     const r = cli(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
