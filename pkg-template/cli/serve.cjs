@@ -43,7 +43,11 @@ const ROOT = path.resolve(__dirname, '..');
 const SERVED = { '/www/': 'www', '/pkg/': '', '/samples/': 'samples' };
 const PKG_FILES = /^(web\.mjs|api\.mjs|client\/[\w-]+\.mjs|wasm\/kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
 
-/** Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files). */
+/**
+ * Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files), to
+ * requests addressed to a loopback name only: a page of another site that its DNS points at
+ * 127.0.0.1 (DNS rebinding) names its own host, and is refused.
+ */
 function pageHandler(config) {
   return (req, res) => {
     const send = (status, text, type = 'text/plain; charset=utf-8') => {
@@ -51,12 +55,17 @@ function pageHandler(config) {
       res.end(req.method === 'HEAD' ? undefined : text);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
+    const port = req.socket.localPort;
+    const hosts = ['127.0.0.1', 'localhost', '[::1]'].flatMap((h) => (port === 80 ? [h, `${h}:80`] : [`${h}:${port}`]));
+    if (!hosts.includes(req.headers.host)) return send(421, 'this page is served at 127.0.0.1, localhost or [::1] only');
     let pathname;
     try {
       pathname = decodeURIComponent(new URL(req.url, 'http://ui').pathname);
     } catch {
       return send(400, 'bad request');
     }
+    // a NUL or another control character names no file of the page (and node:fs throws on a NUL)
+    if (/[\u0000-\u001f\u007f]/.test(pathname)) return send(400, 'bad request');
     if (pathname === '/') {
       res.writeHead(302, { location: '/www/' });
       return res.end();
@@ -68,10 +77,14 @@ function pageHandler(config) {
     if (rest === null || rest.split('/').some((s) => s === '' || s.startsWith('.')) || (prefix === '/pkg/' && !PKG_FILES.test(rest))) {
       return send(404, `not found: ${pathname}`);
     }
-    fs.readFile(path.join(ROOT, SERVED[prefix], rest), (err, data) => {
-      if (err) return send(404, `not found: ${pathname}`);
-      send(200, data, TYPES[path.extname(rest)] ?? 'application/octet-stream');
-    });
+    try {
+      fs.readFile(path.join(ROOT, SERVED[prefix], rest), (err, data) => {
+        if (err) return send(404, `not found: ${pathname}`);
+        send(200, data, TYPES[path.extname(rest)] ?? 'application/octet-stream');
+      });
+    } catch {
+      send(400, 'bad request');
+    }
   };
 }
 

@@ -20,7 +20,7 @@ import { BrokerConnection } from '../client/connection.mjs';
 import { KafkaClientError } from '../client/errors.mjs';
 import { FrameSplitter } from '../client/frames.mjs';
 import { API } from '../client/protocol.mjs';
-import { KAFKA_API_NAMES, metadataRequestCreatesTopics } from './requests.mjs';
+import { fetchRequestFromReplica, KAFKA_API_NAMES, listOffsetsRequestFromReplica, metadataRequestCreatesTopics } from './requests.mjs';
 
 /** The requests the relay forwards: what the client needs to read. */
 const READ_APIS = new Set([API.API_VERSIONS, API.METADATA, API.LIST_OFFSETS, API.FETCH]);
@@ -49,6 +49,10 @@ const DEFAULTS = {
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
+// What a client sent, fit for a log line and a close reason: printable ASCII (a close reason is at
+// most 123 bytes of UTF-8, and a log line must not carry a client's control characters), cut short.
+const printable = (text, max = 120) => String(text).replace(/[^\x20-\x7e]/g, '?').slice(0, max);
+
 /**
  * Starts a relay. options: bootstrap (required), listen ('host:port'; default 127.0.0.1:0, a free
  * port), allowOrigins (more origins than the relay's own), tls, sasl, clientId, connectTimeoutMs,
@@ -71,40 +75,72 @@ export async function startRelay(options = {}) {
   const targets = new Targets(bootstrap, new KafkaClient(clientOptions), log);
 
   const server = http.createServer((req, res) => {
-    if (handleHttp) return handleHttp(req, res);
+    if (handleHttp) {
+      try {
+        return handleHttp(req, res);
+      } catch (e) {
+        // a bug in the page server ends that request, not the relay
+        log(`request failed: ${printable(e?.message ?? e, 300)}`);
+        if (!res.headersSent) res.writeHead(500);
+        return res.end();
+      }
+    }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(`kafka-fetch-decoder relay: WebSocket connections at ${path}\n`);
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes + 4 });
   const origins = new Set(allowOrigins);
+  // connections counted from their first check to their socket's close, whatever ends them
   let open = 0;
+  const brokers = new Set();
 
-  server.on('upgrade', async (req, socket, head) => {
-    const url = new URL(req.url, 'http://relay');
+  const upgrade = async (req, socket, head) => {
     const origin = req.headers.origin;
-    const from = origin ?? 'a client without an Origin';
+    const from = origin === undefined ? 'a client without an Origin' : printable(origin);
     // every check before any broker connection; a refusal still completes the handshake so that the
     // browser sees the code and the reason
     const refuse = (code, reason) => {
-      log(`refused ${from}: ${reason}`);
-      wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, reason.slice(0, 120)));
+      log(`refused ${from}: ${printable(reason, 300)}`);
+      wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, printable(reason)));
     };
-    if (url.pathname !== path) return refuse(CLOSE.BAD_REQUEST, `no relay at ${url.pathname}; it is at ${path}`);
     // Browsers always send an Origin; a client without one is not a web page (a Node tool)
     if (origin !== undefined && !origins.has(origin)) return refuse(CLOSE.ORIGIN_REFUSED, `origin ${origin} is not allowed (relay option --allow-origin)`);
+    let url;
+    try {
+      url = new URL(req.url, 'http://relay');
+    } catch {
+      return refuse(CLOSE.BAD_REQUEST, `no relay at ${req.url}; it is at ${path}`);
+    }
+    if (url.pathname !== path) return refuse(CLOSE.BAD_REQUEST, `no relay at ${url.pathname}; it is at ${path}`);
     if (open >= maxConnections) return refuse(CLOSE.TOO_MANY_CONNECTIONS, `too many connections (${maxConnections})`);
     open++;
-    let broker;
+    let broker = null;
+    let piped = false;
+    // the slot and the broker connection end with the socket, also when the handshake turns out
+    // invalid or the client leaves while the broker connection opens
+    socket.once('close', () => {
+      open--;
+      if (broker && !piped) broker.close();
+    });
     try {
       broker = await targets.connect(url.searchParams.get('broker'), connectionOptions);
     } catch (e) {
-      open--;
       const code = e.code === 'TARGET_REFUSED' ? CLOSE.TARGET_REFUSED : e.code === 'INVALID_ARGUMENT' ? CLOSE.BAD_REQUEST : CLOSE.BROKER_UNREACHABLE;
       return refuse(code, e.message);
     }
+    if (socket.destroyed) return broker.close();
+    brokers.add(broker);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      piped = true;
       pipe(ws, broker, { from, log, maxRequestBytes, idleTimeoutMs, maxBufferedBytes });
-      ws.once('close', () => open--);
+      ws.once('close', () => brokers.delete(broker));
+    });
+  };
+  server.on('upgrade', (req, socket, head) => {
+    upgrade(req, socket, head).catch((e) => {
+      // a bug, not a client's doing: that connection ends, the relay goes on
+      log(`upgrade failed: ${printable(e?.message ?? e, 300)}`);
+      socket.destroy();
     });
   });
 
@@ -126,6 +162,7 @@ export async function startRelay(options = {}) {
     server,
     close: () => new Promise((resolve) => {
       for (const ws of wss.clients) ws.terminate();
+      for (const broker of brokers) broker.close();
       targets.close();
       server.close(() => resolve());
       server.closeAllConnections?.();
@@ -143,7 +180,7 @@ function pipe(ws, broker, { from, log, maxRequestBytes, idleTimeoutMs, maxBuffer
     closed = true;
     clearTimeout(idle);
     socket.close();
-    if (ws.readyState === ws.OPEN) ws.close(code, reason.slice(0, 120));
+    if (ws.readyState === ws.OPEN) ws.close(code, printable(reason));
   };
   const idle = setTimeout(() => end(CLOSE.IDLE, `idle for ${idleTimeoutMs / 1000} s`), idleTimeoutMs);
   const socket = broker.pipe(
@@ -170,7 +207,7 @@ function pipe(ws, broker, { from, log, maxRequestBytes, idleTimeoutMs, maxBuffer
     try {
       frames = requests.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     } catch (e) {
-      log(`closed ${from} to ${broker.name}: ${e.message}`);
+      log(`closed ${from} to ${broker.name}: ${printable(e.message, 300)}`);
       return end(CLOSE.FRAME_TOO_LARGE, `request frame too large: ${e.message}`);
     }
     for (const frame of frames) {
@@ -200,6 +237,12 @@ export function refusalOf(frame) {
     if (creates === null) return `a Metadata v${apiVersion} request that cannot be read`;
     if (creates) return `a Metadata v${apiVersion} request that may create topics`;
   }
+  // a replica's Fetch reads past the high watermark and moves its follower's position (which the
+  // leader uses for its in-sync replicas): only a consumer's (replica id -1) is a read
+  const fromReplica = apiKey === API.FETCH ? fetchRequestFromReplica(frame, apiVersion)
+    : apiKey === API.LIST_OFFSETS ? listOffsetsRequestFromReplica(frame, apiVersion) : false;
+  if (fromReplica === null) return `a ${KAFKA_API_NAMES[apiKey]} v${apiVersion} request that cannot be read`;
+  if (fromReplica) return `a ${KAFKA_API_NAMES[apiKey]} v${apiVersion} request from a replica, not a consumer`;
   return null;
 }
 

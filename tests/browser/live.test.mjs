@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
 import { launchChromium, startServer } from './chromium.mjs';
 import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
@@ -312,6 +313,22 @@ test('a page of another origin is refused by the relay, and the page says how to
     await other.close();
     server.kill();
   }
+});
+
+test('the page server answers loopback names only, and a bad path is a 400, not a crash', async () => {
+  const { hostname, port } = new URL(ui.origin);
+  const get = (pathname, host) => new Promise((resolve, reject) => {
+    http.get({ hostname, port, path: pathname, headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    }).on('error', reject);
+  });
+  assert.equal(await get('/ui.json', `127.0.0.1:${port}`), 200);
+  assert.equal(await get('/ui.json', `localhost:${port}`), 200);
+  // a page of another site whose name points at 127.0.0.1 (DNS rebinding) names its own host
+  assert.equal(await get('/ui.json', 'evil.example'), 421);
+  assert.equal(await get('/www/%00', `127.0.0.1:${port}`), 400);
+  assert.equal(await get('/www/', `127.0.0.1:${port}`), 200, 'still serving');
 });
 
 test('a broker killed mid-tail shows an error, the records stay, and the page still opens files', async (t) => {

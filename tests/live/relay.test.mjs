@@ -2,6 +2,7 @@
 // it exactly as directly, and every refusal of its security model happens, with its close code.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
@@ -103,6 +104,51 @@ describe('relay in front of Tansu', () => {
       ws.on('close', () => resolve(false));
     });
     assert.equal(answered, true, 'the same request without auto-creation is answered');
+  });
+
+  test('a replica\'s Fetch or ListOffsets is refused; a consumer\'s passes', async () => {
+    const int32 = (v) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+    // v4: replica id 1 (a follower), max wait, min bytes, max bytes, isolation, no topics
+    const follower = requestFrame(1, 4, [...int32(1), ...int32(0), ...int32(1), ...int32(1024), 0, ...int32(0)]);
+    // ListOffsets v1: replica id 1, no topics
+    const replicaOffsets = requestFrame(2, 1, [...int32(1), ...int32(0)]);
+    // v15 (flexible: the header's tagged fields first), the replica as tagged field 1 (ReplicaState)
+    const fetchV15 = (tagged) => requestFrame(1, 15, [0, ...int32(0), ...int32(1), ...int32(1024), 0, ...int32(0), ...int32(-1), 1, 1, 1, ...tagged]);
+    const replicaState = [1, 1, 13, ...int32(1), 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    for (const [what, frame] of [['Fetch v4', follower], ['ListOffsets v1', replicaOffsets], ['Fetch v15', fetchV15(replicaState)]]) {
+      const { code, reason, received } = await exchange(relay.relayUrl, { frames: [frame] });
+      assert.equal(code, 4405, `${what}: ${reason}`);
+      assert.match(reason, /from a replica, not a consumer/);
+      assert.equal(received.length, 0, `${what} reached no broker`);
+    }
+    const answered = await new Promise((resolve) => {
+      const ws = new WebSocket(relay.relayUrl);
+      ws.on('open', () => ws.send(fetchV15([0])));
+      ws.on('message', () => {
+        ws.close();
+        resolve(true);
+      });
+      ws.on('close', () => resolve(false));
+    });
+    assert.equal(answered, true, 'a consumer\'s Fetch v15 (no ReplicaState) is answered');
+  });
+
+  test('what a client sends cannot stop the relay or use up its connections', { timeout: 30_000 }, async () => {
+    const [host, port] = [new URL(relay.url).hostname, Number(new URL(relay.url).port)];
+    // a path that is no URL path, and a reason that is not ASCII: each a refusal, not a crash
+    assert.equal((await exchange(`ws://${host}:${port}//`)).code, 4400);
+    assert.equal((await exchange(`${relay.relayUrl}?broker=${'é'.repeat(70)}:9092`, { origin: undefined })).code, 4404);
+    // handshakes the WebSocket library turns down, more of them than the relay takes connections
+    for (let i = 0; i < 6; i++) {
+      await new Promise((resolve) => {
+        const socket = net.connect(port, host, () => socket.write(`GET /kafka HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n`));
+        socket.on('data', () => {});
+        socket.on('error', () => {});
+        socket.on('close', resolve);
+      });
+    }
+    const ok = await exchange(relay.relayUrl, { frames: [requestFrame(18, 0)] });
+    assert.ok(ok.received.length > 0, `still answering (closed ${ok.code} ${ok.reason})`);
   });
 
   test('an address that is not the cluster\'s is refused', async () => {
