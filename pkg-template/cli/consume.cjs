@@ -39,7 +39,7 @@ const captureUsage = `kafka-fetch-decoder capture --bootstrap HOST:PORT --topic 
   DIR/NNNNNN.json (api version, header, broker, request), so that \`kafka-fetch-decoder
   DIR/000001.bin\` and the inspection page decode it again, and a capture can go with a bug report.
 ${connection}
-  --out DIR                 where to write (created if missing)`;
+  --out DIR                 where to write: a new or empty directory (created if missing)`;
 
 const common = {
   ...brokerOptions,
@@ -55,7 +55,10 @@ const common = {
 /** The position to start from: 'earliest', 'latest', an offset (BigInt) or a time ({ time: ms }). */
 function parseFrom(text) {
   if (text === undefined || text === 'earliest' || text === 'latest') return text ?? 'earliest';
-  if (/^\d+$/.test(text)) return BigInt(text);
+  if (/^\d+$/.test(text)) {
+    if (BigInt(text) > 2n ** 63n - 1n) throw new UsageError(`--from ${text} is past the largest offset Kafka has (2^63-1)`);
+    return BigInt(text);
+  }
   const ms = Date.parse(text);
   if (/^\d{4}-\d\d-\d\d/.test(text) && Number.isFinite(ms)) return { time: ms };
   throw new UsageError(`--from must be earliest, latest, an offset or an ISO-8601 time, got '${text}'`);
@@ -97,6 +100,9 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
     } catch (e) {
       throw new UsageError(`--out ${o.out}: cannot create it (${e.code ?? e.message})`);
     }
+    // numbered from 000001 again, a second capture would overwrite the first and leave its tail
+    const earlier = fs.readdirSync(o.out).filter((f) => /^\d{6}\.(bin|json)$/.test(f));
+    if (earlier.length) throw new UsageError(`--out ${o.out} already holds a capture (${earlier.sort()[0]} ...): give an empty or new directory`);
   }
   const client = new KafkaClient({ ...clientOptions(o), decodeThreads: o.decodeThreads ?? 0 });
   const status = progress(err);

@@ -647,6 +647,9 @@ function firstAtOrAfter(set, offset) {
 }
 
 /** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */
+// Kafka's offsets are signed 64-bit integers
+const MAX_OFFSET = 2n ** 63n - 1n;
+
 /**
  * consume's `from` as { at: 'earliest' | 'latest' }, { offset: bigint } or { time: ms }: an integer
  * (number, bigint or digits) is an offset; a Date, { time: ms } or an ISO-8601 string is a time.
@@ -655,7 +658,7 @@ function startPosition(from) {
   if (from === 'earliest' || from === 'latest') return { at: from };
   if (typeof from === 'bigint' || (typeof from === 'number' && Number.isSafeInteger(from)) || (typeof from === 'string' && /^\d+$/.test(from))) {
     const offset = BigInt(from);
-    if (offset >= 0n) return { offset };
+    if (offset >= 0n && offset <= MAX_OFFSET) return { offset };
   }
   if (typeof from !== 'number') {
     try {
@@ -664,7 +667,7 @@ function startPosition(from) {
       // the message below names every form
     }
   }
-  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 or more) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
+  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
 }
 
 export function toMillis(at) {

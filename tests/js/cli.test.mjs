@@ -74,7 +74,11 @@ test('every user error is one line and exit code 2', () => {
     [['consume', '--bootstrap', '127.0.0.1', '--topic', 't'], /a broker address is HOST:PORT, got '127.0.0.1'/],
     [['ui', '--bootstrap', 'localhost:99999'], /a broker address is HOST:PORT/],
     [['capture', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--out', path.join(MULTIBATCH, 'sub')], /--out .*: cannot create it \(ENOTDIR\)/],
+    [['capture', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--out', path.join(tmp, 'earlier-capture')], /already holds a capture \(000001\.bin/],
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '18446744073709551616'], /past the largest offset Kafka has/],
   ];
+  fs.mkdirSync(path.join(tmp, 'earlier-capture'));
+  fs.writeFileSync(path.join(tmp, 'earlier-capture', '000001.bin'), fs.readFileSync(MULTIBATCH));
   fs.writeFileSync(path.join(tmp, 'noversion.bin'), fs.readFileSync(MULTIBATCH));
   cases.push([[path.join(tmp, 'noversion.bin')], /pass --api-version N \(the FetchResponse version it was sent with\)$/m]);
   fs.writeFileSync(path.join(tmp, 'badjson.bin'), fs.readFileSync(MULTIBATCH));

@@ -200,7 +200,7 @@ test('consume checks its options and `from` before it sends anything', async () 
   const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
   try {
     await assert.rejects(client.consume({ topic: 't', untilend: true }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /unknown consume option 'untilend'; valid: topic, partitions, from, untilEnd/.test(e.message));
-    for (const from of ['yesterday', -1, 1.5, {}]) {
+    for (const from of ['yesterday', -1, 1.5, {}, 2n ** 63n, '18446744073709551616']) {
       await assert.rejects(client.consume({ topic: 't', from }).next(), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && /from is 'earliest', 'latest', an offset/.test(e.message), String(from));
     }
   } finally {
