@@ -1,7 +1,7 @@
 //! Magic 2 record batches (`DefaultRecordBatch`): a 61-byte header, then `record_count` records,
 //! the whole records section compressed when the codec is not none.
 
-use super::context::{EntryContext, LOG_OVERHEAD};
+use super::context::{EntryContext, LOG_OVERHEAD, blame_crc};
 use crate::checksum;
 use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
@@ -115,14 +115,8 @@ fn decode_batch(
         &entry[CRC_START..],
         at + CRC_AT,
     )?;
-    let crc_failed = info.crc == CrcStatus::Invalid;
-    decode_contents(ctx, entry, at, base_offset, info, filter).map_err(|e| {
-        if crc_failed {
-            e.after_crc_mismatch(at + CRC_AT)
-        } else {
-            e
-        }
-    })
+    let blame = blame_crc(info.crc, at + CRC_AT);
+    decode_contents(ctx, entry, at, base_offset, info, filter).map_err(blame)
 }
 
 /// The records of a batch whose header (and CRC, unless skipped) has been read.

@@ -4,10 +4,23 @@ use crate::arena::Arena;
 use crate::compression::{Compression, DecompressError, Decompressor};
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::options::{MAX_ADDRESSABLE_BYTES, RecordSetOptions};
-use crate::output::{BatchInfo, ByteRange, Columns};
+use crate::output::{BatchInfo, ByteRange, Columns, CrcStatus};
 
 /// Size of the prefix every entry shares: offset i64, length i32 (Java's LOG_OVERHEAD).
 pub(crate) const LOG_OVERHEAD: usize = 12;
+
+/// What an error after the checksum check becomes, for an entry whose stored checksum at `crc_at`
+/// was `crc`: one that did not match (`crc: 'report'` goes on past it) is the cause of what failed
+/// next, so the error becomes the checksum's (`DecodeError::after_crc_mismatch`).
+pub(crate) fn blame_crc(crc: CrcStatus, crc_at: usize) -> impl Fn(DecodeError) -> DecodeError + Copy {
+    move |e| {
+        if crc == CrcStatus::Invalid {
+            e.after_crc_mismatch(crc_at)
+        } else {
+            e
+        }
+    }
+}
 
 /// The per-call decoding context shared by the batch and legacy decoders: output columns, the
 /// arena for decompressed bytes, codec state and options.

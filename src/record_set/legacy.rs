@@ -6,7 +6,7 @@
 //! a wrapper with no inner message is corrupt; the next fetch offset follows the wrapper's offset
 //! (Java's `lastOffset()` of a legacy batch), or the last inner offset should that be higher.
 
-use super::context::{EntryContext, LOG_OVERHEAD};
+use super::context::{EntryContext, LOG_OVERHEAD, blame_crc};
 use crate::checksum;
 use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
@@ -18,7 +18,8 @@ use crate::wire::Reader;
 pub(crate) const MIN_SIZE_V0: usize = 14;
 /// magic 0 plus an 8-byte timestamp.
 pub(crate) const MIN_SIZE_V1: usize = 22;
-/// The CRC-32 covers magic to the end of the message.
+/// Where the message's CRC-32 is stored, and where what it covers (magic to the end) starts.
+const CRC_AT: usize = 12;
 const CRC_START: usize = 16;
 const TIMESTAMP_TYPE_BIT: i8 = 1 << 3;
 
@@ -91,7 +92,7 @@ fn read_message(entry: &[u8], base: usize, crc_mode: CrcMode) -> Result<Message>
         checksum::crc32,
         stored_crc,
         &entry[CRC_START..],
-        base + 12,
+        base + CRC_AT,
     )?;
     Ok(Message {
         offset,
@@ -170,14 +171,7 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
     let (value_pos, value_len) = wrapper
         .value
         .ok_or_else(|| corrupt(at + LOG_OVERHEAD, "a compressed message with a value"))?;
-    // a wrapper whose CRC did not match (crc 'report') and then fails: the damage is the cause
-    let blame = |e: DecodeError| {
-        if wrapper.crc == CrcStatus::Invalid {
-            e.after_crc_mismatch(at + 12)
-        } else {
-            e
-        }
-    };
+    let blame = blame_crc(wrapper.crc, at + CRC_AT);
     let (arena_start, inner_len) = ctx
         .decompress(
             wrapper.compression,
