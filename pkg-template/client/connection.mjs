@@ -158,7 +158,8 @@ export class BrokerConnection {
 
   #onData(chunk) {
     if (this.piped) {
-      this.piped.onBytes(chunk);
+      // a copy: the transport reuses its read buffer
+      this.piped.onBytes(Uint8Array.prototype.slice.call(chunk));
       return;
     }
     let frames;

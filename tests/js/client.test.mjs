@@ -38,6 +38,21 @@ test('the frame splitter gives whole frames whatever the chunk boundaries', () =
   assert.deepEqual(got.map((f) => Buffer.from(f)), bodies);
 });
 
+test('the frame splitter copies what it keeps: every chunk may come in one reused read buffer', () => {
+  // as Node's transport reads (net's `onread`): a chunk is overwritten by the next read
+  const bodies = [crypto.randomBytes(200_000), Buffer.from('x'), crypto.randomBytes(3)];
+  const stream = framed(...bodies);
+  const readBuffer = Buffer.alloc(7_000);
+  const s = new FrameSplitter();
+  const got = [];
+  for (let at = 0; at < stream.length; at += readBuffer.length) {
+    const n = stream.copy(readBuffer, 0, at, at + readBuffer.length);
+    got.push(...s.push(readBuffer.subarray(0, n)));
+    readBuffer.fill(0xee);
+  }
+  assert.deepEqual(got.map((f) => Buffer.from(f)), bodies);
+});
+
 test('a frame over the bound is a typed error before anything is allocated for it', () => {
   const s = new FrameSplitter({ maxFrameBytes: 1000 });
   const header = Buffer.alloc(4);
