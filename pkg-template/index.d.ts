@@ -344,7 +344,11 @@ export interface ConsumeOptions {
 export interface ConsumedChunk<T extends Int64 = Int64> {
   topic: string;
   partition: number;
-  /** In offset order; none below the start, no control records. Built when first read. */
+  /**
+   * In offset order; none below the start, no control records. Built when first read and kept by
+   * the chunk until the iterator moves on: read after that, they are built again (equal records,
+   * new objects), so keep the array itself if you need it later.
+   */
   readonly records: KafkaRecord<T>[];
   /** How many records `records` holds (without building them). */
   recordCount: number;

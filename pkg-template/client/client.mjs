@@ -6,7 +6,7 @@
 // The Rust core encodes every request and decodes every response (client/protocol.mjs, and
 // FetchDecoder for fetch responses); this module owns sockets, timeouts, retries and positions.
 
-import { FetchDecoder } from '../api.mjs';
+import { FetchDecoder, recordsOf } from '../api.mjs';
 import { BrokerConnection, errorNameOf } from './connection.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
@@ -350,7 +350,7 @@ export class KafkaClient {
    * Consumes `topic` from chosen positions: an async iterator of { topic, partition, records,
    * recordCount, highWatermark, lastStableOffset, nextOffset, broker } in offset order per
    * partition, each record once, none below the start, no control records. `records` is built when
-   * first read.
+   * first read and kept by the chunk until the next chunk is asked for (see makeChunk).
    *
    * options: partitions (all when omitted), from ('earliest' | 'latest' | an offset | a time: Date,
    * ms since the epoch as { time: ms }, or an ISO-8601 string; default 'earliest'), untilEnd (stop
@@ -487,8 +487,9 @@ export class KafkaClient {
         wake('reader');
       }
     };
-    // A round's records, cut into one chunk per partition. The round's answers are dropped from it
-    // here, so that what stays referenced while its chunks are handed out is only those chunks.
+    // A round's records, cut into one chunk per partition (made as handOut hands it out). The
+    // round's answers are dropped from it here, so that what stays referenced while its chunks are
+    // handed out is only those chunks.
     const chunksOf = async (round) => {
       const { answers, positions } = round;
       round.answers = round.positions = null;
@@ -509,10 +510,10 @@ export class KafkaClient {
             if (take === 0) continue;
             emitted += take;
             chunks.push({
-              topic, partition: p.partition, recordCount: take, broker,
-              highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
-              get records() {
-                return take === count ? p.records : p.records.slice(0, take);
+              set: p,
+              fields: {
+                topic, partition: p.partition, recordCount: take, broker,
+                highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
               },
             });
           }
@@ -537,13 +538,7 @@ export class KafkaClient {
         const chunks = await chunksOf(round);
         pendingSpan -= round.span;
         wake('fetcher');
-        // each chunk forgotten here as it is handed out: the records of the chunks the caller has
-        // read (and not kept) can be collected before the round's last chunk is read
-        for (let i = 0; i < chunks.length; i++) {
-          const chunk = chunks[i];
-          chunks[i] = null;
-          yield chunk;
-        }
+        yield* handOut(chunks);
       }
     } finally {
       // the caller stopped, or the end: the fetcher asks for nothing more
@@ -635,6 +630,45 @@ function fetchDecodeOptions({ topic, topicId, apiVersion, request }, { isolation
 }
 
 /** The index of the first record of `set` at or after `offset` (offsets increase within a set). */
+/**
+ * Yields the chunks of a round, each made as it is handed out and forgotten here, so that the
+ * records of a chunk the caller has read (and not kept) can be collected young.
+ */
+function* handOut(chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const { set, fields } = chunks[i];
+    chunks[i] = null;
+    const chunk = makeChunk(fields, set);
+    yield chunk;
+    // the caller has moved on: the chunk lets its records go (read again, they are built anew)
+    chunk[CHUNK].records = undefined;
+  }
+}
+
+// A chunk's records are built on its first `records` read and kept by the chunk until the caller
+// asks for the next one; not for longer, and not by the record set. Young records hung from an
+// old object are copied by every young collection until a full one, and a chunk stays referenced
+// from old objects after its turn: the suspended generators that handed it out (ours, and the
+// caller's `for await`). So is the record set, made when its round was decoded. Measured on an
+// lz4 topic from a local broker: a pass spent 200-260 ms of 850-950 collecting; 35-80 of 560-700
+// with this (kept by the chunk for good: 110-170 ms).
+const CHUNK = Symbol('kafka-fetch-decoder.chunk');
+const CHUNK_RECORDS = {
+  enumerable: true,
+  configurable: true,
+  get() {
+    const c = this[CHUNK];
+    c.records ??= recordsOf(c.set, this.recordCount);
+    return c.records;
+  },
+};
+
+function makeChunk(fields, set) {
+  const chunk = { ...fields };
+  Object.defineProperty(chunk, CHUNK, { value: { set, records: undefined } });
+  return Object.defineProperty(chunk, 'records', CHUNK_RECORDS);
+}
+
 function firstAtOrAfter(set, offset) {
   let lo = 0;
   let hi = set.recordCount;

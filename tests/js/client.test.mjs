@@ -190,6 +190,30 @@ test('consume reads legacy magic 0/1 message sets beside batches (positions from
   assert.equal(broker.requests.filter((r) => r.apiKey === 1).length, 1);
 });
 
+test("a chunk keeps its records until the next chunk is asked for, then builds them again if read", async () => {
+  const { frame, meta } = sample('kpb_v12_mixed_magic');
+  const [expected] = meta.expected.topics;
+  const broker = scriptedBroker({ topic: expected.topic, offsets: { 0: [0, 70], 1: [100, 118] }, fetchFrame: frame });
+  const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
+  const it = client.consume({ topic: expected.topic, untilEnd: true });
+  const first = (await it.next()).value;
+  const records = first.records;
+  assert.equal(first.records, records, 'the same array while the chunk is the current one');
+  assert.equal(records.length, first.recordCount);
+  assert.deepEqual(Object.keys(first).sort(), ['broker', 'highWatermark', 'lastStableOffset', 'logStartOffset', 'nextOffset', 'partition', 'recordCount', 'records', 'topic']);
+  const second = (await it.next()).value;
+  assert.ok(second.records.length > 0);
+  const again = first.records;
+  assert.notEqual(again, records, 'built anew once the iterator has moved on');
+  assert.deepEqual(again.map((r) => r.toJSON()), records.map((r) => r.toJSON()));
+  assert.equal(first.records, again, 'and kept while that read lasts');
+  // as ordinary data: a clone and JSON carry the records
+  assert.equal(structuredClone(first).records.length, records.length);
+  assert.equal(JSON.parse(JSON.stringify(first)).records.length, records.length);
+  assert.equal((await it.next()).done, true);
+  client.close();
+});
+
 test('consume asks for the next round before it decodes the round in hand', async () => {
   // partition 1 of a capture, served again for every Fetch: consume (without untilEnd) keeps asking
   const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');
