@@ -773,13 +773,28 @@ function fromTransferable(data) {
 
 // ---- decoding ---------------------------------------------------------------------------------
 
-/** Runs one wasm call on the shared engine; returns the metadata and the columns. */
-function decodeWith(input, recordSet, o) {
+// The bytes fetchPositionsOf last left in the engine's input buffer, for the decode that follows.
+let scanned = null;
+
+/**
+ * Puts `input` in the engine's input buffer (not again if fetchPositionsOf has just put it there);
+ * `keep`: leave it there for the next call.
+ */
+function loadInput(input, keep) {
   requireWasm();
   engine ??= new wasm.WasmDecoder();
+  // the buffer may grow, and wasm memory with it: a transient result's views end here
   generation++;
+  const there = scanned === input;
+  scanned = keep ? input : null;
+  if (there) return;
   const ptr = engine.input_buffer(input.length);
   new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
+}
+
+/** Runs one wasm call on the shared engine; returns the metadata and the columns. */
+function decodeWith(input, recordSet, o) {
+  loadInput(input, false);
   let length;
   try {
     length = engine.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
@@ -801,6 +816,7 @@ function decodeWith(input, recordSet, o) {
  */
 function replaceEngineAfter(e) {
   engine = null;
+  scanned = null;
   const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}); it was reset, later calls work`);
   error.cause = e;
   return error;
@@ -862,6 +878,25 @@ function wasmMemory() {
   return wasm.wasmMemory();
 }
 
+/**
+ * For the live client: where each partition of a Fetch response frame continues, read from its
+ * batch headers ({ errorCode, partitions: [{ topicIndex, partition, errorCode, highWatermark,
+ * lastStableOffset, nextOffset, partial }] }; null when only a decode can tell: legacy messages, an
+ * entry the decoder rejects). The frame is left in the engine, so that decoding the same frame
+ * (unchanged) next copies it only once for both.
+ */
+function fetchPositionsOf(frame, version) {
+  loadInput(frame, true);
+  let json;
+  try {
+    json = engine.fetch_positions(frame.length, version);
+  } catch (e) {
+    if (typeof e !== 'string') throw replaceEngineAfter(e);
+    throw new KafkaDecodeError(JSON.parse(e));
+  }
+  return JSON.parse(json);
+}
+
 /** The wasm bindings, for the protocol layer of the live client (client/protocol.mjs). */
 function protocolBindings() {
   requireWasm();
@@ -875,6 +910,6 @@ function errorName(code) {
 }
 
 export {
-  attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord,
-  protocolBindings, recordsOf, toTransferable, wasmMemory,
+  attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fetchPositionsOf, fromTransferable, KafkaDecodeError,
+  KafkaRecord, protocolBindings, recordsOf, toTransferable, wasmMemory,
 };

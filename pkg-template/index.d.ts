@@ -335,7 +335,7 @@ export interface ConsumeOptions {
   /** Per partition and fetch (default 1 MiB; grown when one batch is larger). */
   partitionMaxBytes?: number;
   fetchMaxBytes?: number;
-  /** Decoder options for the fetch responses (crc, int64, maxDecompressedBytes, ...). */
+  /** Decoder options for the fetch responses (crc, int64, maxDecompressedBytes, ...); `transient` does not apply: consume's results are always kept. */
   decode?: DecodeOptions;
   /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: the chunks then have no records). */
   onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64> }) => void;

@@ -6,12 +6,12 @@
 // The Rust core encodes every request and decodes every response (client/protocol.mjs, and
 // FetchDecoder for fetch responses); this module owns sockets, timeouts, retries and positions.
 
-import { FetchDecoder, recordsOf } from '../api.mjs';
+import { FetchDecoder, fetchPositionsOf, recordsOf } from '../api.mjs';
 import { BrokerConnection, errorNameOf } from './connection.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
 import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
-import { API, decodeResponse, encode, fetchPositions } from './protocol.mjs';
+import { API, decodeResponse, encode } from './protocol.mjs';
 import { SASL_MECHANISMS } from './sasl.mjs';
 import { webSocketTransport } from './transport-websocket.mjs';
 
@@ -392,7 +392,9 @@ export class KafkaClient {
     // brokers work while this side decodes and the caller reads. With decode threads, each response
     // also starts decoding as soon as it is in, several at once.
     const ahead = this.#options.decodeThreads + 1;
-    const decodeOptions = { isolationLevel, decode, raw: onResponse !== null };
+    // results are kept, never transient: reading where the next response continues is a call of
+    // the decoder too, and would end a transient result while its records are being read
+    const decodeOptions = { isolationLevel, decode: { ...decode, transient: false }, raw: onResponse !== null };
     let round = 0;
     const ask = () => {
       const live = active();
@@ -553,7 +555,7 @@ export class KafkaClient {
    * BROKER_ERROR.
    */
   #positionsOf(answer, decodeOptions) {
-    const scanned = fetchPositions(answer.apiVersion, answer.frame);
+    const scanned = fetchPositionsOf(answer.frame, answer.apiVersion);
     if (scanned === null) {
       const decoded = this.#decodeAnswer(answer, decodeOptions);
       return { partitions: decoded.response.topics.flatMap((t) => t.partitions), decoded };

@@ -59,16 +59,6 @@ export const encode = {
   saslAuthenticate: (version, correlationId, clientId, bytes) => call(protocolBindings().encodeSaslAuthenticateRequest, version, correlationId, clientId, bytes),
 };
 
-/**
- * Where each partition of a Fetch response continues, read from its batch headers alone:
- * { errorCode, partitions: [{ topicIndex, partition, errorCode, highWatermark, lastStableOffset,
- * nextOffset, partial }] } (int64 values as numbers, decimal strings beyond 2^53), or null when only a full decode can tell (legacy messages, an entry
- * the decoder rejects).
- */
-export function fetchPositions(version, frame) {
-  return JSON.parse(call(protocolBindings().fetchPositions, version, frame));
-}
-
 /** A response frame (after its size prefix) as the core's JSON, parsed. */
 export function decodeResponse(apiKey, version, frame) {
   return JSON.parse(call(protocolBindings().decodeResponse, apiKey, version, frame));

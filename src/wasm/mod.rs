@@ -149,6 +149,13 @@ impl WasmDecoder {
         Ok(export.json.len())
     }
 
+    /// JS: `fetch_positions(len, version): string`: `protocol::positions_json` of the first `len`
+    /// bytes of the input buffer. The live client copies a response there once, reads where its
+    /// partitions continue, asks for the next, then decodes the same bytes without copying them again.
+    pub fn fetch_positions(&self, len: usize, version: i16) -> Result<String, JsValue> {
+        protocol::positions_json(version, &self.input[..len.min(self.input.len())])
+    }
+
     /// Address of the metadata JSON written by the last successful `decode`.
     pub fn metadata_ptr(&self) -> *const u8 {
         self.export.json.as_ptr()

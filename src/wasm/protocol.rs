@@ -169,14 +169,14 @@ pub fn decode_response(api_key: i16, version: i16, frame: &[u8]) -> Result<Strin
     Ok(to_json::response(&response, version))
 }
 
-/// JS: `fetchPositions(version, frame): string`: where each partition of a Fetch response (the
-/// frame after its size prefix, header included) continues, read from the batch headers alone, as
-/// JSON: `{errorCode, partitions: [{topicIndex, partition, errorCode, highWatermark,
-/// lastStableOffset, nextOffset, partial}]}` (int64 values as numbers, strings beyond 2^53), or `null` when a partition holds legacy messages or an entry the
+/// Where each partition of a Fetch response (the frame after its size prefix, header included)
+/// continues, read from the batch headers alone, as JSON: `{errorCode, partitions: [{topicIndex,
+/// partition, errorCode, highWatermark, lastStableOffset, nextOffset, partial}]}` (int64 values as
+/// numbers, strings beyond 2^53), or `null` when a partition holds legacy messages or an entry the
 /// decoder would reject (only `decodeFetchResponse` knows where those end). A consumer asks for its
-/// next fetch with these before it decodes this one.
-#[wasm_bindgen(js_name = fetchPositions)]
-pub fn fetch_positions(version: i16, frame: &[u8]) -> Result<String, JsValue> {
+/// next fetch with these before it decodes this one. JS reaches it through
+/// `WasmDecoder::fetch_positions` (in `wasm`).
+pub fn positions_json(version: i16, frame: &[u8]) -> Result<String, JsValue> {
     let mut out = String::new();
     let mut j = JsonWriter::new(&mut out);
     match crate::positions::fetch_positions(frame, version, true).map_err(thrown)? {

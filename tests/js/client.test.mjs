@@ -214,6 +214,24 @@ test("a chunk keeps its records until the next chunk is asked for, then builds t
   client.close();
 });
 
+test('consume hands out kept records, also when the decode options ask for transient ones', async () => {
+  // while the caller holds a chunk, the client reads where the next response continues (for legacy
+  // messages by decoding it): a transient result would end then
+  const { frame, meta } = sample('kpb_v12_mixed_magic');
+  const [expected] = meta.expected.topics;
+  const broker = scriptedBroker({ topic: expected.topic, offsets: { 0: [0, 70], 1: [100, 118] }, fetchFrame: frame });
+  const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
+  const it = client.consume({ topic: expected.topic, partitions: [0], decode: { transient: true } });
+  const first = (await it.next()).value;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.ok(broker.requests.filter((r) => r.apiKey === 1).length >= 2, 'the next response came in meanwhile');
+  const want = expected.partitions.find((p) => p.partition === 0).records;
+  assert.deepEqual(first.records.map((r) => [r.offset, b64(r.value)]), want.map((r) => [r.offset, r.value_b64 ?? null]));
+  assert.ok(Object.keys(first.records[0]).includes('value'), 'records with fields of their own');
+  await it.return();
+  client.close();
+});
+
 test('consume asks for the next round before it decodes the round in hand', async () => {
   // partition 1 of a capture, served again for every Fetch: consume (without untilEnd) keeps asking
   const { frame, meta } = loadCapture(corpusDir, 'tansu_v12_sweep');

@@ -140,7 +140,7 @@ fn invalid_crc_in_wasm() {
     assert_eq!(batches[0].crc, kafka_fetch_decoder::CrcStatus::Invalid);
 }
 
-/// `fetchPositions` (the live client's next-fetch positions, from batch headers) agrees with the
+/// `positions_json` (the live client's next-fetch positions, from batch headers) agrees with the
 /// decode on every sample, and leaves the one with legacy messages to the decode (`null`).
 #[wasm_bindgen_test]
 fn fetch_positions_agree_with_the_decode() {
@@ -148,7 +148,7 @@ fn fetch_positions_agree_with_the_decode() {
     let mut scanned = 0;
     for (frame, json) in SAMPLES {
         let version = get(&JSON::parse(json).unwrap(), "api_version").as_f64().unwrap() as i16;
-        let positions = JSON::parse(&kafka_fetch_decoder::wasm::protocol::fetch_positions(version, frame).unwrap()).unwrap();
+        let positions = JSON::parse(&kafka_fetch_decoder::wasm::protocol::positions_json(version, frame).unwrap()).unwrap();
         let mut options = FetchOptions::new(version);
         options.records.crc = CrcMode::Report; // one sample's marker has a zero checksum
         let (response, decoded) = decoder.decode_fetch_response(frame, &options).unwrap();
