@@ -631,7 +631,6 @@ function fetchDecodeOptions({ topic, topicId, apiVersion, request }, { isolation
   };
 }
 
-/** The index of the first record of `set` at or after `offset` (offsets increase within a set). */
 /**
  * Yields the chunks of a round, each made as it is handed out and forgotten here, so that the
  * records of a chunk the caller has read (and not kept) can be collected young.
@@ -671,6 +670,7 @@ function makeChunk(fields, set) {
   return Object.defineProperty(chunk, 'records', CHUNK_RECORDS);
 }
 
+/** The index of the first record of `set` at or after `offset` (offsets increase within a set). */
 function firstAtOrAfter(set, offset) {
   let lo = 0;
   let hi = set.recordCount;
