@@ -396,6 +396,10 @@ export class KafkaClient {
     // the decoder too, and would end a transient result while its records are being read
     const decodeOptions = { isolationLevel, decode: { ...decode, transient: false }, raw: onResponse !== null };
     let round = 0;
+    // With decode threads, a response without compressed batches decodes faster on this thread than
+    // its copy to a thread and back costs; told by the last response decoded (topics rarely mix
+    // codecs, and a wrong guess costs one response).
+    let decodeHere = false;
     const ask = () => {
       const live = active();
       if (!live.length) return null;
@@ -407,7 +411,7 @@ export class KafkaClient {
         for (const answer of answers) {
           // positions first: the frame may move to the thread
           answer.positions = this.#positionsOf(answer, decodeOptions);
-          if (answer.positions.decoded) continue;
+          if (answer.positions.decoded || decodeHere) continue;
           answer.decoding = this.#decodeOnThread(answer, decodeOptions);
           answer.decoding.catch(() => {}); // handled when read; the caller may stop before that
         }
@@ -499,6 +503,7 @@ export class KafkaClient {
       for (const [k, answer] of answers.entries()) {
         const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.#decodeAnswer(answer, decodeOptions));
         const { broker, apiVersion, frame, request, response } = decoded;
+        if (this.#options.decodeThreads) decodeHere = !hasCompressedBatch(response);
         for (const t of response.topics) {
           for (const p of t.partitions) {
             const s = state.get(p.partition);
@@ -669,6 +674,8 @@ function makeChunk(fields, set) {
   Object.defineProperty(chunk, CHUNK, { value: { set, records: undefined } });
   return Object.defineProperty(chunk, 'records', CHUNK_RECORDS);
 }
+
+const hasCompressedBatch = (response) => response.topics.some((t) => t.partitions.some((p) => p.batches.some((b) => b.compression !== 'none')));
 
 /** The index of the first record of `set` at or after `offset` (offsets increase within a set). */
 function firstAtOrAfter(set, offset) {
