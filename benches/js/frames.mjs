@@ -28,6 +28,15 @@ export function resolveFramesDir(explicit) {
   )
 }
 
+// For the small scripts' command lines: removes `name VALUE` from `args`, returns VALUE (or `fallback`).
+export function takeOption(args, name, fallback) {
+  const i = args.indexOf(name)
+  if (i < 0) return fallback
+  const value = args[i + 1]
+  args.splice(i, 2)
+  return value
+}
+
 // Returns [{ name, frame: Buffer, manifest }] in MANIFEST.jsonl order,
 // optionally restricted to `only` (array of names, with or without "bench_").
 export function loadFrames(dir, only) {

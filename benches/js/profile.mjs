@@ -16,18 +16,12 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadFrames, REPO_ROOT, resolveFramesDir } from './frames.mjs'
+import { loadFrames, REPO_ROOT, resolveFramesDir, takeOption } from './frames.mjs'
 import { loadOurs, loadPackage, PKG_DIR, touchOurs } from './ours.mjs'
 import { median, sample, warmUp } from './timing.mjs'
 
 const args = process.argv.slice(2)
-const opt = (name, dflt) => {
-  const i = args.indexOf(name)
-  if (i < 0) return dflt
-  const v = args[i + 1]
-  args.splice(i, 2)
-  return v
-}
+const opt = (name, fallback) => takeOption(args, name, fallback)
 
 // child: decode + touch one frame for a fixed time, under --cpu-prof
 if (args[0] === '--child') {

@@ -6,17 +6,11 @@
 //   node benches/js/steady.mjs [--seconds N] [--crc skip|verify] [--transient] [--frames DIR] [frame]
 //        (default: 10 seconds, crc skip, bench_tiny_none)
 import { PerformanceObserver } from 'node:perf_hooks'
-import { loadFrames, resolveFramesDir } from './frames.mjs'
+import { loadFrames, resolveFramesDir, takeOption } from './frames.mjs'
 import { loadPackage, touchOurs } from './ours.mjs'
 
 const args = process.argv.slice(2)
-const opt = (name, dflt) => {
-  const i = args.indexOf(name)
-  if (i < 0) return dflt
-  const v = args[i + 1]
-  args.splice(i, 2)
-  return v
-}
+const opt = (name, fallback) => takeOption(args, name, fallback)
 const seconds = Number(opt('--seconds', 10))
 const crc = opt('--crc', 'skip')
 const framesDir = resolveFramesDir(opt('--frames'))
