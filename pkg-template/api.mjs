@@ -318,7 +318,8 @@ class Columns {
 
   /** Throws when these are views into wasm memory that a later call may have overwritten. */
   check() {
-    if (this.generation !== null && this.generation !== generation) {
+    // a later decode reuses the memory; any call that grows wasm memory detaches the views
+    if (this.generation !== null && (this.generation !== generation || this.arenaBuffer.byteLength === 0)) {
       throw new Error('kafka-fetch-decoder: a transient result was read after a later call (on any decoder) reused its memory; copy what you keep (record.toObject()), or decode without `transient`');
     }
   }
@@ -798,26 +799,29 @@ function fromTransferable(data) {
 let scanned = null;
 
 /**
- * Puts `input` in the engine's input buffer (not again if fetchPositionsOf has just put it there);
- * `keep`: leave it there for the next call.
+ * Puts `input` in the engine's input buffer, unless fetchPositionsOf has just put that same input
+ * there; `keep`: leave it there for the next call. The bytes fetchPositionsOf left are known only
+ * weakly, so that a frame scanned and never decoded (a consumer that stopped) is not kept alive.
  */
 function loadInput(input, keep) {
-  requireWasm();
-  engine ??= new wasm.WasmDecoder();
-  // the buffer may grow, and wasm memory with it: a transient result's views end here
-  generation++;
-  const there = scanned === input;
-  scanned = keep ? input : null;
-  if (there) return;
-  const ptr = engine.input_buffer(input.length);
-  new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
+  const there = scanned?.deref() === input;
+  scanned = null;
+  if (!there) {
+    const ptr = engine.input_buffer(input.length);
+    new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
+  }
+  if (keep) scanned = new WeakRef(input);
 }
 
 /** Runs one wasm call on the shared engine; returns the metadata and the columns. */
 function decodeWith(input, recordSet, o) {
-  loadInput(input, false);
+  requireWasm();
+  engine ??= new wasm.WasmDecoder();
+  // the memory a transient result's views read is reused from here on
+  generation++;
   let length;
   try {
+    loadInput(input, false);
     length = engine.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
   } catch (e) {
     if (typeof e !== 'string') throw replaceEngineAfter(e);
@@ -907,9 +911,13 @@ function wasmMemory() {
  * (unchanged) next copies it only once for both.
  */
 function fetchPositionsOf(frame, version) {
-  loadInput(frame, true);
+  requireWasm();
+  engine ??= new wasm.WasmDecoder();
+  // no transient result reads the input buffer, so this call ends none (unless it grows wasm
+  // memory, which their check() sees)
   let json;
   try {
+    loadInput(frame, true);
     json = engine.fetch_positions(frame.length, version);
   } catch (e) {
     if (typeof e !== 'string') throw replaceEngineAfter(e);

@@ -392,13 +392,13 @@ export class KafkaClient {
     // brokers work while this side decodes and the caller reads. With decode threads, each response
     // also starts decoding as soon as it is in, several at once.
     const ahead = this.#options.decodeThreads + 1;
-    // results are kept, never transient: reading where the next response continues is a call of
-    // the decoder too, and would end a transient result while its records are being read
+    // results are kept, never transient: the client decodes while the caller reads (a response
+    // with legacy messages as it comes in, to learn where it ends), which would end a transient one
     const decodeOptions = { isolationLevel, decode: { ...decode, transient: false }, raw: onResponse !== null };
     let round = 0;
     // With decode threads, a response without compressed batches decodes faster on this thread than
-    // its copy to a thread and back costs; told by the last response decoded (topics rarely mix
-    // codecs, and a wrong guess costs one response).
+    // its copy to a thread and back costs; told by the last response decoded that held batches
+    // (topics rarely mix codecs, and a wrong guess costs one response).
     let decodeHere = false;
     const ask = () => {
       const live = active();
@@ -503,7 +503,7 @@ export class KafkaClient {
       for (const [k, answer] of answers.entries()) {
         const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.#decodeAnswer(answer, decodeOptions));
         const { broker, apiVersion, frame, request, response } = decoded;
-        if (this.#options.decodeThreads) decodeHere = !hasCompressedBatch(response);
+        if (this.#options.decodeThreads) decodeHere = onlyUncompressed(response) ?? decodeHere;
         for (const t of response.topics) {
           for (const p of t.partitions) {
             const s = state.get(p.partition);
@@ -675,7 +675,19 @@ function makeChunk(fields, set) {
   return Object.defineProperty(chunk, 'records', CHUNK_RECORDS);
 }
 
-const hasCompressedBatch = (response) => response.topics.some((t) => t.partitions.some((p) => p.batches.some((b) => b.compression !== 'none')));
+/** Whether a response's batches are all uncompressed (null: it has none). */
+function onlyUncompressed(response) {
+  let batches = 0;
+  for (const t of response.topics) {
+    for (const p of t.partitions) {
+      for (const b of p.batches) {
+        if (b.compression !== 'none') return false;
+        batches++;
+      }
+    }
+  }
+  return batches ? true : null;
+}
 
 /** The index of the first record of `set` at or after `offset` (offsets increase within a set). */
 function firstAtOrAfter(set, offset) {

@@ -229,3 +229,13 @@ test('a transient result read after a later call throws instead of returning wro
   assert.throws(() => records[0].value, /transient result was read after a later call/);
   assert.throws(() => partitionsOf(res)[0].records, /transient result/);
 });
+
+test('a transient result read after wasm memory grew throws (its views were detached) instead of reading nothing', () => {
+  const res = new FetchDecoder().decodeFetchResponse(multibatch.frame, { apiVersion: 12, transient: true });
+  const [record] = allRecords(res);
+  assert.equal(typeof record.offset, 'number');
+  // any call into the module may grow its memory (the live client's own calls among them)
+  pkg.wasmMemory().grow(1);
+  assert.throws(() => record.offset, /transient result was read after a later call/);
+  assert.throws(() => record.value, /transient result/);
+});
