@@ -146,7 +146,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
       topic: o.topic, partitions: o.partition, from, untilEnd: Boolean(o.untilEnd), maxRecords: o.maxRecords,
       isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint' }, onResponse,
     })) {
-      records += chunk.records.length;
+      records += chunk.recordCount; // counted without building them (capture writes frames only)
       partitions.set(chunk.partition, chunk.nextOffset);
       if (command === 'consume') {
         let text = '';
