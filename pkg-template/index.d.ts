@@ -337,7 +337,7 @@ export interface ConsumeOptions {
   fetchMaxBytes?: number;
   /** Decoder options for the fetch responses (crc, int64, maxDecompressedBytes, ...); `transient` does not apply: consume's results are always kept. */
   decode?: DecodeOptions;
-  /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: the chunks then have no records). */
+  /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: reading the chunks' records then throws, saying they moved). */
   onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64> }) => void;
 }
 

@@ -361,8 +361,8 @@ export class KafkaClient {
    * one batch is larger), fetchMaxBytes (50 MiB), decode (decoder options: crc, int64, ...),
    * onResponse({ broker, apiVersion, frame, request, response }) for every fetch response: its raw
    * frame and its decoded result, before its records are handed out. The callback may keep the
-   * result, or move it (toTransferable: consume has read what it needs from it; the chunks'
-   * `records` are then gone).
+   * result, or move it (toTransferable: consume has read what it needs from it; reading the chunks'
+   * `records` then throws, saying they moved).
    */
   async *consume(options) {
     for (const name of Object.keys(options ?? {})) {

@@ -97,6 +97,12 @@ test('toTransferable moves a whole result to a worker without copying its column
     });`, { eval: true });
   worker.postMessage(data, transfer);
   assert.equal(transfer[0].byteLength, 0, 'the buffers moved');
+  // records not built before the move: what stayed here says where they went, rather than failing
+  // inside a typed array
+  const unread = decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
+  const sent = toTransferable(unread);
+  structuredClone(sent.data, { transfer: sent.transfer });
+  assert.throws(() => unread.topics[0].partitions[0].records, /moved to another thread \(toTransferable\)/);
   const got = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
   await worker.terminate();
   assert.deepEqual(got, expected.map((f) => ({ offset: f.offset, value: f.value, headers: f.headers.length, batch: f.batch })));
