@@ -648,12 +648,12 @@ class RecordSet {
 
 function buildRecords(columns, start, end) {
   const out = new Array(end - start);
+  columns.check();
   // a kept result's columns are its own: emptied only by their move to another thread
   if (end > start && columns.offsets.length === 0) {
     throw new Error('kafka-fetch-decoder: these records were moved to another thread (toTransferable); read them there, after fromTransferable');
   }
   if (columns.generation !== null) {
-    columns.check();
     for (let i = start; i < end; i++) out[i - start] = new TransientRecord(columns, i);
   } else {
     for (let i = start; i < end; i++) out[i - start] = columns.record(i);
