@@ -817,22 +817,32 @@ function loadInput(input, keep) {
   if (keep) scanned = new WeakRef(input);
 }
 
-/** Runs one wasm call on the shared engine; returns the metadata and the columns. */
-function decodeWith(input, recordSet, o) {
+/**
+ * Runs `call` on the shared engine (made on first use); its failures become typed errors: the
+ * decoder's JSON error documents a KafkaDecodeError (a RangeError for an argument out of range),
+ * anything else resets the engine (replaceEngineAfter).
+ */
+function withEngine(call) {
   requireWasm();
   engine ??= new wasm.WasmDecoder();
-  // the memory a transient result's views read is reused from here on
-  generation++;
-  let length;
   try {
-    loadInput(input, false);
-    length = engine.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
+    return call(engine);
   } catch (e) {
     if (typeof e !== 'string') throw replaceEngineAfter(e);
     const info = JSON.parse(e);
     if (info.code === 'RANGE') throw new RangeError(info.message);
     throw new KafkaDecodeError(info);
   }
+}
+
+/** Runs one wasm call on the shared engine; returns the metadata and the columns. */
+function decodeWith(input, recordSet, o) {
+  // the memory a transient result's views read is reused from here on
+  generation++;
+  const length = withEngine((e) => {
+    loadInput(input, false);
+    return e.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
+  });
   // the metadata JSON stays in wasm memory, in a buffer reused by the next call
   const meta = JSON.parse(utf8.decode(new Uint8Array(wasm.wasmMemory().buffer, engine.metadata_ptr(), length)));
   return { meta, columns: Columns.fromWasm(input, meta, o.bigint, o.transient) };
@@ -915,19 +925,12 @@ function wasmMemory() {
  * (unchanged) next copies it only once for both.
  */
 function fetchPositionsOf(frame, version) {
-  requireWasm();
-  engine ??= new wasm.WasmDecoder();
   // no transient result reads the input buffer, so this call ends none (unless it grows wasm
   // memory, which their check() sees)
-  let json;
-  try {
+  return JSON.parse(withEngine((e) => {
     loadInput(frame, true);
-    json = engine.fetch_positions(frame.length, version);
-  } catch (e) {
-    if (typeof e !== 'string') throw replaceEngineAfter(e);
-    throw new KafkaDecodeError(JSON.parse(e));
-  }
-  return JSON.parse(json);
+    return e.fetch_positions(frame.length, version);
+  }));
 }
 
 /** The wasm bindings, for the protocol layer of the live client (client/protocol.mjs). */

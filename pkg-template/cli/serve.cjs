@@ -77,14 +77,10 @@ function pageHandler(config) {
     if (rest === null || rest.split('/').some((s) => s === '' || s.startsWith('.')) || (prefix === '/pkg/' && !PKG_FILES.test(rest))) {
       return send(404, `not found: ${pathname}`);
     }
-    try {
-      fs.readFile(path.join(ROOT, SERVED[prefix], rest), (err, data) => {
-        if (err) return send(404, `not found: ${pathname}`);
-        send(200, data, TYPES[path.extname(rest)] ?? 'application/octet-stream');
-      });
-    } catch {
-      send(400, 'bad request');
-    }
+    fs.readFile(path.join(ROOT, SERVED[prefix], rest), (err, data) => {
+      if (err) return send(404, `not found: ${pathname}`);
+      send(200, data, TYPES[path.extname(rest)] ?? 'application/octet-stream');
+    });
   };
 }
 

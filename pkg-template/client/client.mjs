@@ -51,13 +51,13 @@ const CLIENT_OPTIONS = ['bootstrap', 'relay', 'webSocket', 'clientId', 'tls', 's
 // Through a relay without a bootstrap list, the relay picks one of its own bootstrap brokers.
 const RELAY_BOOTSTRAP = { host: 'the relay\'s bootstrap broker', port: 0 };
 
+const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
+  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse'];
+
 /**
  * Checks a client's options and resolves them into the bootstrap addresses and what every broker
  * connection needs (the relay resolves its own the same way).
  */
-const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
-  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse'];
-
 export function resolveClientOptions(options = {}) {
   for (const name of Object.keys(options)) {
     if (!CLIENT_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown client option '${name}'; valid: ${CLIENT_OPTIONS.join(', ')}`);
@@ -701,7 +701,6 @@ function firstAtOrAfter(set, offset) {
   return lo;
 }
 
-/** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */
 // Kafka's offsets are signed 64-bit integers
 const MAX_OFFSET = 2n ** 63n - 1n;
 
@@ -725,6 +724,7 @@ function startPosition(from) {
   throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
 }
 
+/** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */
 export function toMillis(at) {
   if (at instanceof Date) return at.getTime();
   if (typeof at === 'object' && at !== null && Number.isFinite(at.time)) return at.time;
