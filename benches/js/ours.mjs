@@ -177,7 +177,7 @@ export function allocationsPerDecode(bindings, run, n) {
 // frame once with ours and builds plain objects in the same shape ({offset, timestamp, key,
 // value, headers: [{key, value}]}, keys and values as Uint8Array views); the timed work is only
 // the same touch loop over them (decode() hands back the prepared objects).
-function jsFloor(loaded) {
+export function jsFloor(loaded) {
   const { mod } = loaded
   const view = (b) => (b === null ? null : new Uint8Array(b.buffer, b.byteOffset, b.length))
   return {
@@ -189,8 +189,8 @@ function jsFloor(loaded) {
     unavailable() {
       return null
     },
-    prepare({ frame }) {
-      const res = mod.decodeFetchResponse(frame, { apiVersion: 12, header: true, crc: 'skip' })
+    prepare({ frame }, options = { apiVersion: 12, header: true }) {
+      const res = mod.decodeFetchResponse(frame, { ...options, crc: 'skip' })
       return {
         topics: res.topics.map((t) => ({
           topic: t.topic,

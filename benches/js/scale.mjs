@@ -17,7 +17,7 @@ import { availableParallelism, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { REPO_ROOT } from './frames.mjs'
-import { allocationsPerDecode, loadPackage, PKG_DIR, touchOurs } from './ours.mjs'
+import { allocationsPerDecode, jsFloor, loadPackage, PKG_DIR, touchOurs } from './ours.mjs'
 import { betweenSamples, median, sample, warmUp } from './timing.mjs'
 
 export const SCALE_RANGES = {
@@ -82,6 +82,8 @@ async function runRange(name, loaded, opts) {
     return { name: frameName, frame, meta, options: { apiVersion: meta.api_version, header: meta.header, crc: opts.crc } }
   })
   const rows = []
+  const floorRows = []
+  const floor = jsFloor(loaded)
   for (const e of entries) {
     const d = { async: false, decode: (f) => mod.decodeFetchResponse(f, e.options), touch: touchOurs }
     const row = { frame: e.name, bytes: e.frame.length, records: e.meta.record_count, d, input: e.frame }
@@ -95,8 +97,14 @@ async function runRange(name, loaded, opts) {
       row.reason = err?.message ?? String(err)
     }
     rows.push(row)
+    // the JS floor of the same records (touch only, objects built before timing): whether the
+    // range can be flat at all for a decoder that hands records to JS
+    if (row.status === 'ok') {
+      row.floor = { records: row.records, d: floor, input: floor.prepare(e, { apiVersion: e.options.apiVersion, header: e.options.header }) }
+      floorRows.push(row.floor)
+    }
   }
-  const active = rows.filter((r) => r.status === 'ok')
+  const active = [...rows.filter((r) => r.status === 'ok'), ...floorRows]
   for (const r of active) r.iters = await warmUp(r.d, r.input, opts)
   for (const r of active) r.samplesMs = []
   for (let round = 0; round < opts.rounds; round++) {
@@ -109,18 +117,21 @@ async function runRange(name, loaded, opts) {
   for (const r of active) {
     const perSec = r.samplesMs.map((ms) => 1000 / ms)
     r.recPerS = { median: r.records * median(perSec), min: r.records * Math.min(...perSec), max: r.records * Math.max(...perSec) }
+    if (r.d === floor) continue
     r.mbPerS = (r.bytes / 1e6) * median(perSec)
     if (typeof bindings.allocationStats === 'function') {
       r.alloc = allocationsPerDecode(bindings, () => r.d.touch(r.d.decode(r.input)), r.bytes > 8e6 ? 2 : 10)
     }
   }
-  for (const r of rows) {
+  for (const r of [...rows, ...floorRows]) {
     delete r.d
     delete r.input
   }
-  const medians = active.map((r) => r.recPerS.median)
-  const spread = medians.length === rows.length && medians.length > 1 ? Math.max(...medians) / Math.min(...medians) : null
-  return { range: name, rows, spread }
+  const spreadOf = (timed) => {
+    const medians = timed.map((r) => r.recPerS.median)
+    return medians.length === rows.length && medians.length > 1 ? Math.max(...medians) / Math.min(...medians) : null
+  }
+  return { range: name, rows, spread: spreadOf(rows.filter((r) => r.recPerS)), floorSpread: spreadOf(floorRows) }
 }
 
 // N threads at once, each on its own copy of the package and frame; all start on one 'go'.
@@ -219,16 +230,17 @@ export function printScale(result) {
   console.log(`load average ${load(result.loadavgBefore)} before, ${load(result.loadavgAfter)} after`)
   for (const range of result.ranges) {
     console.log(`\n### ${range.range}\n`)
-    console.log('| frame | bytes | records | partitions | headers/rec | rec/s median [min–max] | MB/s | of the range\'s first | allocs / bytes per decode |')
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+    console.log('| frame | bytes | records | partitions | headers/rec | rec/s median [min–max] | MB/s | of the range\'s first | JS floor rec/s | allocs / bytes per decode |')
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
     const first = range.rows[0]?.recPerS?.median
     for (const r of range.rows) {
       const rate = r.recPerS ? `${fmtRate(r.recPerS.median)} [${fmtRate(r.recPerS.min)}–${fmtRate(r.recPerS.max)}]` : `${r.status}: ${r.reason}`
       const alloc = r.alloc ? `${r.alloc.calls.toFixed(r.alloc.calls % 1 ? 1 : 0)} / ${Math.round(r.alloc.bytes).toLocaleString('en')}` : '–'
-      console.log(`| ${r.frame} | ${fmtSize(r.bytes)} | ${r.records.toLocaleString('en')} | ${r.partitions?.toLocaleString('en') ?? '–'} | ${r.headersPerRecord ?? '–'} | ${rate} | ${r.mbPerS ? r.mbPerS.toFixed(1) : '–'} | ${r.recPerS && first ? `${((100 * r.recPerS.median) / first).toFixed(0)}%` : '–'} | ${alloc} |`)
+      console.log(`| ${r.frame} | ${fmtSize(r.bytes)} | ${r.records.toLocaleString('en')} | ${r.partitions?.toLocaleString('en') ?? '–'} | ${r.headersPerRecord ?? '–'} | ${rate} | ${r.mbPerS ? r.mbPerS.toFixed(1) : '–'} | ${r.recPerS && first ? `${((100 * r.recPerS.median) / first).toFixed(0)}%` : '–'} | ${r.floor?.recPerS ? fmtRate(r.floor.recPerS.median) : '–'} | ${alloc} |`)
     }
     if (range.spread !== null) {
-      console.log(`\nspread (fastest / slowest median): ${range.spread.toFixed(2)}× (${range.spread <= FLAT ? 'flat' : 'not flat'}: target ≤ ${FLAT.toFixed(2)}×)`)
+      console.log(`\nspread (fastest / slowest median): ${range.spread.toFixed(2)}× (${range.spread <= FLAT ? 'flat' : 'not flat'}: target ≤ ${FLAT.toFixed(2)}×)` +
+        (range.floorSpread !== null ? `; the JS floor's own spread ${range.floorSpread.toFixed(2)}×` : ''))
     }
   }
   const w = result.workers
