@@ -3,7 +3,7 @@
 //! Natively, crc-fast uses the CPU's CRC and carry-less multiply instructions. wasm has neither,
 //! and crc-fast's table fallback dispatches over every algorithm it knows, which links ~700 KB of
 //! tables into the module. There CRC-32 (legacy messages, rare) is the `crc` crate's slicing-by-16,
-//! and CRC-32C (every record batch) is slicing-by-16 over three interleaved streams
+//! and CRC-32C (every record batch) is slicing-by-16 over four interleaved streams
 //! ([`interleaved`]), checked against the crate at every length.
 
 use crate::error::{DecodeError, ErrorKind, Result};
@@ -57,17 +57,20 @@ pub fn crc32(data: &[u8]) -> u32 {
     CRC32.checksum(data)
 }
 
-/// CRC-32C in software, for wasm: slicing-by-16 tables, run over three parts of the input at once.
+/// CRC-32C in software, for wasm: slicing-by-16 tables, run over four parts of the input at once.
 ///
 /// One table-driven stream is bound by its dependency chain (each 16 bytes need the previous CRC);
-/// three independent streams keep the loads busy, and their CRCs are then joined by multiplying in
-/// GF(2) (what zlib's crc32_combine does). Used in wasm only; natively the CPU's instructions win.
+/// independent streams keep the loads busy, and their CRCs are then joined by multiplying in
+/// GF(2) (what zlib's crc32_combine does). Four streams measured 6-14% faster than three in wasm
+/// (five and six slower again). Used in wasm only; natively the CPU's instructions win.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod interleaved {
     /// CRC-32C's polynomial, bit-reflected.
     const POLY: u32 = 0x82f6_3b78;
+    /// Streams run at once.
+    const STREAMS: usize = 4;
     /// Below this, one stream: the join costs more than it saves.
-    const MIN_INTERLEAVED: usize = 3 * 256;
+    const MIN_INTERLEAVED: usize = STREAMS * 256;
 
     /// TABLES[k][b]: the CRC contribution of byte b followed by k zero bytes.
     static TABLES: [[u32; 256]; 16] = tables();
@@ -172,19 +175,20 @@ mod interleaved {
         if data.len() < MIN_INTERLEAVED {
             return !one_stream(!0, data);
         }
-        let part = data.len() / 3 / 16 * 16;
-        let (a, rest) = data.split_at(part);
-        let (b, rest) = rest.split_at(part);
-        let (c, tail) = rest.split_at(part);
-        let (mut ca, mut cb, mut cc) = (!0u32, 0u32, 0u32);
-        for ((x, y), z) in a.chunks_exact(16).zip(b.chunks_exact(16)).zip(c.chunks_exact(16)) {
-            ca = step16(ca, x.try_into().expect("16 bytes"));
-            cb = step16(cb, y.try_into().expect("16 bytes"));
-            cc = step16(cc, z.try_into().expect("16 bytes"));
+        let part = data.len() / STREAMS / 16 * 16;
+        let (parts, tail) = data.split_at(STREAMS * part);
+        // the first stream starts from the CRC's initial value, the others from zero
+        let mut crcs = [0u32; STREAMS];
+        crcs[0] = !0;
+        for at in (0..part).step_by(16) {
+            for (s, crc) in crcs.iter_mut().enumerate() {
+                let block = &parts[s * part + at..s * part + at + 16];
+                *crc = step16(*crc, block.try_into().expect("16 bytes"));
+            }
         }
         // crc(a b) = crc(a) shifted over b's length, plus b's own from a zero register
         let shift = shift_of(part);
-        let joined = multiply(multiply(ca, shift) ^ cb, shift) ^ cc;
+        let joined = crcs[1..].iter().fold(crcs[0], |acc, &c| multiply(acc, shift) ^ c);
         !one_stream(joined, tail)
     }
 }
