@@ -45,6 +45,8 @@ let contract = null;
 let metadataLayout = null;
 let P = null;
 let S = null;
+// Fields per batch in each batch column, and the name tables (set by checkBatchFields).
+let batchLayout = null;
 // One wasm-side decoder serves every FetchDecoder of this module instance: calls are synchronous and
 // their results are copied out (or, with `transient`, valid only until the next call), so holding
 // many FetchDecoders costs no wasm memory.
@@ -57,6 +59,7 @@ function attach(bindings) {
   wasm = bindings;
   contract = JSON.parse(bindings.contract());
   useMetadataLayout(contract);
+  checkBatchFields(contract.batchFields);
   engine = null;
 }
 
@@ -367,7 +370,40 @@ class Columns {
   }
 }
 
+/**
+ * One batch, shared by its records. Its fields are the contract's batch fields (BATCH_FIELDS in
+ * src/contract.rs), in that order, written by name in `read`: added by computed name one by one,
+ * they cost a 10,000-partition response 12% of its decode. `checkBatchFields` holds them to the
+ * contract of the module loaded.
+ */
 class Batch {
+  /** The batch whose int64 fields start at `int64[l]` and the others at `int32[s]`. */
+  static read(int64, l, int32, s, names) {
+    const b = new Batch();
+    b.baseOffset = int64[l];
+    b.lastOffset = int64[l + 1];
+    b.partitionLeaderEpoch = int32[s];
+    b.producerId = int64[l + 2];
+    b.producerEpoch = int32[s + 1];
+    b.baseSequence = int32[s + 2];
+    b.isTransactional = int32[s + 3] !== 0;
+    b.isControl = int32[s + 4] !== 0;
+    b.isAborted = int32[s + 5] !== 0;
+    b.hasDeleteHorizon = int32[s + 6] !== 0;
+    b.compression = names.compression[int32[s + 7]];
+    b.timestampType = names.timestampType[int32[s + 8]];
+    b.magic = int32[s + 9];
+    const crcValid = int32[s + 10];
+    b.crcValid = crcValid === 0 ? null : crcValid === 1;
+    b.baseTimestamp = int64[l + 3];
+    b.maxTimestamp = int64[l + 4];
+    b.recordCount = int32[s + 11];
+    b.sizeInBytes = int32[s + 12];
+    b.uncompressedSize = int32[s + 13];
+    b.position = int32[s + 14];
+    return b;
+  }
+
   toJSON() {
     const out = {};
     for (const k of Object.keys(this)) out[k] = jsonInt64(this[k]);
@@ -375,28 +411,42 @@ class Batch {
   }
 }
 
-/** One Batch per batch, its properties named and typed by the contract's batch fields. */
-function makeBatches(int64, int32) {
-  const fields = contract.batchFields;
-  const int32PerBatch = fields.filter((f) => f.type !== 'int64').length;
-  const n = int32.length / int32PerBatch;
-  const batches = new Array(n);
+/**
+ * Holds Batch.read to the contract: a batch read from columns numbered 1, 2, 3, ... must have the
+ * contract's fields in its order, each from the column the contract gives it (a JS and a wasm
+ * module from different builds fail here, at load).
+ */
+function checkBatchFields(fields) {
+  const int64PerBatch = fields.filter((f) => f.type === 'int64').length;
+  const int32PerBatch = fields.length - int64PerBatch;
+  const names = Object.fromEntries(fields.filter((f) => f.type === 'name').map((f) => [f.name, f.names]));
+  const int64 = Array.from({ length: int64PerBatch }, (_, i) => 1000 + i);
+  const probe = Batch.read(int64, 0, Int32Array.from({ length: int32PerBatch }, (_, i) => i), 0, names);
   let l = 0;
   let s = 0;
-  for (let b = 0; b < n; b++) {
-    const batch = new Batch();
-    for (const f of fields) {
-      switch (f.type) {
-        case 'int64': batch[f.name] = int64[l++]; break;
-        case 'int32': batch[f.name] = int32[s++]; break;
-        case 'bool': batch[f.name] = int32[s++] !== 0; break;
-        case 'nullableBool': { const v = int32[s++]; batch[f.name] = v === 0 ? null : v === 1; break; }
-        case 'name': batch[f.name] = f.names[int32[s++]]; break;
-        default: throw new Error(`kafka-fetch-decoder: unknown batch field type ${f.type}`);
-      }
+  const expected = fields.map((f) => {
+    switch (f.type) {
+      case 'int64': return 1000 + l++;
+      case 'int32': return s++;
+      case 'bool': return s++ !== 0;
+      case 'nullableBool': { const v = s++; return v === 0 ? null : v === 1; }
+      case 'name': return f.names[s++];
+      default: return Symbol(f.type);
     }
-    batches[b] = batch;
+  });
+  const got = Object.entries(probe);
+  if (got.length !== fields.length || fields.some((f, i) => got[i][0] !== f.name || !Object.is(got[i][1], expected[i]))) {
+    throw new Error('kafka-fetch-decoder: the wasm module\'s batch fields differ from this JS (files from different builds)');
   }
+  batchLayout = { int64PerBatch, int32PerBatch, names };
+}
+
+/** One Batch per batch of the call. */
+function makeBatches(int64, int32) {
+  const { int64PerBatch, int32PerBatch, names } = batchLayout;
+  const n = int32.length / int32PerBatch;
+  const batches = new Array(n);
+  for (let b = 0; b < n; b++) batches[b] = Batch.read(int64, b * int64PerBatch, int32, b * int32PerBatch, names);
   return batches;
 }
 
@@ -568,6 +618,30 @@ class RecordSource {
 }
 
 /**
+ * A partition's fields from its metadata array `p`, ahead of its record set's own. Written by name
+ * (not copied from an object literal with Object.assign): 5% less time on a 10,000-partition response.
+ */
+function writePartitionFields(set, p, int64) {
+  const aborted = p[P.abortedTransactions];
+  const diverging = p[P.divergingEpoch];
+  const snapshot = p[P.snapshotId];
+  set.partition = p[P.partition];
+  set.errorCode = p[P.errorCode];
+  set.errorName = contractErrorName(p[P.errorCode]);
+  set.highWatermark = int64(p[P.highWatermark]);
+  set.lastStableOffset = int64(p[P.lastStableOffset]);
+  set.logStartOffset = int64(p[P.logStartOffset]);
+  set.abortedTransactions = aborted && aborted.map(([producerId, firstOffset]) => ({
+    producerId: int64(producerId),
+    firstOffset: int64(firstOffset),
+  }));
+  set.preferredReadReplica = p[P.preferredReadReplica];
+  set.divergingEpoch = diverging && { epoch: diverging.epoch, endOffset: int64(diverging.endOffset) };
+  set.currentLeader = p[P.currentLeader];
+  set.snapshotId = snapshot && { endOffset: int64(snapshot.endOffset), epoch: snapshot.epoch };
+}
+
+/**
  * A partition's (or a bare record set's) records and batches. `records` is built the first time it
  * is read; `record(i)` builds one. Other fields are plain data.
  */
@@ -577,10 +651,11 @@ class RecordSet {
 
   /**
    * `set` is the record set's summary in the call's metadata (indexes into the columns, partial,
-   * next offset, error), read here for every kind of result; `fields` come before its own.
+   * next offset, error), read here for every kind of result; a response's partition (its metadata
+   * array) gives its fields first, a bare record set has none (null).
    */
-  constructor(columns, set, int64, fields, fetchOffset) {
-    Object.assign(this, fields);
+  constructor(columns, set, int64, partition, fetchOffset) {
+    if (partition !== null) writePartitionFields(this, partition, int64);
     this.partial = set[S.partial];
     this.nextOffset = int64(set[S.nextOffset]);
     this.error = set[S.error];
@@ -689,27 +764,7 @@ function responseResult(r, columns, o) {
       return {
         topic,
         topicId: t.topicId,
-        partitions: t.partitions.map((p) => {
-          const aborted = p[P.abortedTransactions];
-          const diverging = p[P.divergingEpoch];
-          const snapshot = p[P.snapshotId];
-          return new RecordSet(columns, p[P.recordSet], int64, {
-            partition: p[P.partition],
-            errorCode: p[P.errorCode],
-            errorName: errorName(p[P.errorCode]),
-            highWatermark: int64(p[P.highWatermark]),
-            lastStableOffset: int64(p[P.lastStableOffset]),
-            logStartOffset: int64(p[P.logStartOffset]),
-            abortedTransactions: aborted && aborted.map(([producerId, firstOffset]) => ({
-              producerId: int64(producerId),
-              firstOffset: int64(firstOffset),
-            })),
-            preferredReadReplica: p[P.preferredReadReplica],
-            divergingEpoch: diverging && { epoch: diverging.epoch, endOffset: int64(diverging.endOffset) },
-            currentLeader: p[P.currentLeader],
-            snapshotId: snapshot && { endOffset: int64(snapshot.endOffset), epoch: snapshot.epoch },
-          }, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]));
-        }),
+        partitions: t.partitions.map((p) => new RecordSet(columns, p[P.recordSet], int64, p, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]))),
       };
     }),
     nodeEndpoints: r.nodeEndpoints,
@@ -725,7 +780,7 @@ function responseResult(r, columns, o) {
 }
 
 function recordSetResult(set, columns, o) {
-  const result = new RecordSet(columns, set, int64Converter(o.bigint), {}, o.fetchOffset ?? null);
+  const result = new RecordSet(columns, set, int64Converter(o.bigint), null, o.fetchOffset ?? null);
   Object.assign(RecordSet.sourceOf(result), { kind: 'recordSet', meta: set, options: o });
   return result;
 }
