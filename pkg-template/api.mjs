@@ -47,6 +47,8 @@ let P = null;
 let S = null;
 // Fields per batch in each batch column, and the name tables (set by checkBatchFields).
 let batchLayout = null;
+// [name, type] of every column, in the contract's order: the order of the metadata's `cols` pairs.
+let columnTypes = null;
 // One wasm-side decoder serves every FetchDecoder of this module instance: calls are synchronous and
 // their results are copied out (or, with `transient`, valid only until the next call), so holding
 // many FetchDecoders costs no wasm memory.
@@ -60,6 +62,7 @@ function attach(bindings) {
   contract = JSON.parse(bindings.contract());
   useMetadataLayout(contract);
   checkBatchFields(contract.batchFields);
+  columnTypes = Object.entries(contract.columns);
   engine = null;
 }
 
@@ -282,9 +285,10 @@ class Columns {
   static fromWasm(input, meta, bigint, transient) {
     const buffer = wasm.wasmMemory().buffer;
     const views = {};
-    for (const [name, type] of Object.entries(contract.columns)) {
-      const [ptr, len] = meta.cols[name];
-      views[name] = columnView(buffer, type, ptr, len, bigint);
+    const cols = meta.cols; // [address, length] pairs in the contract's column order
+    for (let i = 0; i < columnTypes.length; i++) {
+      const [name, type] = columnTypes[i];
+      views[name] = columnView(buffer, type, cols[2 * i], cols[2 * i + 1], bigint);
     }
     const own = (view) => (transient ? view : view.slice());
     // Decompressed bytes: one copy per call, into memory of their own so that later calls never
@@ -309,7 +313,21 @@ class Columns {
   }
 
   constructor(c, generationOfTransient = null) {
-    Object.assign(this, c);
+    // by name, not Object.assign: a fixed set of fields, written in a fixed order
+    this.input = c.input;
+    this.inputLength = c.inputLength;
+    this.arena = c.arena;
+    this.offsets = c.offsets;
+    this.timestamps = c.timestamps;
+    this.keys = c.keys;
+    this.values = c.values;
+    this.headersEnd = c.headersEnd;
+    this.batchIndex = c.batchIndex;
+    this.headerKeyIds = c.headerKeyIds;
+    this.headerValues = c.headerValues;
+    this.headerKeys = c.headerKeys;
+    this.batches = c.batches;
+    this.controlTypes = c.controlTypes;
     this.generation = generationOfTransient;
     // where views are made from, read once: a typed array's buffer and byteOffset are getters,
     // costly enough per key, value and header value to show (about a fifth of a decode on bench_none)

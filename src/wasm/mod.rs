@@ -238,7 +238,8 @@ struct Exporter {
 }
 
 impl Exporter {
-    /// Writes `"headerKeys":[..],"inputLength":n,"cols":{name:[ptr,len],...}` for this call.
+    /// Writes `"headerKeys":[..],"inputLength":n,"cols":[ptr,len,ptr,len,...]` for this call, the
+    /// columns in the contract's order (an array: JSON.parse makes it in a third of an object's time).
     fn columns(
         &mut self,
         j: &mut JsonWriter<'_>,
@@ -286,15 +287,13 @@ impl Exporter {
                 other => unreachable!("column {other} of the contract has no source"),
             }
         };
-        j.key("cols").begin_object();
+        j.key("cols").begin_array();
         for (name, _) in contract::COLUMNS {
             let (ptr, len) = by_name(name);
-            j.key(name).begin_array();
             j.item().number(ptr);
             j.item().number(len);
-            j.end_array();
         }
-        j.end_object();
+        j.end_array();
         Ok(())
     }
 }
