@@ -49,6 +49,9 @@ let S = null;
 let batchLayout = null;
 // [name, type] of every column, in the contract's order: the order of the metadata's `cols` pairs.
 let columnTypes = null;
+// The module's WebAssembly.Memory, kept: asking wasm for it is a call across the boundary. Its
+// `buffer` is read at each use (a memory growth replaces it).
+let memory = null;
 // One wasm-side decoder serves every FetchDecoder of this module instance: calls are synchronous and
 // their results are copied out (or, with `transient`, valid only until the next call), so holding
 // many FetchDecoders costs no wasm memory.
@@ -63,6 +66,7 @@ function attach(bindings) {
   useMetadataLayout(contract);
   checkBatchFields(contract.batchFields);
   columnTypes = Object.entries(contract.columns);
+  memory = bindings.wasmMemory();
   engine = null;
 }
 
@@ -127,13 +131,18 @@ const OPTIONS = {
 };
 const FRAME_ONLY = ['apiVersion', 'header', 'fetchOffsets', 'topicNames'];
 const RECORD_SET_ONLY = ['fetchOffset'];
+// the options each kind of call takes, listed once
+const VALID_OPTIONS = {
+  frame: Object.keys(OPTIONS).filter((k) => !RECORD_SET_ONLY.includes(k)),
+  recordSet: Object.keys(OPTIONS).filter((k) => !FRAME_ONLY.includes(k)),
+};
 
 function parseOptions(options, recordSet) {
   if (options != null && !isPlainObject(options)) {
     throw new TypeError('kafka-fetch-decoder: options must be an object');
   }
   const o = options ?? {};
-  const valid = Object.keys(OPTIONS).filter((k) => !(recordSet ? FRAME_ONLY : RECORD_SET_ONLY).includes(k));
+  const valid = recordSet ? VALID_OPTIONS.recordSet : VALID_OPTIONS.frame;
   for (const [name, value] of Object.entries(o)) {
     if (!valid.includes(name)) {
       const where = OPTIONS[name] ? ` (it is for ${recordSet ? 'decodeFetchResponse' : 'decodeRecordSet'})` : '';
@@ -283,7 +292,7 @@ function perRecordColumns(from, take) {
  */
 class Columns {
   static fromWasm(input, meta, bigint, transient) {
-    const buffer = wasm.wasmMemory().buffer;
+    const buffer = memory.buffer;
     const views = {};
     const cols = meta.cols; // [address, length] pairs in the contract's column order
     for (let i = 0; i < columnTypes.length; i++) {
@@ -885,7 +894,7 @@ function loadInput(input, keep) {
   scanned = null;
   if (!there) {
     const ptr = engine.input_buffer(input.length);
-    new Uint8Array(wasm.wasmMemory().buffer, ptr, input.length).set(input);
+    new Uint8Array(memory.buffer, ptr, input.length).set(input);
   }
   if (keep) scanned = new WeakRef(input);
 }
@@ -917,7 +926,7 @@ function decodeWith(input, recordSet, o) {
     return e.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
   });
   // the metadata JSON stays in wasm memory, in a buffer reused by the next call
-  const meta = JSON.parse(utf8.decode(new Uint8Array(wasm.wasmMemory().buffer, engine.metadata_ptr(), length)));
+  const meta = JSON.parse(utf8.decode(new Uint8Array(memory.buffer, engine.metadata_ptr(), length)));
   return { meta, columns: Columns.fromWasm(input, meta, o.bigint, o.transient) };
 }
 
@@ -987,7 +996,7 @@ function decodeRecordSet(bytes, options) {
 /** The wasm memory (for checking that it stops growing). */
 function wasmMemory() {
   requireWasm();
-  return wasm.wasmMemory();
+  return memory;
 }
 
 /**
