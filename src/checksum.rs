@@ -68,7 +68,7 @@ mod interleaved {
     /// CRC-32C's polynomial, bit-reflected.
     const POLY: u32 = 0x82f6_3b78;
     /// Streams run at once.
-    const STREAMS: usize = 4;
+    pub(super) const STREAMS: usize = 4;
     /// Below this, one stream: the join costs more than it saves.
     const MIN_INTERLEAVED: usize = STREAMS * 256;
 
@@ -133,7 +133,7 @@ mod interleaved {
         crc
     }
 
-    fn one_stream(mut crc: u32, data: &[u8]) -> u32 {
+    pub(super) fn one_stream(mut crc: u32, data: &[u8]) -> u32 {
         let mut blocks = data.chunks_exact(16);
         for b in &mut blocks {
             crc = step16(crc, b.try_into().expect("16 bytes"));
@@ -141,20 +141,18 @@ mod interleaved {
         bytewise(crc, blocks.remainder())
     }
 
-    /// a * b mod POLY, both bit-reflected polynomials.
+    /// a * b mod POLY, both bit-reflected polynomials. Always 32 steps: `a` is a stream's CRC
+    /// register, which the data can make zero (an early exit on a's last set bit never came then).
     fn multiply(a: u32, mut b: u32) -> u32 {
-        let mut m = 1u32 << 31;
         let mut p = 0;
-        loop {
-            if a & m != 0 {
+        // bit 31 of `a` is x^0; each step multiplies b by x
+        for bit in (0..32).rev() {
+            if (a >> bit) & 1 == 1 {
                 p ^= b;
-                if a & (m - 1) == 0 {
-                    return p;
-                }
             }
-            m >>= 1;
             b = if b & 1 == 1 { (b >> 1) ^ POLY } else { b >> 1 };
         }
+        p
     }
 
     /// x^(8n) mod POLY: what a CRC register is multiplied by when n zero bytes follow.
@@ -208,6 +206,35 @@ mod tests {
             );
         }
         assert_eq!(super::interleaved::crc32c(b"123456789"), 0xe306_9283);
+    }
+
+    /// Data that zeroes a stream's CRC register where the streams are joined: the register's own
+    /// bytes (little-endian) just before the end of the stream's part. A zero register once hung
+    /// the join (the GF(2) multiply waited for a set bit), so a crafted batch froze the decoder.
+    #[test]
+    fn interleaved_crc32c_with_a_stream_register_of_zero() {
+        use super::interleaved::{STREAMS, crc32c, one_stream};
+        for len in [1024usize, 1100, 5000, 100_000] {
+            let part = len / STREAMS / 16 * 16;
+            for stream in 0..STREAMS {
+                let mut data: Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
+                let (start, end) = (stream * part, (stream + 1) * part);
+                // stream 0 starts from the CRC's initial value, the others from zero
+                let init = if stream == 0 { !0 } else { 0 };
+                let register = one_stream(init, &data[start..end - 4]);
+                data[end - 4..end].copy_from_slice(&register.to_le_bytes());
+                assert_eq!(
+                    one_stream(init, &data[start..end]),
+                    0,
+                    "length {len}, stream {stream}"
+                );
+                assert_eq!(
+                    crc32c(&data),
+                    super::crc32c(&data),
+                    "length {len}, stream {stream}"
+                );
+            }
+        }
     }
 
     #[test]
