@@ -1,10 +1,16 @@
 //! The JS/wasm contract, defined once: which columns a call hands to JavaScript and of what type,
 //! the batch fields by name, the enum name tables and the option bits. The wasm module writes
 //! its output by these tables and hands `describe()` to the JS layer at load, which builds its
-//! objects by name from it; nothing about the layout is repeated on the JS side.
+//! objects by name from it; where the JS names fields itself for speed (the batch object), it holds
+//! them to this description at load.
 
 use crate::json::JsonWriter;
 use crate::output::{BatchInfo, CrcStatus, TimestampType};
+
+/// The shape of what a call hands to JS (the metadata JSON and the columns), numbered: changed with
+/// it, so that a JS layer and a wasm module from different builds refuse each other at load.
+/// 2: the metadata's `cols` became one flat array of address/length pairs in `COLUMNS` order.
+pub const VERSION: u32 = 2;
 
 /// Option bits of the wasm `decode` call.
 pub mod flag {
@@ -283,6 +289,7 @@ pub fn describe() -> String {
     let mut out = String::new();
     let mut j = JsonWriter::new(&mut out);
     j.begin_object();
+    j.key("version").number(VERSION);
     j.key("columns").begin_object();
     for (name, ty) in COLUMNS {
         j.key(name).string(ty.name());
@@ -375,7 +382,9 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), BATCH_FIELDS.len());
         let d = describe();
-        assert!(d.starts_with("{\"columns\":{\"offsets\":\"int64\""));
+        assert!(d.starts_with(&format!(
+            "{{\"version\":{VERSION},\"columns\":{{\"offsets\":\"int64\""
+        )));
         assert!(d.contains("\"flags\":{\"header\":1,"));
     }
 }

@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { pkg, corpusDir, corpusNames, loadCapture, root, b64 } from './helpers.mjs';
+import { pkg, corpusDir, corpusNames, loadCapture, root, b64, sample } from './helpers.mjs';
 
 const native = new Map(
   execFileSync('cargo', ['run', '--quiet', '--example', 'dump_fields', '--', corpusDir], { cwd: root, maxBuffer: 1 << 30 })
@@ -48,5 +48,34 @@ test('native and package agree on every field of every corpus capture', () => {
     const { frame, meta } = loadCapture(corpusDir, name);
     const res = pkg.decodeFetchResponse(frame, { apiVersion: meta.api_version, crc: 'report', includeControlRecords: true, int64: 'bigint' });
     assert.deepStrictEqual(responseFields(res), native.get(name), name);
+  }
+});
+
+// A JS layer and a wasm module from different builds refuse each other at load, and the refused
+// module leaves nothing behind: the package decodes on as before.
+test('attach refuses a module whose contract this JS does not read, and keeps the one it has', async () => {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(import.meta.url);
+  const lib = require(`${root}/pkg/lib.cjs`);
+  const bindings = require(`${root}/pkg/wasm/kafka_fetch_decoder.js`);
+  const real = JSON.parse(bindings.contract());
+  const withContract = (change) => ({ ...bindings, contract: () => JSON.stringify(change(structuredClone(real))) });
+  const swap = (fields, a, b) => {
+    const i = fields.findIndex((f) => f.name === a);
+    const j = fields.findIndex((f) => f.name === b);
+    [fields[i], fields[j]] = [fields[j], fields[i]];
+  };
+  const refused = [
+    ['another version', (c) => ({ ...c, version: c.version + 1 })],
+    ['two bool fields swapped', (c) => { swap(c.batchFields, 'isTransactional', 'isControl'); return c; }],
+    ['two name fields swapped', (c) => { swap(c.batchFields, 'compression', 'timestampType'); return c; }],
+    ['an int32 field read as a bool', (c) => { c.batchFields.find((f) => f.name === 'magic').type = 'bool'; return c; }],
+    ['a field more', (c) => { c.batchFields.push({ name: 'extra', type: 'int32' }); return c; }],
+  ];
+  const { frame, meta } = sample('tansu_v12_multibatch');
+  const before = JSON.stringify(lib.decodeFetchResponse(frame, { apiVersion: meta.api_version }));
+  for (const [what, change] of refused) {
+    assert.throws(() => lib.attach(withContract(change)), /files from different builds/, what);
+    assert.equal(JSON.stringify(lib.decodeFetchResponse(frame, { apiVersion: meta.api_version })), before, what);
   }
 });
