@@ -84,6 +84,12 @@ pub mod internals {
     pub use crate::compression::{DecompressError, Decompressor};
     pub use crate::wire::Reader;
 
+    /// CRC-32C as the wasm build computes it (interleaved streams; natively the CPU's instructions
+    /// serve the decoder), its number of streams, and one stream's raw register from `init`.
+    pub use crate::checksum::interleaved::{
+        STREAMS as CRC32C_STREAMS, crc32c as crc32c_interleaved, one_stream as crc32c_register,
+    };
+
     /// A decoded protocol response as the JSON document the wasm bindings return.
     pub fn protocol_response_json(response: &crate::ProtocolResponse<'_>, version: i16) -> String {
         crate::protocol::to_json::response(response, version)
