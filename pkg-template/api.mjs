@@ -72,20 +72,32 @@ function attach(bindings) {
     throw new Error(`kafka-fetch-decoder: the wasm module's contract is version ${described.version}, this JS reads version ${CONTRACT_VERSION} (files from different builds)`);
   }
   const layout = batchLayoutOf(described.batchFields);
+  const metadata = metadataLayoutOf(described);
+  const columns = Object.entries(described.columns);
+  const wasmMemory = bindings.wasmMemory();
   wasm = bindings;
   contract = described;
-  useMetadataLayout(contract);
+  useMetadataLayout(metadata);
   batchLayout = layout;
-  columnTypes = Object.entries(contract.columns);
-  memory = bindings.wasmMemory();
+  columnTypes = columns;
+  memory = wasmMemory;
   engine = null;
+  scanned = null;
 }
 
-/** Reads the metadata's arrays by the field names of a contract (or of a transferred result). */
-function useMetadataLayout({ partitionFields, recordSetFields }) {
-  metadataLayout = { partitionFields, recordSetFields };
-  P = Object.fromEntries(partitionFields.map((name, i) => [name, i]));
-  S = Object.fromEntries(recordSetFields.map((name, i) => [name, i]));
+/** Where the metadata's arrays keep each field, by the field names of a contract (or of a transferred result). */
+function metadataLayoutOf({ partitionFields, recordSetFields }) {
+  return {
+    layout: { partitionFields, recordSetFields },
+    P: Object.fromEntries(partitionFields.map((name, i) => [name, i])),
+    S: Object.fromEntries(recordSetFields.map((name, i) => [name, i])),
+  };
+}
+
+function useMetadataLayout(metadata) {
+  metadataLayout = metadata.layout;
+  P = metadata.P;
+  S = metadata.S;
 }
 
 function requireWasm() {
@@ -451,9 +463,10 @@ class Batch {
 
 /**
  * The batch columns' layout in a contract's batch fields, once Batch is held to them: a batch made
- * from columns of zeros has the contract's fields in its order, and setting any one slot of either
- * column to 1 changes exactly the field the contract puts there, to what its type makes of a 1. A JS
- * layer and a wasm module from different builds fail here, at load.
+ * from columns of zeros has the contract's fields in its order, each what its type makes of a 0, and
+ * setting any one slot of either column to 1 changes exactly the field the contract puts there, to what
+ * its type makes of a 1 (bool and nullableBool differ at 0: false and null). A JS layer and a wasm
+ * module from different builds fail here, at load.
  */
 function batchLayoutOf(fields) {
   const int64Fields = fields.filter((f) => f.type === 'int64');
@@ -462,13 +475,23 @@ function batchLayoutOf(fields) {
   const batchOf = (one64, one32) => new Batch(
     int64Fields.map((_, i) => (i === one64 ? 1 : 0)), 0,
     Int32Array.from(int32Fields, (_, i) => (i === one32 ? 1 : 0)), 0, names);
-  const ofOne = (f) => ({ int64: 1, int32: 1, bool: true, nullableBool: true, name: f.names?.[1] })[f.type];
+  // what the contract's type makes of a column value v (0 or 1)
+  const valueOf = (f, v) => {
+    switch (f.type) {
+      case 'int64': case 'int32': return v;
+      case 'bool': return v !== 0;
+      case 'nullableBool': return v === 0 ? null : v === 1;
+      case 'name': return f.names?.[v];
+      default: return Symbol(f.type);
+    }
+  };
   const zero = batchOf(-1, -1);
   const fits = (probe, field) => {
     const changed = Object.keys(probe).filter((k) => !Object.is(probe[k], zero[k]));
-    return changed.length === 1 && changed[0] === field.name && Object.is(probe[field.name], ofOne(field));
+    return changed.length === 1 && changed[0] === field.name && Object.is(probe[field.name], valueOf(field, 1));
   };
   const ok = Object.keys(zero).join() === fields.map((f) => f.name).join() &&
+    fields.every((f) => Object.is(zero[f.name], valueOf(f, 0))) &&
     int64Fields.every((f, i) => fits(batchOf(i, -1), f)) &&
     int32Fields.every((f, i) => fits(batchOf(-1, i), f));
   if (!ok) throw new Error('kafka-fetch-decoder: the wasm module\'s batch fields differ from this JS (files from different builds)');
@@ -870,7 +893,7 @@ function pointsIntoInput(c) {
 /** Rebuilds a result sent with toTransferable (no wasm needed on this side). */
 function fromTransferable(data) {
   if (data?.kafkaFetchDecoder !== 1) throw new TypeError('kafka-fetch-decoder: fromTransferable takes the data of toTransferable');
-  if (P === null) useMetadataLayout(data.layout);
+  if (P === null) useMetadataLayout(metadataLayoutOf(data.layout));
   const batches = data.batches.map((b) => Object.assign(new Batch(), b));
   const columns = new Columns({
     ...data.columns,

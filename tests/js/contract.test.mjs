@@ -70,12 +70,20 @@ test('attach refuses a module whose contract this JS does not read, and keeps th
     ['two bool fields swapped', (c) => { swap(c.batchFields, 'isTransactional', 'isControl'); return c; }],
     ['two name fields swapped', (c) => { swap(c.batchFields, 'compression', 'timestampType'); return c; }],
     ['an int32 field read as a bool', (c) => { c.batchFields.find((f) => f.name === 'magic').type = 'bool'; return c; }],
+    ['a nullable bool read as a bool', (c) => { c.batchFields.find((f) => f.name === 'crcValid').type = 'bool'; return c; }],
     ['a field more', (c) => { c.batchFields.push({ name: 'extra', type: 'int32' }); return c; }],
   ];
   const { frame, meta } = sample('tansu_v12_multibatch');
-  const before = JSON.stringify(lib.decodeFetchResponse(frame, { apiVersion: meta.api_version }));
+  const decodeAll = () => {
+    const res = lib.decodeFetchResponse(frame, { apiVersion: meta.api_version });
+    return JSON.stringify([res, lib.fromTransferable(lib.toTransferable(lib.decodeFetchResponse(frame, { apiVersion: meta.api_version })).data)]);
+  };
+  const before = decodeAll();
   for (const [what, change] of refused) {
     assert.throws(() => lib.attach(withContract(change)), /files from different builds/, what);
-    assert.equal(JSON.stringify(lib.decodeFetchResponse(frame, { apiVersion: meta.api_version })), before, what);
+    assert.equal(decodeAll(), before, what);
   }
+  // a malformed description fails too, and also before anything is kept
+  assert.throws(() => lib.attach(withContract((c) => { delete c.partitionFields; return c; })));
+  assert.equal(decodeAll(), before, 'no partition fields');
 });
