@@ -11,14 +11,14 @@ pub(crate) const LOG_OVERHEAD: usize = 12;
 
 /// What an error after the checksum check becomes, for an entry whose stored checksum at `crc_at`
 /// was `crc`: one that did not match (`crc: 'report'` goes on past it) is the cause of what failed
-/// next, so the error becomes the checksum's (`DecodeError::after_crc_mismatch`).
+/// to decode next, so the error becomes the checksum's (`DecodeError::after_crc_mismatch`). A limit
+/// the caller set (decompression limit, the 2 GiB output bound) or memory that ran out keeps its
+/// own kind: it is what the caller can act on, damaged bytes or not.
 pub(crate) fn blame_crc(crc: CrcStatus, crc_at: usize) -> impl Fn(DecodeError) -> DecodeError + Copy {
-    move |e| {
-        if crc == CrcStatus::Invalid {
-            e.after_crc_mismatch(crc_at)
-        } else {
-            e
-        }
+    move |e| match e.kind {
+        ErrorKind::DecompressionLimit | ErrorKind::InvalidArgument | ErrorKind::OutOfMemory => e,
+        _ if crc == CrcStatus::Invalid => e.after_crc_mismatch(crc_at),
+        _ => e,
     }
 }
 

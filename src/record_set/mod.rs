@@ -439,6 +439,17 @@ mod tests {
             "{err}"
         );
         assert_eq!(err.context.batch_offset, Some(5));
+        // ... but a limit the caller set keeps its own kind: raising it is what the caller can do
+        let mut big = zstd_batch(&record_batch(5, 0, 0, -1, &[record(0, None, Some(&value), &[])]));
+        let last = big.len() - 1;
+        big[last] ^= 1; // a byte of the raw block: the checksum fails, the frame still decodes
+        let small_limit = RecordSetOptions {
+            crc: CrcMode::Report,
+            max_decompressed_bytes: 100,
+            ..Default::default()
+        };
+        let err = decode_set(&big, small_limit).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::DecompressionLimit, "{err}");
     }
 
     #[test]
