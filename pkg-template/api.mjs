@@ -307,6 +307,65 @@ function perRecordColumns(from, take) {
   return out;
 }
 
+// ---- memory for kept results -------------------------------------------------------------------
+
+/**
+ * Where a kept result's bytes go when they are copied out of wasm memory (its decompressed bytes and
+ * its record columns): consecutive regions of a shared slab, so that most calls allocate nothing.
+ * A fresh buffer per call cost more than the copy into it (its pages faulted in, and V8 accounts and
+ * collects for external memory): on bench_lz4 and bench_snappy, kept results were 75-85% of
+ * transient ones that way. A slab is an ordinary ArrayBuffer, freed once no result or view into it
+ * is left, so a kept record holds at most one slab (SLAB_BYTES) alive; a call that needs more than
+ * half a slab gets a buffer of its own, which toTransferable can move as it is.
+ */
+const SLAB_BYTES = 8 << 20;
+let slab = null;
+let slabUsed = 0;
+
+const align8 = (n) => (n + 7) & ~7;
+const newBuffer = (n) => (typeof Buffer === 'function' ? Buffer.allocUnsafeSlow(n).buffer : new ArrayBuffer(n));
+
+/**
+ * Copies `views` (typed arrays) into one region of memory: a slab's when they fit in half a slab
+ * and `own` is false, else a buffer of their own. Returns the copies, in order, and whether the
+ * region is shared with other results.
+ */
+function copyOut(views, own) {
+  let total = 0;
+  for (const v of views) total += align8(v.byteLength);
+  const shared = !own && total <= SLAB_BYTES / 2;
+  let buffer;
+  let at = 0;
+  if (!shared) {
+    buffer = newBuffer(total);
+  } else {
+    if (slab === null || slabUsed + total > SLAB_BYTES) {
+      slab = newBuffer(SLAB_BYTES);
+      slabUsed = 0;
+    }
+    buffer = slab;
+    at = slabUsed;
+    slabUsed += total;
+  }
+  const copies = new Array(views.length);
+  for (let i = 0; i < views.length; i++) {
+    const v = views[i];
+    const copy = new v.constructor(buffer, at, v.length);
+    copy.set(v);
+    copies[i] = copy;
+    at += align8(v.byteLength);
+  }
+  return { copies, shared };
+}
+
+/** The decompressed bytes (`arena`) and the per-record columns of `from`, copied by copyOut. */
+function copyColumnsOut(from, own) {
+  const { copies, shared } = copyOut([from.arena, ...PER_RECORD_COLUMNS.map((name) => from[name])], own);
+  const columns = {};
+  PER_RECORD_COLUMNS.forEach((name, i) => { columns[name] = copies[i + 1]; });
+  return { arena: copies[0], columns, shared };
+}
+
 /**
  * The output of one call: the record columns, the bytes they point into (the caller's input for
  * uncompressed batches, the decompressed bytes for the others), the batches and the header keys.
@@ -322,21 +381,15 @@ class Columns {
       const [name, type] = columnTypes[i];
       views[name] = columnView(buffer, type, cols[2 * i], cols[2 * i + 1], bigint);
     }
-    const own = (view) => (transient ? view : view.slice());
-    // Decompressed bytes: one copy per call, into memory of their own so that later calls never
-    // touch them. Node can skip zero-filling memory that is overwritten at once (measured 0.22 ms
-    // against 0.27 for slice() and 0.39 for Buffer.from on 2.4 MB).
-    let arena = views.arena;
-    if (!transient) {
-      const copy = typeof Buffer === 'function' ? Buffer.allocUnsafeSlow(arena.length) : new Uint8Array(arena.length);
-      copy.set(arena);
-      arena = new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
-    }
+    // kept: the decompressed bytes and the record columns copied out, so that later calls never
+    // touch them; transient: the views into wasm memory themselves
+    const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v), shared: false } : copyColumnsOut(views, false);
     return new Columns({
       input: input.subarray(0, meta.inputLength),
       inputLength: meta.inputLength,
-      arena,
-      ...perRecordColumns(views, own),
+      arena: out.arena,
+      sharedMemory: out.shared,
+      ...out.columns,
       headerKeys: meta.headerKeys,
       // built here and now, so their columns need no copy
       batches: makeBatches(views.batchInt64, views.batchInt32),
@@ -361,6 +414,10 @@ class Columns {
     this.batches = c.batches;
     this.controlTypes = c.controlTypes;
     this.generation = generationOfTransient;
+    // in a slab with other results' bytes (copyOut), so toTransferable copies rather than moves it
+    this.sharedMemory = c.sharedMemory ?? false;
+    // set by toTransferable: the records are the other thread's from then on
+    this.moved = false;
     // where views are made from, read once: a typed array's buffer and byteOffset are getters,
     // costly enough per key, value and header value to show (about a fifth of a decode on bench_none)
     this.inputBuffer = this.input.buffer;
@@ -779,8 +836,8 @@ class RecordSet {
 function buildRecords(columns, start, end) {
   const out = new Array(end - start);
   columns.check();
-  // a kept result's columns are its own: emptied only by their move to another thread
-  if (end > start && columns.offsets.length === 0) {
+  // a kept result's columns stay valid until toTransferable hands them to another thread
+  if (end > start && columns.moved) {
     throw new Error('kafka-fetch-decoder: these records were moved to another thread (toTransferable); read them there, after fromTransferable');
   }
   if (columns.generation !== null) {
@@ -847,7 +904,8 @@ const contractErrorName = (code) => contract?.errorNames?.[String(code)] ?? (cod
 /**
  * A whole result as one structured-clone message plus the list of buffers to transfer:
  * `postMessage(data, transfer)`, then `fromTransferable(data)` on the other side. The columns and
- * decompressed bytes move without a copy (the result is unusable here afterwards); the input bytes
+ * decompressed bytes move, without a copy when they have a buffer of their own, else in one copy
+ * (the records of a kept result are unusable here afterwards); the input bytes
  * are copied once if records point into them (uncompressed batches), and left behind if none does.
  * No record object crosses.
  */
@@ -858,8 +916,11 @@ function toTransferable(result) {
   c.check();
   // a copy of its own, also for a Buffer (whose slice() is a view of the caller's memory)
   const input = pointsIntoInput(c) ? copyBytes(c.input) : new Uint8Array(0);
-  const arena = c.generation === null ? c.arena : copyBytes(c.arena);
-  const columns = perRecordColumns(c, (view) => (c.generation === null ? view : view.slice()));
+  // a kept result with a buffer of its own moves it; one in a shared slab, or a transient one, is
+  // copied into a buffer that moves
+  const movable = c.generation === null && !c.sharedMemory;
+  const { arena, columns } = movable ? { arena: c.arena, columns: perRecordColumns(c, (v) => v) } : copyColumnsOut(c, true);
+  if (c.generation === null) c.moved = true;
   const batches = c.batches.map((b) => ({ ...b }));
   const { fetchOffsets, topicNames, bigint } = source.options;
   const data = {
