@@ -9,7 +9,8 @@ const decoder = new api.FetchDecoder();
 parentPort.on('message', ({ id, frame, options }) => {
   let out;
   try {
-    out = api.toTransferable(decoder.decodeFetchResponse(frame, options));
+    // transient: toTransferable copies it out of wasm memory once, into one buffer that moves
+    out = api.toTransferable(decoder.decodeFetchResponse(frame, { ...options, transient: true }));
   } catch (e) {
     const error = e instanceof api.KafkaDecodeError ? { decode: e.toJSON() } : { message: String(e?.message ?? e) };
     parentPort.postMessage({ id, error });
