@@ -45,7 +45,7 @@ fs.rmSync(webTmp, { recursive: true });
 const wasmFile = path.join(wasmOut, `${crate}_bg.wasm`);
 const wasmOpt = path.join(root, 'node_modules/.bin/wasm-opt');
 run(wasmOpt, ['-O1', '--enable-reference-types', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
-  '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue', wasmFile, '-o', wasmFile]);
+  '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue', '--enable-simd', wasmFile, '-o', wasmFile]);
 
 const template = path.join(root, 'pkg-template');
 for (const f of fs.readdirSync(template)) {

@@ -84,10 +84,11 @@ pub mod internals {
     pub use crate::compression::{DecompressError, Decompressor};
     pub use crate::wire::Reader;
 
-    /// CRC-32C as the wasm build computes it (interleaved streams; natively the CPU's instructions
-    /// serve the decoder), its number of streams, and one stream's raw register from `init`.
-    pub use crate::checksum::interleaved::{
-        STREAMS as CRC32C_STREAMS, crc32c as crc32c_interleaved, one_stream as crc32c_register,
+    /// CRC-32C as the wasm build computes it (folded, over plain words instead of simd128 lanes;
+    /// natively the CPU's instructions serve the decoder), the length from which it folds, and
+    /// the raw register of the table-driven loop from `init`.
+    pub use crate::checksum::folded::{
+        MIN_FOLDED as CRC32C_MIN_FOLDED, crc32c_portable as crc32c_folded, one_stream as crc32c_register,
     };
 
     /// A decoded protocol response as the JSON document the wasm bindings return.

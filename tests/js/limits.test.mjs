@@ -159,12 +159,13 @@ test('the shared and an owned decoder work after every kind of error', () => {
   }
 });
 
-// CRC-32C runs in wasm as interleaved streams over parts of a batch, joined by a GF(2) multiply with
-// the register over the parts joined so far; data can make that register zero (its own bytes just
-// before the end of a part), and the join once waited forever for a set bit. Batches crafted that way
-// at the end of every part, for 2 to 8 streams, with a CRC of this test's own; decoded in a child
+// CRC-32C runs in wasm over the two halves of a batch at once, joined by a GF(2) multiply with the
+// first half's register; data can make that register zero (its own bytes just before the end of the
+// half), and an earlier join waited forever for a set bit then. Batches crafted that way (the
+// register zero at the end of the first half, at the end of its folded words, and mid-way), in
+// sizes around the point where folding starts, with a CRC of this test's own; decoded in a child
 // process, so that a hang fails the test instead of blocking the run.
-test('a batch whose checksum streams meet with a zero register decodes, and its checksum checks', () => {
+test('a batch whose checksum register is zero where the halves join decodes, and its checksum checks', () => {
   const table = Array.from({ length: 256 }, (_, i) => {
     let c = i;
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
@@ -196,11 +197,11 @@ test('a batch whose checksum streams meet with a zero register decodes, and its 
     return out;
   };
   const batches = [];
-  for (let streams = 2; streams <= 8; streams++) {
-    for (let stream = 0; stream < streams; stream++) {
-      const c = covered(5000);
-      const part = Math.floor(c.length / streams / 16) * 16;
-      const end = (stream + 1) * part;
+  for (const valueLength of [1000, 1003, 5000, 70000]) {
+    const size = covered(valueLength).length;
+    const half = Math.floor(size / 16) * 8;
+    for (const end of [half, half - 32, Math.floor(half / 2)]) {
+      const c = covered(valueLength);
       const r = register(0xffffffff, c.subarray(0, end - 4));
       new DataView(c.buffer).setUint32(end - 4, r, true);
       const batch = new Uint8Array(21 + c.length);
@@ -209,7 +210,7 @@ test('a batch whose checksum streams meet with a zero register decodes, and its 
       batch[16] = 2; // magic
       view.setUint32(17, (register(0xffffffff, c) ^ 0xffffffff) >>> 0);
       batch.set(c, 21);
-      batches.push(Buffer.from(batch).toString('base64'));
+      batches.push({ base64: Buffer.from(batch).toString('base64'), valueLength });
     }
   }
   const script = `
@@ -219,6 +220,6 @@ test('a batch whose checksum streams meet with a zero register decodes, and its 
       return [set.batches[0].crcValid, set.records[0].value.length];
     });
     console.log(JSON.stringify(out));`;
-  const out = execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(batches), timeout: 60_000 });
-  assert.deepEqual(JSON.parse(out), batches.map(() => [true, 5000]));
+  const out = execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(batches.map((b) => b.base64)), timeout: 60_000 });
+  assert.deepEqual(JSON.parse(out), batches.map((b) => [true, b.valueLength]));
 });
