@@ -310,43 +310,23 @@ function perRecordColumns(from, take) {
 // ---- memory for kept results -------------------------------------------------------------------
 
 /**
- * Where a kept result's bytes go when they are copied out of wasm memory (its decompressed bytes and
- * its record columns): consecutive regions of a shared slab, so that most calls allocate nothing.
- * A fresh buffer per call cost more than the copy into it (its pages faulted in, and V8 accounts and
- * collects for external memory): on bench_lz4 and bench_snappy, kept results were 75-85% of
- * transient ones that way. A slab is an ordinary ArrayBuffer, freed once no result or view into it
- * is left, so a kept record holds at most one slab (SLAB_BYTES) alive; a call that needs more than
- * half a slab gets a buffer of its own, which toTransferable can move as it is.
+ * A kept result's bytes copied out of wasm memory (its decompressed bytes and its record columns)
+ * go into one buffer of its own, which dies with the result: V8 frees a buffer that dies young at
+ * the next young-generation collection, and the allocator hands the same memory to the next call.
+ * (An 8 MiB slab shared by consecutive calls outlived its first results, was promoted and waited
+ * for full collections: 14 of them instead of 2 in 1.5 s of decoding bench_tiny_none in a loop, and
+ * a third fewer records/s there, 7% fewer on bench_none, level on the compressed frames.)
+ * toTransferable moves the buffer as it is.
  */
-const SLAB_BYTES = 8 << 20;
-let slab = null;
-let slabUsed = 0;
-
-const align8 = (n) => (n + 7) & ~7;
 const newBuffer = (n) => (typeof Buffer === 'function' ? Buffer.allocUnsafeSlow(n).buffer : new ArrayBuffer(n));
+const align8 = (n) => (n + 7) & ~7;
 
-/**
- * Copies `views` (typed arrays) into one region of memory: a slab's when they fit in half a slab
- * and `own` is false, else a buffer of their own. Returns the copies, in order, and whether the
- * region is shared with other results.
- */
-function copyOut(views, own) {
+/** Copies `views` (typed arrays) into one new buffer, each 8-byte aligned; returns the copies, in order. */
+function copyOut(views) {
   let total = 0;
   for (const v of views) total += align8(v.byteLength);
-  const shared = !own && total <= SLAB_BYTES / 2;
-  let buffer;
+  const buffer = newBuffer(total);
   let at = 0;
-  if (!shared) {
-    buffer = newBuffer(total);
-  } else {
-    if (slab === null || slabUsed + total > SLAB_BYTES) {
-      slab = newBuffer(SLAB_BYTES);
-      slabUsed = 0;
-    }
-    buffer = slab;
-    at = slabUsed;
-    slabUsed += total;
-  }
   const copies = new Array(views.length);
   for (let i = 0; i < views.length; i++) {
     const v = views[i];
@@ -355,15 +335,15 @@ function copyOut(views, own) {
     copies[i] = copy;
     at += align8(v.byteLength);
   }
-  return { copies, shared };
+  return copies;
 }
 
 /** The decompressed bytes (`arena`) and the per-record columns of `from`, copied by copyOut. */
-function copyColumnsOut(from, own) {
-  const { copies, shared } = copyOut([from.arena, ...PER_RECORD_COLUMNS.map((name) => from[name])], own);
+function copyColumnsOut(from) {
+  const copies = copyOut([from.arena, ...PER_RECORD_COLUMNS.map((name) => from[name])]);
   const columns = {};
   PER_RECORD_COLUMNS.forEach((name, i) => { columns[name] = copies[i + 1]; });
-  return { arena: copies[0], columns, shared };
+  return { arena: copies[0], columns };
 }
 
 /**
@@ -383,12 +363,11 @@ class Columns {
     }
     // kept: the decompressed bytes and the record columns copied out, so that later calls never
     // touch them; transient: the views into wasm memory themselves
-    const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v), shared: false } : copyColumnsOut(views, false);
+    const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v) } : copyColumnsOut(views);
     return new Columns({
       input: input.subarray(0, meta.inputLength),
       inputLength: meta.inputLength,
       arena: out.arena,
-      sharedMemory: out.shared,
       ...out.columns,
       headerKeys: meta.headerKeys,
       // built here and now, so their columns need no copy
@@ -414,8 +393,6 @@ class Columns {
     this.batches = c.batches;
     this.controlTypes = c.controlTypes;
     this.generation = generationOfTransient;
-    // in a slab with other results' bytes (copyOut), so toTransferable copies rather than moves it
-    this.sharedMemory = c.sharedMemory ?? false;
     // set by toTransferable: the records are the other thread's from then on
     this.moved = false;
     // where views are made from, read once: a typed array's buffer and byteOffset are getters,
@@ -916,10 +893,8 @@ function toTransferable(result) {
   c.check();
   // a copy of its own, also for a Buffer (whose slice() is a view of the caller's memory)
   const input = pointsIntoInput(c) ? copyBytes(c.input) : new Uint8Array(0);
-  // a kept result with a buffer of its own moves it; one in a shared slab, or a transient one, is
-  // copied into a buffer that moves
-  const movable = c.generation === null && !c.sharedMemory;
-  const { arena, columns } = movable ? { arena: c.arena, columns: perRecordColumns(c, (v) => v) } : copyColumnsOut(c, true);
+  // a kept result moves its own buffer; a transient one is copied into a buffer that moves
+  const { arena, columns } = c.generation === null ? { arena: c.arena, columns: perRecordColumns(c, (v) => v) } : copyColumnsOut(c);
   if (c.generation === null) c.moved = true;
   const batches = c.batches.map((b) => ({ ...b }));
   const { fetchOffsets, topicNames, bigint } = source.options;
