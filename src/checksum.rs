@@ -2,8 +2,9 @@
 //!
 //! Natively, crc-fast uses the CPU's CRC and carry-less multiply instructions. wasm has neither,
 //! and crc-fast's table fallback dispatches over every algorithm it knows, which links ~700 KB of
-//! tables into the module. There CRC-32 (legacy messages, rare) is the `crc` crate's slicing-by-16,
-//! and CRC-32C (every record batch) is [`folded`], checked against the reference at every length.
+//! tables into the module. There CRC-32 (legacy messages, rare) is zlib-rs's (linked for gzip
+//! already), and CRC-32C (every record batch) is [`folded`], checked against the reference at
+//! every length.
 
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::options::CrcMode;
@@ -52,8 +53,7 @@ pub fn crc32c(data: &[u8]) -> u32 {
 
 #[cfg(target_arch = "wasm32")]
 pub fn crc32(data: &[u8]) -> u32 {
-    const CRC32: crc::Crc<u32, crc::Table<16>> = crc::Crc::<u32, crc::Table<16>>::new(&crc::CRC_32_ISO_HDLC);
-    CRC32.checksum(data)
+    zlib_rs::crc32::crc32(0, data)
 }
 
 /// CRC-32C in software, for wasm, without a table lookup per byte.
