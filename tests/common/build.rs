@@ -1,5 +1,6 @@
 //! Builders for hand-made inputs: record batches with valid CRCs, v12 responses around them,
-//! and zstd frames of raw and RLE blocks (so that large outputs need no encoder).
+//! and zstd frames of raw and RLE blocks (so that large outputs need no encoder). The native
+//! integration tests and the wasm tests (tests/wasm/shared.rs) share them.
 
 #![allow(dead_code)]
 
@@ -86,9 +87,22 @@ pub fn batch(
     b.extend_from_slice(section);
     let len = (b.len() - 12) as i32;
     b[8..12].copy_from_slice(&len.to_be_bytes());
-    let crc = crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32Iscsi, &b[21..]) as u32;
+    let crc = crc32c(&b[21..]);
     b[17..21].copy_from_slice(&crc.to_be_bytes());
     b
+}
+
+/// The reference CRC-32C: crc-fast natively, the `crc` crate in wasm (where the decoder's own
+/// CRC-32C is the code under test).
+#[cfg(not(target_arch = "wasm32"))]
+fn crc32c(bytes: &[u8]) -> u32 {
+    crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32Iscsi, bytes) as u32
+}
+
+#[cfg(target_arch = "wasm32")]
+fn crc32c(bytes: &[u8]) -> u32 {
+    const CRC32C: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+    CRC32C.checksum(bytes)
 }
 
 /// A Fetch v12 response (header included) with one topic per entry of `partitions`:

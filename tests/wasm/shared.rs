@@ -7,6 +7,10 @@ use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
+// hand-made inputs, shared with the native tests
+#[path = "../common/build.rs"]
+mod build;
+
 const SAMPLES: [(&[u8], &str); 4] = [
     (include_bytes!("../../samples/kpb_v12_mixed_magic.bin"), include_str!("../../samples/kpb_v12_mixed_magic.json")),
     (include_bytes!("../../samples/tansu_v12_multibatch.bin"), include_str!("../../samples/tansu_v12_multibatch.json")),
@@ -172,41 +176,6 @@ fn fetch_positions_agree_with_the_decode() {
     assert_eq!(scanned, SAMPLES.len() - 1);
 }
 
-/// A record batch of one record (null key, `value`), its CRC-32C by the `crc` crate.
-fn batch_with_value(value: &[u8]) -> Vec<u8> {
-    fn varint(n: i64, out: &mut Vec<u8>) {
-        let mut v = ((n << 1) ^ (n >> 63)) as u64;
-        while v > 0x7f {
-            out.push((v as u8 & 0x7f) | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
-    }
-    let mut record = vec![0u8]; // attributes
-    varint(0, &mut record); // timestamp delta
-    varint(0, &mut record); // offset delta
-    varint(-1, &mut record); // null key
-    varint(value.len() as i64, &mut record);
-    record.extend_from_slice(value);
-    varint(0, &mut record); // headers
-    let mut covered = vec![0u8; 40]; // attributes .. record count
-    covered[6..14].copy_from_slice(&1_700_000_000_000i64.to_be_bytes());
-    covered[14..22].copy_from_slice(&1_700_000_000_000i64.to_be_bytes());
-    covered[22..30].copy_from_slice(&(-1i64).to_be_bytes());
-    covered[30..32].copy_from_slice(&(-1i16).to_be_bytes());
-    covered[32..36].copy_from_slice(&(-1i32).to_be_bytes());
-    covered[36..40].copy_from_slice(&1i32.to_be_bytes());
-    varint(record.len() as i64, &mut covered);
-    covered.extend_from_slice(&record);
-    const CRC32C: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
-    let mut batch = vec![0u8; 21];
-    batch[8..12].copy_from_slice(&(covered.len() as i32 + 9).to_be_bytes());
-    batch[16] = 2;
-    batch[17..21].copy_from_slice(&CRC32C.checksum(&covered).to_be_bytes());
-    batch.extend_from_slice(&covered);
-    batch
-}
-
 /// The wasm build's own CRC-32C (simd128 lanes; natively the tests run it over plain words) agrees
 /// with the `crc` crate on batches of every size around where it starts folding and beyond, and a
 /// flipped bit anywhere is a mismatch.
@@ -218,7 +187,8 @@ fn crc32c_of_batches_of_every_size() {
     let sizes = (0..2200).step_by(3).chain([4093, 4096, 65_536, 140_001]);
     for size in sizes {
         let value: Vec<u8> = (0..size).map(|i: usize| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
-        let mut batch = batch_with_value(&value);
+        // one record, null key; the builder's CRC-32C is the `crc` crate's in wasm
+        let mut batch = build::batch(0, 0, 0, 1, &build::record(0, &value));
         let (summary, decoded) = decoder.decode_record_set(&batch, &options).unwrap();
         assert_eq!(decoded.batches(&summary)[0].crc, kafka_fetch_decoder::CrcStatus::Valid, "size {size}");
         let at = 21 + (size * 7919) % (batch.len() - 21);
