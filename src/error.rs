@@ -140,13 +140,22 @@ impl DecodeError {
     }
 
     /// An error inside a complete batch (or legacy message): fills in its offset, and a read that
-    /// ran past the end of a field becomes `Corrupt`, since the batch's own bytes are all there
-    /// (as the Java client's InvalidRecordException): only the response itself can end early.
-    pub(crate) fn in_batch(mut self, batch_offset: i64) -> Self {
-        self.context.batch_offset.get_or_insert(batch_offset);
+    /// ran past its end becomes `Corrupt` (`within`).
+    pub(crate) fn in_batch(self, batch_offset: i64) -> Self {
+        let mut e = self.within("its batch");
+        e.context.batch_offset.get_or_insert(batch_offset);
+        e
+    }
+
+    /// An error inside a complete unit whose length was given (`unit`: "its record", "its
+    /// batch"): a read that ran past the end of that unit becomes `Corrupt`, since the unit's own
+    /// bytes are all there (as the Java client's InvalidRecordException): only the response itself
+    /// can end early. The innermost unit names the error.
+    pub(crate) fn within(mut self, unit: &str) -> Self {
         if self.kind == ErrorKind::Truncated {
             self.kind = ErrorKind::Corrupt;
-            self.expected.push_str(" within its batch");
+            self.expected.push_str(" within ");
+            self.expected.push_str(unit);
         }
         self
     }

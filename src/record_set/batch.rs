@@ -237,64 +237,13 @@ impl RecordParser {
                 return Err(corrupt(record_at, format!("record length >= 0, found {length}")));
             }
             let body_at = r.position();
-            let mut b = Reader::with_base(r.bytes(length as usize, "record")?, body_at);
-            b.skip(1, "record attributes")?;
-            let timestamp_delta = b.varlong("timestamp delta")?;
-            let offset_delta = b.varint("offset delta")?;
-            let key_at = b.position();
-            let key = self.read_bytes(&mut b, "key")?;
-            if self.is_control && i == 0 {
-                let key = key.slice(records, self.pos_base);
-                if self.marker_must_parse && !key.is_some_and(is_marker_key) {
-                    return Err(corrupt(
-                        key_at,
-                        "a transaction marker key (4 bytes or more, version >= 0)",
-                    ));
-                }
-                marker = key.and_then(ControlType::from_key);
+            let body = Reader::with_base(r.bytes(length as usize, "record")?, body_at);
+            let record_marker = self
+                .record(columns, records, body, i == 0)
+                .map_err(|e| e.within("its record"))?;
+            if i == 0 {
+                marker = record_marker;
             }
-            let value = self.read_bytes(&mut b, "value")?;
-            let header_count_at = b.position();
-            let header_count = b.varint("header count")?;
-            // each header takes at least two bytes (key length and value length)
-            if header_count < 0 || header_count as usize > b.remaining() / 2 {
-                return Err(corrupt(
-                    header_count_at,
-                    format!("header count that fits the record, found {header_count}"),
-                ));
-            }
-            for _ in 0..header_count {
-                let key_at = b.position();
-                let key_len = b.varint("header key length")?;
-                if key_len < 0 {
-                    return Err(corrupt(
-                        key_at,
-                        format!("header key length >= 0, found {key_len}"),
-                    ));
-                }
-                let key_id = columns
-                    .header_keys
-                    .intern(b.bytes(key_len as usize, "header key")?);
-                let value = self.read_bytes(&mut b, "header value")?;
-                columns.headers.key_id.push(key_id);
-                columns.headers.value.push(value);
-            }
-            if !b.is_empty() {
-                return Err(corrupt(
-                    b.position(),
-                    format!("end of record ({} bytes left)", b.remaining()),
-                ));
-            }
-            let timestamp = self
-                .log_append_time
-                .unwrap_or(self.base_timestamp.wrapping_add(timestamp_delta));
-            columns.push_record(
-                self.base_offset.wrapping_add(i64::from(offset_delta)),
-                timestamp,
-                key,
-                value,
-                self.batch_index,
-            );
         }
         if !r.is_empty() {
             return Err(corrupt(
@@ -305,6 +254,77 @@ impl RecordParser {
                 ),
             ));
         }
+        Ok(marker)
+    }
+
+    /// Appends the record whose bytes (after the length) are `b`; they must hold exactly one
+    /// record. For the first record of a control batch, returns its marker type.
+    #[inline(always)]
+    fn record(
+        &self,
+        columns: &mut Columns,
+        records: &[u8],
+        mut b: Reader<'_>,
+        first: bool,
+    ) -> Result<Option<ControlType>> {
+        let mut marker = None;
+        b.skip(1, "record attributes")?;
+        let timestamp_delta = b.varlong("timestamp delta")?;
+        let offset_delta = b.varint("offset delta")?;
+        let key_at = b.position();
+        let key = self.read_bytes(&mut b, "key")?;
+        if self.is_control && first {
+            let key = key.slice(records, self.pos_base);
+            if self.marker_must_parse && !key.is_some_and(is_marker_key) {
+                return Err(corrupt(
+                    key_at,
+                    "a transaction marker key (4 bytes or more, version >= 0)",
+                ));
+            }
+            marker = key.and_then(ControlType::from_key);
+        }
+        let value = self.read_bytes(&mut b, "value")?;
+        let header_count_at = b.position();
+        let header_count = b.varint("header count")?;
+        // each header takes at least two bytes (key length and value length)
+        if header_count < 0 || header_count as usize > b.remaining() / 2 {
+            return Err(corrupt(
+                header_count_at,
+                format!("header count that fits the record, found {header_count}"),
+            ));
+        }
+        for _ in 0..header_count {
+            let key_at = b.position();
+            let key_len = b.varint("header key length")?;
+            if key_len < 0 {
+                return Err(corrupt(
+                    key_at,
+                    format!("header key length >= 0, found {key_len}"),
+                ));
+            }
+            let key_id = columns
+                .header_keys
+                .intern(b.bytes(key_len as usize, "header key")?);
+            let value = self.read_bytes(&mut b, "header value")?;
+            columns.headers.key_id.push(key_id);
+            columns.headers.value.push(value);
+        }
+        if !b.is_empty() {
+            return Err(corrupt(
+                b.position(),
+                format!("end of record ({} bytes left)", b.remaining()),
+            ));
+        }
+        let timestamp = self
+            .log_append_time
+            .unwrap_or(self.base_timestamp.wrapping_add(timestamp_delta));
+        columns.push_record(
+            self.base_offset.wrapping_add(i64::from(offset_delta)),
+            timestamp,
+            key,
+            value,
+            self.batch_index,
+        );
         Ok(marker)
     }
 

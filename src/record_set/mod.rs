@@ -475,13 +475,19 @@ mod tests {
             decode_set(&count2, skip.clone()).unwrap_err().kind,
             ErrorKind::Corrupt
         );
-        // a key longer than what is left of a complete batch: corrupt (the input is all there)
+        // a key longer than what is left of its complete record: corrupt (the input is all there)
         let mut long_key = good.clone();
         assert_eq!(long_key[65], 1, "the key length varint (-1)");
         long_key[65] = 100; // 50 bytes
         let err = decode_set(&long_key, skip.clone()).unwrap_err();
         assert_eq!((err.kind, err.offset), (ErrorKind::Corrupt, 66));
-        assert!(err.to_string().contains("within its batch"), "{err}");
+        assert!(err.to_string().contains("within its record"), "{err}");
+        // a record longer than what is left of its complete batch: corrupt, named by the batch
+        let mut long_record = good.clone();
+        long_record[61] = 100; // 50 bytes
+        let err = decode_set(&long_record, skip.clone()).unwrap_err();
+        assert_eq!((err.kind, err.offset), (ErrorKind::Corrupt, 62));
+        assert!(err.to_string().contains("record (50 bytes) within its batch"), "{err}");
         let mut tiny = good.clone();
         tiny[8..12].copy_from_slice(&10i32.to_be_bytes()); // smaller than a batch header
         let err = decode_set(&tiny, skip).unwrap_err();
