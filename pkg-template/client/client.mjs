@@ -27,12 +27,19 @@ const OFFSET_OUT_OF_RANGE = 1;
 // decode on other threads: the Node entry sets them (TCP/TLS sockets, the ws package,
 // worker_threads); browsers have WebSocket and need a relay.
 let directTransport = null;
-let fallbackWebSocket = null;
+let loadFallbackWebSocket = null;
 let decodePool = null;
-export function setNodeDefaults({ transport, WebSocket, decodeThreads }) {
+export function setNodeDefaults({ transport, loadWebSocket, decodeThreads }) {
   directTransport = transport;
-  fallbackWebSocket = WebSocket;
+  loadFallbackWebSocket = loadWebSocket;
   decodePool = decodeThreads;
+}
+
+/** How the client opens WebSockets: the caller's class, else Node's default (loaded when first needed), else the runtime's. */
+function webSocketOf(options) {
+  if (options.webSocket != null) return { WebSocket: options.webSocket };
+  if (loadFallbackWebSocket) return { loadWebSocket: loadFallbackWebSocket };
+  return { WebSocket: globalThis.WebSocket };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,7 +87,7 @@ export function resolveClientOptions(options = {}) {
   let transport;
   try {
     transport = options.transport
-      ?? (options.relay ? webSocketTransport(options.relay, options.webSocket ?? fallbackWebSocket ?? globalThis.WebSocket) : directTransport);
+      ?? (options.relay ? webSocketTransport(options.relay, webSocketOf(options)) : directTransport);
   } catch (e) {
     throw new KafkaClientError('INVALID_ARGUMENT', e.message.replace(/^kafka-fetch-decoder: /, ''), { cause: e });
   }

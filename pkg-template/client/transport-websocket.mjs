@@ -6,9 +6,13 @@
 
 import { addressName } from './address.mjs';
 
-/** A transport for `KafkaClient` over the relay at `relayUrl` (ws:// or wss://). */
-export function webSocketTransport(relayUrl, WebSocketClass) {
-  if (typeof WebSocketClass !== 'function') {
+/**
+ * A transport for `KafkaClient` over the relay at `relayUrl` (ws:// or wss://), by a `WebSocket`
+ * class, or one that `loadWebSocket()` resolves to on the first connection (Node's default: the ws
+ * package, which decoding alone never needs).
+ */
+export function webSocketTransport(relayUrl, { WebSocket: WebSocketClass = null, loadWebSocket = null }) {
+  if (typeof WebSocketClass !== 'function' && typeof loadWebSocket !== 'function') {
     throw new TypeError('kafka-fetch-decoder: this runtime has no WebSocket; pass a WebSocket class (for example the ws package) as option webSocket');
   }
   const base = new URL(relayUrl);
@@ -16,9 +20,10 @@ export function webSocketTransport(relayUrl, WebSocketClass) {
     throw new TypeError(`kafka-fetch-decoder: the relay URL must start with ws:// or wss://, got '${relayUrl}'`);
   }
   return {
-    connect({ host, port, timeoutMs }) {
+    async connect({ host, port, timeoutMs }) {
       const url = new URL(base);
       if (port) url.searchParams.set('broker', addressName({ host, port }));
+      WebSocketClass ??= await loadWebSocket();
       return new Promise((resolve, reject) => {
         const ws = new WebSocketClass(url.href);
         ws.binaryType = 'arraybuffer';

@@ -192,6 +192,15 @@ test('a partial trailing batch is not an error', () => {
   assert.ok(res.topics.every((t) => t.topic === null && /^[0-9a-f-]{36}$/.test(t.topicId)));
 });
 
+test('decoding loads no WebSocket library: ws comes with the first relay connection or relay', () => {
+  const loaded = execFileSync(process.execPath, ['-e', `
+    const { decodeFetchResponse } = require(${JSON.stringify(path.join(root, 'pkg'))});
+    decodeFetchResponse(require('node:fs').readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
+    console.log(Object.keys(require.cache).filter((f) => f.includes('node_modules/ws/')).length);
+  `]).toString().trim();
+  assert.equal(loaded, '0');
+});
+
 test('ESM import, CommonJS require and the web build (init) all load', () => {
   const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `
     import { decodeFetchResponse, init } from ${JSON.stringify(path.join(root, 'pkg/node.mjs'))};
