@@ -177,7 +177,7 @@ fn parse_body<'a>(
         response.session_id = Some(r.i32("session id")?);
     }
     // a topic takes at least: name/id, partition count
-    let topic_count = r.array_len(flexible, 2, "topics")?.unwrap_or(0);
+    let topic_count = r.non_null_array_len(flexible, 2, "topics")?;
     response.topics.reserve(topic_count);
     for _ in 0..topic_count {
         parse_topic(r, v, lenient, &mut response.topics)?;
@@ -212,9 +212,8 @@ fn parse_topic<'a>(
     let in_topic = |e: DecodeError| e.in_topic(topic_label.as_deref());
     // a partition takes at least: index, error code, high watermark, records length
     let count = r
-        .array_len(flexible, 15, "partitions")
-        .map_err(in_topic)?
-        .unwrap_or(0);
+        .non_null_array_len(flexible, 15, "partitions")
+        .map_err(in_topic)?;
     topics.push(FetchTopic {
         name,
         topic_id,
@@ -332,7 +331,7 @@ fn parse_partition_fields<'a>(
 
 fn parse_node_endpoints<'a>(r: &mut Reader<'a>) -> Result<Vec<NodeEndpoint<'a>>> {
     // node id, host, port, rack, tagged fields
-    let n = r.array_len(true, 11, "node endpoints")?.unwrap_or(0);
+    let n = r.non_null_array_len(true, 11, "node endpoints")?;
     (0..n)
         .map(|_| {
             let node_id = r.i32("node id")?;

@@ -240,6 +240,16 @@ impl<'a> Reader<'a> {
         Ok(n)
     }
 
+    /// An array count that may not be null, checked as `array_len` does: Kafka's generated readers
+    /// refuse a null array where the schema does not allow one. (Never inlined: it is called per
+    /// array, and its copies at the protocol's many call sites cost the .wasm kilobytes.)
+    #[inline(never)]
+    pub fn non_null_array_len(&mut self, compact: bool, min_element: usize, what: &str) -> Result<usize> {
+        let at = self.position();
+        self.array_len(compact, min_element, what)?
+            .ok_or_else(|| corrupt(at, format!("{what}: a non-null array")))
+    }
+
     /// Reads a tagged-field section. `on_field(tag, reader over the field's bytes)` decodes the
     /// tags it knows and returns Ok(false) for the others, which are skipped.
     pub fn tagged_fields(

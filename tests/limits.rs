@@ -137,6 +137,33 @@ fn trailing_bytes_are_decoded_and_counted() {
 }
 
 #[test]
+fn a_null_topic_or_partition_array_is_corrupt_as_in_java() {
+    let _serial = serial();
+    let body_only = |v| FetchOptions {
+        with_header: false,
+        ..FetchOptions::new(v)
+    };
+    let mut d = FetchDecoder::new();
+    // v4: throttle time, then a topic count of -1
+    let classic = [0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
+    let err = d.decode_fetch_response(&classic, &body_only(4)).unwrap_err();
+    assert_eq!((err.kind, err.offset), (ErrorKind::Corrupt, 4), "{err}");
+    assert!(err.to_string().contains("topics: a non-null array"), "{err}");
+    // v12: throttle time, error code, session id, one topic "t" whose partition count is null (0)
+    let flexible = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, b't', 0, 0, 0];
+    let err = d.decode_fetch_response(&flexible, &body_only(12)).unwrap_err();
+    assert_eq!((err.kind, err.offset), (ErrorKind::Corrupt, 13), "{err}");
+    assert!(
+        err.to_string().contains("partitions: a non-null array, topic t"),
+        "{err}"
+    );
+    // an empty array is fine
+    let mut empty = flexible;
+    empty[13] = 1;
+    assert!(d.decode_fetch_response(&empty, &body_only(12)).is_ok());
+}
+
+#[test]
 fn a_frame_read_at_the_wrong_version_or_with_its_size_prefix_names_the_fix() {
     let _serial = serial();
     let frame = std::fs::read(concat!(
@@ -156,16 +183,16 @@ fn a_frame_read_at_the_wrong_version_or_with_its_size_prefix_names_the_fix() {
         );
         assert!(err.to_string().contains(&hint));
     }
-    // with its size prefix the frame reads as an empty response followed by trailing bytes, as in
-    // Java; the hint says why
+    // with its size prefix the frame's topic count reads as a null array (0 in compact form),
+    // which Java refuses as well; the hint says why
     let mut prefixed = (frame.len() as u32).to_be_bytes().to_vec();
     prefixed.extend_from_slice(&frame);
-    let (response, _) = d
+    let err = d
         .decode_fetch_response(&prefixed, &FetchOptions::new(12))
-        .unwrap();
-    assert!(response.trailing_bytes > 0 && response.topics.is_empty());
+        .unwrap_err();
+    assert!(err.to_string().contains("topics: a non-null array"), "{err}");
     assert_eq!(
-        response.hint.as_deref(),
+        err.hint.as_deref(),
         Some("the frame starts with its 4-byte size prefix: pass the bytes after it")
     );
     // a checksum mismatch is not a misread frame: no hint

@@ -4,7 +4,7 @@
 
 use super::versions::{self, ApiKey};
 use super::writer::Writer;
-use crate::error::{DecodeError, ErrorKind, Result, corrupt};
+use crate::error::{DecodeError, ErrorKind, Result};
 use crate::wire::Reader;
 
 /// What every request frame carries besides the api key and version.
@@ -147,19 +147,12 @@ pub(crate) fn read_array<'a, T>(
     what: &str,
     mut item: impl FnMut(&mut Reader<'a>) -> Result<T>,
 ) -> Result<Vec<T>> {
-    let n = array_len(r, compact, min_element, what)?;
+    let n = r.non_null_array_len(compact, min_element, what)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         out.push(item(r)?);
     }
     Ok(out)
-}
-
-#[inline(never)]
-fn array_len(r: &mut Reader<'_>, compact: bool, min_element: usize, what: &str) -> Result<usize> {
-    let at = r.position();
-    r.array_len(compact, min_element, what)?
-        .ok_or_else(|| corrupt(at, format!("{what}: a non-null array")))
 }
 
 /// An array of int32 (replica lists), not null.

@@ -487,7 +487,10 @@ mod tests {
         long_record[61] = 100; // 50 bytes
         let err = decode_set(&long_record, skip.clone()).unwrap_err();
         assert_eq!((err.kind, err.offset), (ErrorKind::Corrupt, 62));
-        assert!(err.to_string().contains("record (50 bytes) within its batch"), "{err}");
+        assert!(
+            err.to_string().contains("record (50 bytes) within its batch"),
+            "{err}"
+        );
         let mut tiny = good.clone();
         tiny[8..12].copy_from_slice(&10i32.to_be_bytes()); // smaller than a batch header
         let err = decode_set(&tiny, skip).unwrap_err();
