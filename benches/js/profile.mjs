@@ -1,10 +1,12 @@
 // Where our JS-side time goes beyond the JS floor: profiles ours (decodeFetchResponse with
 // { apiVersion: 12, header: true, crc }) decode + touch on bench frames with `node --cpu-prof`, and
 // sorts the samples into: the wasm call, the metadata JSON, the Columns copy out of wasm memory,
-// the result objects, record construction, the touch loop itself, GC, and the rest.
+// the result objects, record construction, the touch loop itself, GC, and the rest. It also counts
+// what the samples do not show: minor page faults and kernel time per decode (a kept result's
+// buffer is fresh memory at each call). `--transient` profiles the transient path instead.
 //
-//   node --expose-gc benches/js/profile.mjs [--seconds S] [--crc skip|verify] [--frames DIR]
-//        [--out DIR] [frame ...]          (default: bench_none bench_tiny_none)
+//   node --expose-gc benches/js/profile.mjs [--seconds S] [--crc skip|verify] [--transient]
+//        [--frames DIR] [--out DIR] [frame ...]          (default: bench_none bench_tiny_none)
 //
 // Per frame, without the profiler (interleaved, median of 15 samples): ours' and the JS floor's
 // ms per decode (the floor: the same touch loop over plain objects built beforehand, as the
@@ -25,23 +27,30 @@ const opt = (name, fallback) => takeOption(args, name, fallback)
 
 // child: decode + touch one frame for a fixed time, under --cpu-prof
 if (args[0] === '--child') {
-  const [, framePath, crc, seconds] = args
+  const [, framePath, crc, seconds, mode] = args
   const { mod } = await loadPackage(PKG_DIR)
   const frame = readFileSync(framePath)
-  const o = { apiVersion: 12, header: true, crc }
+  const o = { apiVersion: 12, header: true, crc, transient: mode === 'transient' }
   let sink = 0
   let n = 0
+  const usage0 = process.resourceUsage()
   const t0 = performance.now()
   while (performance.now() - t0 < Number(seconds) * 1000) {
     sink += touchOurs(mod.decodeFetchResponse(frame, o))
     n++
   }
-  console.log(JSON.stringify({ decodes: n, ms: performance.now() - t0, sink }))
+  const ms = performance.now() - t0
+  const usage = process.resourceUsage()
+  const faults = usage.minorPageFault - usage0.minorPageFault
+  const kernelMs = (usage.systemCPUTime - usage0.systemCPUTime) / 1000
+  console.log(JSON.stringify({ decodes: n, ms, faults, kernelMs, sink }))
   process.exit(0)
 }
 
 const seconds = Number(opt('--seconds', 5))
 const crc = opt('--crc', 'skip')
+const transient = args.includes('--transient')
+if (transient) args.splice(args.indexOf('--transient'), 1)
 const framesDir = resolveFramesDir(opt('--frames'))
 const outDir = resolve(opt('--out', resolve(REPO_ROOT, 'target/profiles')))
 const names = args.length ? args : ['bench_none', 'bench_tiny_none']
@@ -93,7 +102,7 @@ function summarize(profile) {
 }
 
 const { decoders } = await loadOurs()
-const ours = decoders.find((d) => d.id === 'wasm-skip')
+const ours = decoders.find((d) => d.id === (transient ? 'wasm-fast' : 'wasm-skip'))
 const floor = decoders.find((d) => d.id === 'js-floor')
 if (!ours || !floor) throw new Error(`no bench package at ${PKG_DIR} (node scripts/build.mjs --bench)`)
 const oursD = { ...ours, decode: (f) => ours.decode(f) }
@@ -116,17 +125,23 @@ for (const entry of loadFrames(framesDir, names)) {
 
   const dir = join(outDir, entry.name)
   rmSync(dir, { recursive: true, force: true })
-  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir,
-    fileURLToPath(import.meta.url), '--child', join(framesDir, `${entry.name}.bin`), crc, String(seconds)], { encoding: 'utf8' })
-  if (run.status !== 0) throw new Error(`profiling child failed: ${run.stderr}`)
-  const child = JSON.parse(run.stdout.trim().split('\n').pop())
+  const runChild = (flags, s) => {
+    const run = spawnSync(process.execPath, [...flags, fileURLToPath(import.meta.url), '--child', join(framesDir, `${entry.name}.bin`),
+      crc, String(s), transient ? 'transient' : 'kept'], { encoding: 'utf8' })
+    if (run.status !== 0) throw new Error(`profiling child failed: ${run.stderr}`)
+    return JSON.parse(run.stdout.trim().split('\n').pop())
+  }
+  // page faults and kernel time without the profiler, whose sampling adds kernel time of its own
+  const unprofiled = runChild([], Math.min(seconds, 2))
+  const child = runChild(['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir], seconds)
   const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile')))
   const { total, cats, fns } = summarize(JSON.parse(readFileSync(file, 'utf8')))
   const busy = total - (cats.get('idle / program') ?? 0)
   const records = entry.manifest.record_count
-  console.log(`\n### ${entry.name} (${records.toLocaleString('en')} records, crc ${crc})\n`)
+  console.log(`\n### ${entry.name} (${records.toLocaleString('en')} records, crc ${crc}${transient ? ', transient' : ''})\n`)
   console.log(`unprofiled: ours ${oursMs.toFixed(3)} ms/decode (${(records / oursMs / 1000).toFixed(2)}M rec/s), JS floor ${floorMs.toFixed(3)} ms (${(records / floorMs / 1000).toFixed(1)}M rec/s): ours = ${((100 * floorMs) / oursMs).toFixed(1)}% of the floor's speed, ${((oursMs - floorMs) * 1e6 / records).toFixed(0)} ns per record above it`)
-  console.log(`profiled: ${child.decodes} decodes in ${(child.ms / 1000).toFixed(1)} s (${(child.ms / child.decodes).toFixed(3)} ms each); ${file}\n`)
+  console.log(`profiled: ${child.decodes} decodes in ${(child.ms / 1000).toFixed(1)} s (${(child.ms / child.decodes).toFixed(3)} ms each); ${file}`)
+  console.log(`not in the samples (a run without the profiler): ${(unprofiled.faults / unprofiled.decodes).toFixed(0)} minor page faults and ${(unprofiled.kernelMs / unprofiled.decodes).toFixed(3)} ms of kernel time per decode\n`)
   console.log('| where | % of busy samples | ms per decode (scaled to unprofiled) | ns per record |')
   console.log('| --- | --- | --- | --- |')
   const order = [...CATEGORIES.map(([c]) => c), 'other'].filter((c) => c !== 'idle / program' && cats.has(c))
