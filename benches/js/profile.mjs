@@ -25,7 +25,7 @@ import { median, sample, warmUp } from './timing.mjs'
 const args = process.argv.slice(2)
 const opt = (name, fallback) => takeOption(args, name, fallback)
 
-// child: decode + touch one frame for a fixed time, under --cpu-prof
+// child: decode + touch one frame for a fixed time (under --cpu-prof, or without it to count page faults)
 if (args[0] === '--child') {
   const [, framePath, crc, seconds, mode] = args
   const { mod } = await loadPackage(PKG_DIR)
