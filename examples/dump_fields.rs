@@ -7,9 +7,9 @@
 //!     cargo run --example dump_fields -- ../shared/corpus
 
 use base64::Engine;
+use kafka_fetch_decoder::protocol::kafka_error_name;
 use kafka_fetch_decoder::{
     BatchInfo, CrcMode, CrcStatus, Decoded, FetchDecoder, FetchOptions, RecordSetSummary, format_uuid,
-    kafka_error_name,
 };
 use serde_json::{Value, json};
 

@@ -349,7 +349,8 @@ fn parse_node_endpoints<'a>(r: &mut Reader<'a>) -> Result<Vec<NodeEndpoint<'a>>>
         .collect()
 }
 
-/// Formats a topic id the way Kafka tools and the JS API show it: 8-4-4-4-12 lowercase hex.
+/// Formats a topic id as the JS API shows it: 8-4-4-4-12 lowercase hex (Kafka's own tools print
+/// the base64url form, which the JS `topicNames` option takes too).
 pub fn format_uuid(id: &[u8; 16]) -> String {
     let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
     format!(

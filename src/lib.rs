@@ -5,8 +5,9 @@
 //! Data flow (module tree in the README's "How it works"):
 //! `wire` (bounds-checked reads) -> `fetch` (response structure) -> `record_set` (entries by
 //! magic, with `batch` and `legacy` beneath it) -> `compression` (into the `arena`) -> `output`
-//! (columns). `decoder::FetchDecoder` ties them together and is reused across calls; `wasm` is
-//! the only module that knows about JavaScript, and `contract` describes what crosses to it.
+//! (columns). `decoder::FetchDecoder` ties them together and is reused across calls. The live
+//! client's requests and responses are [`protocol`]'s; everything that crosses to JavaScript
+//! (the contract, the JSON documents, the wasm exports) is [`js`]'s, and nothing else knows of it.
 //!
 //! ```no_run
 //! use kafka_fetch_decoder::{FetchDecoder, FetchOptions};
@@ -25,25 +26,16 @@
 mod arena;
 mod checksum;
 mod compression;
-pub mod contract;
 mod decoder;
 mod error;
 mod fetch;
 mod hint;
-// Natively only `contract::describe` writes JSON; the call metadata (wasm) uses the rest.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod json;
-#[cfg(any(target_arch = "wasm32", test))]
-mod metadata;
+pub mod js;
 mod options;
 mod output;
-mod positions;
-mod protocol;
+pub mod protocol;
 mod record_set;
 mod transactions;
-#[cfg(target_arch = "wasm32")]
-#[doc(hidden)]
-pub mod wasm;
 mod wire;
 
 pub use compression::Compression;
@@ -60,18 +52,6 @@ pub use options::{
 pub use output::{
     BatchInfo, ByteRange, Columns, ControlType, CrcStatus, HeaderColumns, KeyTable, RecordColumns,
     RecordSetSummary, TimestampType,
-};
-// The protocol layer of a live-reading client (requests, their responses, version negotiation).
-pub use positions::{FetchPositions, PartitionPosition, fetch_positions};
-pub use protocol::{
-    ApiKey, ApiSupport, ApiVersionRange, ApiVersionsRequest, ApiVersionsResponse, EARLIEST_LOCAL_TIMESTAMP,
-    EARLIEST_TIMESTAMP, FetchRequest, FetchRequestPartition, FetchRequestTopic, KAFKA_ERROR_NAMES,
-    LATEST_TIERED_TIMESTAMP, LATEST_TIMESTAMP, ListOffsetsPartition, ListOffsetsPartitionResponse,
-    ListOffsetsRequest, ListOffsetsResponse, ListOffsetsTopic, ListOffsetsTopicResponse, MAX_TIMESTAMP,
-    MetadataBroker, MetadataPartition, MetadataRequest, MetadataResponse, MetadataTopic, MetadataTopics,
-    NegotiatedVersion, ProtocolResponse, RequestHeader, SUPPORTED_APIS, SaslAuthenticateRequest,
-    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse, decode_response, kafka_error_name,
-    negotiate_versions,
 };
 pub use record_set::{RECORD_BATCH_HEADER_SIZE, SetEnd};
 pub use transactions::AbortedTransaction;
@@ -92,7 +72,7 @@ pub mod internals {
     };
 
     /// A decoded protocol response as the JSON document the wasm bindings return.
-    pub fn protocol_response_json(response: &crate::ProtocolResponse<'_>, version: i16) -> String {
-        crate::protocol::to_json::response(response, version)
+    pub fn protocol_response_json(response: &crate::protocol::ProtocolResponse<'_>, version: i16) -> String {
+        crate::js::protocol_json::response(response, version)
     }
 }

@@ -5,9 +5,10 @@
 mod common;
 
 use common::{Capture, b64, capture_names};
+use kafka_fetch_decoder::protocol::fetch_positions;
 use kafka_fetch_decoder::{
     CrcMode, CrcStatus, Decoded, ErrorKind, FetchDecoder, FetchOptions, FetchPartition, FetchResponse,
-    IsolationLevel, RecordSetSummary, SetEnd, fetch_positions, format_uuid,
+    IsolationLevel, RecordSetSummary, SetEnd, format_uuid,
 };
 use serde_json::Value;
 

@@ -1,3 +1,5 @@
-//! The wasm tests in Node (the same file runs in Chromium: tests/wasm_browser.rs).
+//! The wasm tests in Node (the same tests run in Chromium: tests/wasm_browser.rs).
 #![cfg(target_arch = "wasm32")]
-include!("wasm/shared.rs");
+
+#[path = "wasm/shared.rs"]
+mod shared;

@@ -13,6 +13,7 @@
 use kafka_fetch_decoder::{Compression, CrcMode, FetchDecoder, FetchOptions, IsolationLevel, OnError};
 use kafka_fetch_decoder_fuzz::oracle::{self, CallBudget};
 use kafka_fetch_decoder_fuzz::records::BuiltSet;
+use kafka_fetch_decoder_fuzz::requests;
 use kafka_fetch_decoder_fuzz::targets;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -254,9 +255,24 @@ fn seed(shared: &Path, out: &Path) {
         kept_sets += 1;
         write(&out.join("structured_record_set"), &data);
     }
+    // check_read_request: requests of every read api at every version, as the client writes them
+    // (control byte 0: the message as it is)
+    let mut versions = BTreeSet::new();
+    for _ in 0..20_000 {
+        let data = rng.bytes();
+        let Some((api, version, message)) =
+            requests::client_request(&mut arbitrary::Unstructured::new(&data))
+        else {
+            continue;
+        };
+        if versions.insert((api.code(), version)) {
+            write(&out.join("check_read_request"), &[&[0][..], &message].concat());
+        }
+    }
     eprintln!(
-        "generated seeds: {kept} structured_fetch ({} features), {kept_sets} structured_record_set",
-        seen.len()
+        "generated seeds: {kept} structured_fetch ({} features), {kept_sets} structured_record_set, {} check_read_request",
+        seen.len(),
+        versions.len()
     );
 }
 

@@ -4,7 +4,8 @@
 //! panic, and where both succeed, the positions the decode reports.
 #![no_main]
 
-use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions, IsolationLevel, SetEnd, fetch_positions};
+use kafka_fetch_decoder::protocol::fetch_positions;
+use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions, IsolationLevel, SetEnd};
 use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
 

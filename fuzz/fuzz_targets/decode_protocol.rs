@@ -4,7 +4,7 @@
 #![no_main]
 
 use kafka_fetch_decoder::internals::protocol_response_json;
-use kafka_fetch_decoder::{SUPPORTED_APIS, decode_response};
+use kafka_fetch_decoder::protocol::{SUPPORTED_APIS, decode_response};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -10,11 +10,13 @@
 //!   of the decoder's output, invariants of any successful decode.
 //! - `mutate`: byte-level mutations of a generated input.
 //! - `targets`: structured_fetch and structured_record_set.
+//! - `requests`: requests as the live client writes them (check_read_request).
 
 pub mod compress;
 pub mod mutate;
 pub mod oracle;
 pub mod records;
+pub mod requests;
 pub mod response;
 pub mod targets;
 pub mod wire;

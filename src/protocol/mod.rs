@@ -1,8 +1,9 @@
 //! The Kafka protocol of a live-reading client (an inspection reader: it reads partitions from
 //! offsets, with no consumer group and no produce): request frames to send and the responses to
 //! decode, for ApiVersions, Metadata, ListOffsets, Fetch (requests only: `FetchDecoder` reads the
-//! responses), SaslHandshake and SaslAuthenticate. Socket I/O, timeouts, correlation ids and
-//! retries belong to the caller.
+//! responses), SaslHandshake and SaslAuthenticate; where each partition of a fetch response
+//! continues; and the relay's check that a request only reads. Socket I/O, timeouts, correlation
+//! ids and retries belong to the caller.
 //!
 //! Every encoder and decoder is one code path driven by version checks, written from Apache
 //! Kafka's message schemas (`clients/src/main/resources/common/message/*.json`). Requests are
@@ -16,25 +17,29 @@
 //! ├─ frame         request header v1/v2 and the size-prefixed frame; response header v0/v1
 //! ├─ api_versions, metadata, list_offsets, fetch_request, sasl    one file per api
 //! ├─ response      decode_response: any of them by api key and version
+//! ├─ positions     fetch_positions: where each partition of a fetch response continues
+//! ├─ read_only     check_read_request: whether a request frame only reads (the relay's check)
 //! ├─ error_codes   Kafka error code -> name
-//! └─ to_json       responses and version tables as JSON (for the wasm bindings)
+//! └─ api_names     Kafka api key -> name
 //! ```
 
+mod api_names;
 mod api_versions;
 mod error_codes;
 mod fetch_request;
 mod frame;
 mod list_offsets;
 mod metadata;
+mod positions;
+mod read_only;
 mod response;
 #[cfg(test)]
-mod samples;
+pub(crate) mod samples;
 mod sasl;
-#[cfg(any(target_arch = "wasm32", test, feature = "internals"))]
-pub(crate) mod to_json;
 mod versions;
 mod writer;
 
+pub use api_names::{KAFKA_API_NAMES, kafka_api_name};
 pub use api_versions::{ApiVersionsRequest, ApiVersionsResponse};
 pub use error_codes::{KAFKA_ERROR_NAMES, kafka_error_name};
 pub use fetch_request::{FetchRequest, FetchRequestPartition, FetchRequestTopic};
@@ -47,6 +52,8 @@ pub use list_offsets::{
 pub use metadata::{
     MetadataBroker, MetadataPartition, MetadataRequest, MetadataResponse, MetadataTopic, MetadataTopics,
 };
+pub use positions::{FetchPositions, PartitionPosition, fetch_positions};
+pub use read_only::{READ_APIS, ReadRequest, Refusal, check_read_request};
 pub use response::{ProtocolResponse, decode_response};
 pub use sasl::{
     SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,

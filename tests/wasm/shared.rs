@@ -1,8 +1,8 @@
-// Tests compiled to wasm and run by wasm-bindgen-test, the same in Node (tests/wasm_node.rs) and
-// in headless Chromium (tests/wasm_browser.rs). They use the samples shipped in the repo.
+//! Tests compiled to wasm and run by wasm-bindgen-test, the same in Node (tests/wasm_node.rs) and
+//! in headless Chromium (tests/wasm_browser.rs). They use the samples shipped in the repo.
 
 use js_sys::{Array, JSON, Reflect};
-use kafka_fetch_decoder::wasm::WasmDecoder;
+use kafka_fetch_decoder::js::wasm::WasmDecoder;
 use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -12,8 +12,14 @@ use wasm_bindgen_test::wasm_bindgen_test;
 mod build;
 
 const SAMPLES: [(&[u8], &str); 4] = [
-    (include_bytes!("../../samples/kpb_v12_mixed_magic.bin"), include_str!("../../samples/kpb_v12_mixed_magic.json")),
-    (include_bytes!("../../samples/tansu_v12_multibatch.bin"), include_str!("../../samples/tansu_v12_multibatch.json")),
+    (
+        include_bytes!("../../samples/kpb_v12_mixed_magic.bin"),
+        include_str!("../../samples/kpb_v12_mixed_magic.json"),
+    ),
+    (
+        include_bytes!("../../samples/tansu_v12_multibatch.bin"),
+        include_str!("../../samples/tansu_v12_multibatch.json"),
+    ),
     (
         include_bytes!("../../samples/tansu_v13_partial_last_batch_body.bin"),
         include_str!("../../samples/tansu_v13_partial_last_batch_body.json"),
@@ -29,16 +35,25 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 }
 
 fn list(v: &JsValue) -> Vec<JsValue> {
-    v.clone().dyn_into::<Array>().map(|a| a.iter().collect()).unwrap_or_default()
+    v.clone()
+        .dyn_into::<Array>()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
 }
 
 fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for c in bytes.chunks(3) {
-        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        let n = (u32::from(c[0]) << 16)
+            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*c.get(2).unwrap_or(&0));
         for i in 0..4 {
-            out.push(if i <= c.len() { A[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+            out.push(if i <= c.len() {
+                A[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
         }
     }
     out
@@ -97,13 +112,23 @@ fn wasm_decoder_reports_errors_and_recovers() {
     assert_eq!(list(&get(&get(&ok, "response"), "topics")).len(), 1);
     // cut inside the topic array: the structure itself is truncated
     write(&mut d, &frame[..40]);
-    let err = d.decode(40, false, 12, 1, 1e9, 1e9).unwrap_err().as_string().unwrap();
+    let err = d
+        .decode(40, false, 12, 1, 1e9, 1e9)
+        .unwrap_err()
+        .as_string()
+        .unwrap();
     let err = JSON::parse(&err).unwrap();
     assert_eq!(get(&err, "code").as_string().unwrap(), "TRUNCATED");
     assert!(get(&err, "offset").as_f64().unwrap() <= 40.0);
     write(&mut d, frame);
-    assert!(d.decode(frame.len(), false, 99, 1, 1e9, 1e9).is_err(), "unsupported version");
-    assert!(d.decode(frame.len(), false, 12, 1, 1e9, 1e9).is_ok(), "works again after errors");
+    assert!(
+        d.decode(frame.len(), false, 99, 1, 1e9, 1e9).is_err(),
+        "unsupported version"
+    );
+    assert!(
+        d.decode(frame.len(), false, 12, 1, 1e9, 1e9).is_ok(),
+        "works again after errors"
+    );
 }
 
 /// The arena and output buffers are reused: wasm memory stops growing after warm-up.
@@ -112,8 +137,11 @@ fn memory_stops_growing_after_warm_up() {
     let (frame, _) = SAMPLES[1];
     let mut d = WasmDecoder::new();
     let memory = || {
-        let m: js_sys::WebAssembly::Memory = kafka_fetch_decoder::wasm::wasm_memory().dyn_into().unwrap();
-        m.buffer().dyn_into::<js_sys::ArrayBuffer>().unwrap().byte_length()
+        let m: js_sys::WebAssembly::Memory = kafka_fetch_decoder::js::wasm::wasm_memory().dyn_into().unwrap();
+        m.buffer()
+            .dyn_into::<js_sys::ArrayBuffer>()
+            .unwrap()
+            .byte_length()
     };
     let mut after_warm_up = 0;
     for i in 0..200 {
@@ -152,11 +180,15 @@ fn fetch_positions_agree_with_the_decode() {
     let mut scanned = 0;
     for (frame, json) in SAMPLES {
         let version = get(&JSON::parse(json).unwrap(), "api_version").as_f64().unwrap() as i16;
-        let positions = JSON::parse(&kafka_fetch_decoder::wasm::protocol::positions_json(version, frame).unwrap()).unwrap();
+        let positions =
+            JSON::parse(&kafka_fetch_decoder::js::wasm::protocol::positions_json(version, frame).unwrap())
+                .unwrap();
         let mut options = FetchOptions::new(version);
         options.records.crc = CrcMode::Report; // one sample's marker has a zero checksum
         let (response, decoded) = decoder.decode_fetch_response(frame, &options).unwrap();
-        let has_legacy = decoded.partitions(&response).any(|(_, _, s)| decoded.batches(s).iter().any(|b| b.magic < 2));
+        let has_legacy = decoded
+            .partitions(&response)
+            .any(|(_, _, s)| decoded.batches(s).iter().any(|b| b.magic < 2));
         if has_legacy {
             assert!(positions.is_null());
             continue;
@@ -186,11 +218,17 @@ fn crc32c_of_batches_of_every_size() {
     let options = RecordSetOptions::default();
     let sizes = (0..2200).step_by(3).chain([4093, 4096, 65_536, 140_001]);
     for size in sizes {
-        let value: Vec<u8> = (0..size).map(|i: usize| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let value: Vec<u8> = (0..size)
+            .map(|i: usize| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
         // one record, null key; the builder's CRC-32C is the `crc` crate's in wasm
         let mut batch = build::batch(0, 0, 0, 1, &build::record(0, &value));
         let (summary, decoded) = decoder.decode_record_set(&batch, &options).unwrap();
-        assert_eq!(decoded.batches(&summary)[0].crc, kafka_fetch_decoder::CrcStatus::Valid, "size {size}");
+        assert_eq!(
+            decoded.batches(&summary)[0].crc,
+            kafka_fetch_decoder::CrcStatus::Valid,
+            "size {size}"
+        );
         let at = 21 + (size * 7919) % (batch.len() - 21);
         batch[at] ^= 0x10;
         let err = decoder.decode_record_set(&batch, &options).unwrap_err();

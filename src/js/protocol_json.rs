@@ -2,15 +2,12 @@
 //! name next to every error code, topic ids as 8-4-4-4-12 hex, bytes as base64), the supported
 //! versions and the negotiation result. Field names are the JS API's (camelCase).
 
-use super::api_versions::ApiVersionsResponse;
-use super::error_codes::kafka_error_name;
-use super::list_offsets::ListOffsetsResponse;
-use super::metadata::MetadataResponse;
-use super::response::ProtocolResponse;
-use super::sasl::{SaslAuthenticateResponse, SaslHandshakeResponse};
-use super::versions::{NegotiatedVersion, SUPPORTED_APIS};
+use super::json::JsonWriter;
 use crate::fetch::format_uuid;
-use crate::json::JsonWriter;
+use crate::protocol::{
+    ApiVersionsResponse, ListOffsetsResponse, MetadataResponse, NegotiatedVersion, ProtocolResponse,
+    ReadRequest, Refusal, SaslAuthenticateResponse, SaslHandshakeResponse, kafka_api_name, kafka_error_name,
+};
 
 /// `response` as a JSON object: `{apiKey, api, version, correlationId, trailingBytes, ...its fields}`.
 pub fn response(response: &ProtocolResponse<'_>, version: i16) -> String {
@@ -222,22 +219,26 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// The supported versions: `[{apiKey, api, minVersion, maxVersion, firstFlexibleVersion}]`.
+/// The relay's check of one request message: `{allowed: true, apiKey, api, version}`, or
+/// `{allowed: false, apiKey, api, version, reason}` with what of the request could be read (null
+/// where nothing could; `api` is Kafka's name of the key, null for a key Kafka does not define).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // natively only for tests
-pub(crate) fn supported_versions() -> String {
+pub(crate) fn read_request_check(check: &Result<ReadRequest, Refusal>) -> String {
     let mut s = String::new();
     let mut j = JsonWriter::new(&mut s);
-    j.begin_array();
-    for a in SUPPORTED_APIS {
-        object(&mut j);
-        int(&mut j, "apiKey", a.api_key.code());
-        text(&mut j, "api", a.api_key.name());
-        int(&mut j, "minVersion", a.min_version);
-        int(&mut j, "maxVersion", a.max_version);
-        opt_int(&mut j, "firstFlexibleVersion", a.first_flexible.map(i32::from));
-        end_object(&mut j);
+    object(&mut j);
+    let (key, version) = match check {
+        Ok(r) => (Some(r.api.code()), Some(r.version)),
+        Err(e) => (e.api_key, e.version),
+    };
+    boolean(&mut j, "allowed", check.is_ok());
+    j.key("apiKey").opt_number(key);
+    opt_text(&mut j, "api", key.and_then(kafka_api_name));
+    j.key("version").opt_number(version);
+    if let Err(e) = check {
+        text(&mut j, "reason", &e.reason);
     }
-    end_array(&mut j);
+    end_object(&mut j);
     s
 }
 
@@ -261,9 +262,7 @@ pub(crate) fn negotiated(versions: &[NegotiatedVersion]) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::protocol::versions::ApiKey;
-    use crate::protocol::versions::{ApiVersionRange, negotiate_versions};
-    use crate::protocol::{decode_response, samples};
+    use crate::protocol::{ApiKey, ApiVersionRange, decode_response, negotiate_versions, samples};
 
     fn parse(s: &str) -> serde_json::Value {
         serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}"))
@@ -334,14 +333,30 @@ mod tests {
     }
 
     #[test]
-    fn versions_as_json() {
-        let v = parse(&supported_versions());
-        assert_eq!(v[3]["api"], "Fetch");
+    fn request_checks_as_json() {
+        use crate::protocol::check_read_request;
+        let v = parse(&read_request_check(&check_read_request(&[
+            0, 0, 0, 10, 0, 18, 0, 0, 0, 0, 0, 1, 255, 255,
+        ])));
         assert_eq!(
-            (&v[3]["minVersion"], &v[3]["maxVersion"]),
-            (&4.into(), &18.into())
+            v,
+            serde_json::json!({"allowed": true, "apiKey": 18, "api": "ApiVersions", "version": 0})
         );
-        assert_eq!(v[4]["firstFlexibleVersion"], serde_json::Value::Null);
+        let v = parse(&read_request_check(&check_read_request(&[
+            0, 0, 0, 10, 0, 0, 0, 9, 0, 0, 0, 1, 255, 255,
+        ])));
+        assert_eq!(v["allowed"], false);
+        assert_eq!((&v["api"], &v["version"]), (&"Produce".into(), &9.into()));
+        assert_eq!(v["reason"], "Produce (api key 0) is not a read");
+        let v = parse(&read_request_check(&check_read_request(&[0, 0])));
+        assert_eq!(
+            (&v["apiKey"], &v["api"]),
+            (&serde_json::Value::Null, &serde_json::Value::Null)
+        );
+    }
+
+    #[test]
+    fn negotiation_as_json() {
         let broker = [ApiVersionRange {
             api_key: 3,
             min_version: 0,

@@ -4,13 +4,14 @@
 //! objects by name from it; where the JS names fields itself for speed (the batch object), it holds
 //! them to this description at load.
 
-use crate::json::JsonWriter;
+use super::json::JsonWriter;
 use crate::output::{BatchInfo, CrcStatus, TimestampType};
 
 /// The shape of what a call hands to JS (the metadata JSON and the columns), numbered: changed with
 /// it, so that a JS layer and a wasm module from different builds refuse each other at load.
 /// 2: the metadata's `cols` became one flat array of address/length pairs in `COLUMNS` order.
-pub const VERSION: u32 = 2;
+/// 3: Kafka's facts (versions, api and error names) moved into `kafka`.
+pub const VERSION: u32 = 3;
 
 /// Option bits of the wasm `decode` call.
 pub mod flag {
@@ -338,17 +339,49 @@ pub fn describe() -> String {
         j.item().string(n);
     }
     j.end_array();
-    // Kafka's error codes by name (errorName next to every errorCode)
+    write_kafka(&mut j);
+    j.end_object();
+    out
+}
+
+/// The Kafka facts the JS side needs, from the tables that hold them (`fetch`, `protocol`), so that
+/// JS repeats none: `kafka: {fetchResponseVersions: {min, max}, apis: [{apiKey, api, minVersion,
+/// maxVersion, firstFlexibleVersion, read}], apiNames: [name by api key], errorNames: {code: name}}`.
+/// `apis` are those the live client speaks (`read`: the relay forwards it).
+fn write_kafka(j: &mut JsonWriter<'_>) {
+    use crate::protocol::{KAFKA_API_NAMES, READ_APIS, SUPPORTED_APIS, kafka_error_name};
+    j.key("kafka").begin_object();
+    j.key("fetchResponseVersions").begin_object();
+    j.key("min").number(crate::fetch::MIN_API_VERSION);
+    j.key("max").number(crate::fetch::MAX_API_VERSION);
+    j.end_object();
+    j.key("apis").begin_array();
+    for a in SUPPORTED_APIS {
+        j.item().begin_object();
+        j.key("apiKey").number(a.api_key.code());
+        j.key("api").string(a.api_key.name());
+        j.key("minVersion").number(a.min_version);
+        j.key("maxVersion").number(a.max_version);
+        j.key("firstFlexibleVersion").opt_number(a.first_flexible);
+        j.key("read").bool(READ_APIS.contains(&a.api_key));
+        j.end_object();
+    }
+    j.end_array();
+    j.key("apiNames").begin_array();
+    for name in KAFKA_API_NAMES {
+        j.item().string(name);
+    }
+    j.end_array();
+    // errorName next to every errorCode
     j.key("errorNames").begin_object();
     for code in -1..=i16::MAX {
-        let Some(name) = crate::protocol::kafka_error_name(code) else {
+        let Some(name) = kafka_error_name(code) else {
             break;
         };
         j.key(&code.to_string()).string(name);
     }
     j.end_object();
     j.end_object();
-    out
 }
 
 #[cfg(test)]
@@ -386,5 +419,10 @@ mod tests {
             "{{\"version\":{VERSION},\"columns\":{{\"offsets\":\"int64\""
         )));
         assert!(d.contains("\"flags\":{\"header\":1,"));
+        assert!(d.contains(
+            "\"kafka\":{\"fetchResponseVersions\":{\"min\":0,\"max\":18},\"apis\":[{\"apiKey\":18,"
+        ));
+        assert!(d.contains("\"apiNames\":[\"Produce\",\"Fetch\","));
+        assert!(d.contains("\"errorNames\":{\"-1\":\"UNKNOWN_SERVER_ERROR\",\"0\":\"NONE\","));
     }
 }

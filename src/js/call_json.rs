@@ -2,10 +2,10 @@
 //! record set's summary (index ranges into the columns), and errors. Field names are the JS API's;
 //! partitions and record-set summaries are arrays in the order of the contract's field lists.
 
-use crate::contract::{PARTITION_FIELDS, RECORD_SET_FIELDS};
+use super::contract::{PARTITION_FIELDS, RECORD_SET_FIELDS};
+use super::json::JsonWriter;
 use crate::error::DecodeError;
 use crate::fetch::{self, FetchPartition, FetchResponse};
-use crate::json::JsonWriter;
 use crate::output::RecordSetSummary;
 
 /// An error as `{code, offset, message, topic, partition, batchOffset, hint}`.
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn a_response_and_an_error_as_json() {
-        let frame = include_bytes!("../samples/kpb_v12_mixed_magic.bin");
+        let frame = include_bytes!("../../samples/kpb_v12_mixed_magic.bin");
         let mut decoder = FetchDecoder::new();
         let (response, decoded) = decoder
             .decode_fetch_response(frame, &FetchOptions::new(12))

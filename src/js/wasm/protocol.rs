@@ -16,18 +16,19 @@
 //!   `UNSUPPORTED_VERSION`, `TRUNCATED` or `CORRUPT`.
 
 use crate::error::{DecodeError, ErrorKind};
-use crate::json::JsonWriter;
+use crate::js::json::JsonWriter;
+use crate::js::protocol_json;
 use crate::options::IsolationLevel;
 use crate::protocol::{
     ApiKey, ApiVersionRange, ApiVersionsRequest, FetchRequest, FetchRequestPartition, FetchRequestTopic,
     ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic, MetadataRequest, MetadataTopics,
     RequestHeader, SaslAuthenticateRequest, SaslHandshakeRequest, decode_response as decode,
-    kafka_error_name, negotiate_versions as negotiate, to_json,
+    negotiate_versions as negotiate,
 };
 use wasm_bindgen::prelude::*;
 
 fn thrown(e: DecodeError) -> JsValue {
-    JsValue::from_str(&crate::metadata::error(&e))
+    JsValue::from_str(&crate::js::call_json::error(&e))
 }
 
 fn invalid(expected: String) -> JsValue {
@@ -105,12 +106,12 @@ fn group<P>(
     Ok(out)
 }
 
-/// JS: `supportedVersions(): string`, JSON
-/// `[{apiKey, api, minVersion, maxVersion, firstFlexibleVersion}]` (`firstFlexibleVersion` null:
-/// never flexible).
-#[wasm_bindgen(js_name = supportedVersions)]
-pub fn supported_versions() -> String {
-    to_json::supported_versions()
+/// JS: `checkReadRequest(message: Uint8Array): string`: whether one WebSocket message of the relay
+/// is a single read-only request (`protocol::check_read_request`), as JSON `{allowed, apiKey, api,
+/// version, reason?}`. The relay forwards the message only when `allowed` is true.
+#[wasm_bindgen(js_name = checkReadRequest)]
+pub fn check_read_request(message: &[u8]) -> String {
+    protocol_json::read_request_check(&crate::protocol::check_read_request(message))
 }
 
 /// JS: `negotiateVersions(brokerApiKeys: Int16Array): string` where `brokerApiKeys` holds the
@@ -133,13 +134,7 @@ pub fn negotiate_versions(broker_api_keys: &[i16]) -> Result<String, JsValue> {
             max_version: t[2],
         })
         .collect();
-    Ok(to_json::negotiated(&negotiate(&ranges)))
-}
-
-/// JS: `kafkaErrorName(code: number): string | undefined`, e.g. 6 -> "NOT_LEADER_OR_FOLLOWER".
-#[wasm_bindgen(js_name = kafkaErrorName)]
-pub fn error_name(code: i16) -> Option<String> {
-    kafka_error_name(code).map(str::to_owned)
+    Ok(protocol_json::negotiated(&negotiate(&ranges)))
 }
 
 /// JS: `decodeResponse(apiKey: number, version: number, frame: Uint8Array): string`, JSON
@@ -166,7 +161,7 @@ pub fn decode_response(api_key: i16, version: i16, frame: &[u8]) -> Result<Strin
     let api =
         ApiKey::from_code(api_key).ok_or_else(|| invalid(format!("a supported api key, got {api_key}")))?;
     let response = decode(api, version, frame).map_err(thrown)?;
-    Ok(to_json::response(&response, version))
+    Ok(protocol_json::response(&response, version))
 }
 
 /// Where each partition of a Fetch response (the frame after its size prefix, header included)
@@ -179,7 +174,7 @@ pub fn decode_response(api_key: i16, version: i16, frame: &[u8]) -> Result<Strin
 pub fn positions_json(version: i16, frame: &[u8]) -> Result<String, JsValue> {
     let mut out = String::new();
     let mut j = JsonWriter::new(&mut out);
-    match crate::positions::fetch_positions(frame, version, true).map_err(thrown)? {
+    match crate::protocol::fetch_positions(frame, version, true).map_err(thrown)? {
         None => {
             j.null();
         }

@@ -1,18 +1,18 @@
-//! The wasm-bindgen surface: the only module that knows about JavaScript.
+//! The wasm-bindgen exports of the decoder (the protocol layer's are in `wasm::protocol`).
 //!
 //! One call per response. JS writes the input into a buffer this side owns (`input_buffer`),
 //! calls `decode`, and reads a small JSON document it leaves in wasm memory (response metadata,
 //! header keys, and the addresses of the output columns, by name). Their layout is the one
-//! `contract::describe()` hands to JS at load (pkg-template/api.mjs builds objects from it); no
+//! `contract::describe()` hands to JS at load (pkg-template/decoder/ builds objects from it); no
 //! record field crosses on its own. Everything here is reused across calls, so wasm memory stops
 //! growing after warm-up.
 
 pub mod protocol;
-use crate::contract::{self, flag};
 use crate::decoder::FetchDecoder;
 use crate::error::DecodeError;
-use crate::json::JsonWriter;
-use crate::metadata::{write_record_set, write_response};
+use crate::js::call_json::{write_record_set, write_response};
+use crate::js::contract::{self, flag};
+use crate::js::json::JsonWriter;
 use crate::options::{CrcMode, FetchOptions, IsolationLevel, OnError, RecordSetOptions};
 use crate::output::Columns;
 use wasm_bindgen::prelude::*;
@@ -33,7 +33,7 @@ pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// The JS/wasm contract (src/contract.rs) as JSON, read once by the JS layer.
+/// The JS/wasm contract (src/js/contract.rs) as JSON, read once by the JS layer.
 #[wasm_bindgen]
 pub fn contract() -> String {
     contract::describe()
@@ -327,5 +327,5 @@ fn to_numbers(from: &[i64], to: &mut Vec<f64>, what: &str) -> Result<(), JsValue
 }
 
 fn error_json(e: DecodeError) -> JsValue {
-    JsValue::from_str(&crate::metadata::error(&e))
+    JsValue::from_str(&crate::js::call_json::error(&e))
 }
