@@ -264,6 +264,21 @@ export declare function fromTransferable<T extends Int64 = number>(data: Transfe
 /** The Kafka name of an error code: 'NOT_LEADER_OR_FOLLOWER' for 6. */
 export declare function errorName(code: number): string;
 
+/** What this build knows of Kafka's protocol (a copy; read from the wasm module). */
+export interface ProtocolInfo {
+  /** The FetchResponse versions the decoder reads. */
+  fetchResponseVersions: { min: number; max: number };
+  /** The apis the live client speaks, with the versions it speaks of each; `read`: the relay forwards it. */
+  apis: { apiKey: number; api: string; minVersion: number; maxVersion: number; firstFlexibleVersion: number | null; read: boolean }[];
+  /** Kafka's request names by api key ('Produce' at 0). */
+  apiNames: string[];
+  /** Kafka's error names by code ({ '-1': 'UNKNOWN_SERVER_ERROR', '0': 'NONE', ... }). */
+  errorNames: Record<string, string>;
+}
+
+/** What this build knows of Kafka's protocol: versions, api names, error names. */
+export declare function protocolInfo(): ProtocolInfo;
+
 export type DecodeErrorCode =
   | 'TRUNCATED' | 'CORRUPT' | 'CRC_MISMATCH' | 'UNSUPPORTED_VERSION' | 'UNSUPPORTED_COMPRESSION' | 'DECOMPRESSION_LIMIT'
   | 'INVALID_ARGUMENT' | 'OUT_OF_MEMORY';

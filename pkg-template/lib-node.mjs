@@ -1,6 +1,7 @@
-// What the Node entries (node.cjs, node.mjs) export, bundled by the build into lib.cjs: the decoder
-// API, the live client (TCP or TLS sockets; a WebSocket through a relay with the `relay` option;
-// decode threads) and the relay itself.
+// What the Node entries (node.cjs, node.mjs) export, bundled by the build into lib.cjs: the public
+// names of every runtime, the live client's Node defaults (TCP or TLS sockets; a WebSocket through
+// a relay with the `relay` option; decode threads), and what only Node has (the relay itself);
+// `attach` connects the wasm module, for node.cjs alone.
 import { setNodeDefaults } from './client/client.mjs';
 import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
@@ -9,9 +10,6 @@ import { nodeTransport } from './client/transport-node.mjs';
 // alone never needs it (a third of the load time)
 setNodeDefaults({ transport: nodeTransport, loadWebSocket: async () => (await import('ws')).default, decodeThreads: nodeDecodePool });
 
-export * from './api.mjs';
-export { KafkaClient } from './client/client.mjs';
-export { KafkaClientError } from './client/errors.mjs';
-export { FrameSplitter } from './client/frames.mjs';
-export { scramClient } from './client/sasl.mjs';
+export { attach } from './api.mjs';
+export * from './public.mjs';
 export { startRelay } from './relay/relay.mjs';

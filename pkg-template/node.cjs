@@ -10,25 +10,12 @@ try {
   if (e.code !== 'ENOENT') throw e;
   throw new Error(`kafka-fetch-decoder: ${path.join(__dirname, 'wasm', 'kafka_fetch_decoder_bg.wasm')} is missing; when bundling for Node, mark kafka-fetch-decoder as external (esbuild --external:kafka-fetch-decoder)`, { cause: e });
 }
-const lib = require('./lib.cjs');
+const { attach, ...api } = require('./lib.cjs');
 
-lib.attach(bindings);
+attach(bindings);
 
 module.exports = {
-  decodeFetchResponse: lib.decodeFetchResponse,
-  decodeRecordSet: lib.decodeRecordSet,
-  errorName: lib.errorName,
-  FetchDecoder: lib.FetchDecoder,
-  FrameSplitter: lib.FrameSplitter,
-  fromTransferable: lib.fromTransferable,
-  KafkaClient: lib.KafkaClient,
-  KafkaClientError: lib.KafkaClientError,
-  KafkaDecodeError: lib.KafkaDecodeError,
-  KafkaRecord: lib.KafkaRecord,
-  scramClient: lib.scramClient,
-  startRelay: lib.startRelay,
-  toTransferable: lib.toTransferable,
-  wasmMemory: lib.wasmMemory,
+  ...api,
   // Browsers must await init(); in Node it is already done, and kept for code shared with browsers.
   init: async () => {},
 };

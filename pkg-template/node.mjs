@@ -1,8 +1,9 @@
-// Node entry (ES module): the same single instance as the CommonJS entry.
+// Node entry (ES module): the same single instance as the CommonJS entry. The names are listed for
+// ES named imports; tests/js/entries.test.mjs checks that they are the CommonJS entry's.
 import api from './node.cjs';
 
 export const {
-  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient,
-  KafkaClientError, KafkaDecodeError, KafkaRecord, scramClient, startRelay, toTransferable, wasmMemory, init,
+  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient, KafkaClientError,
+  KafkaDecodeError, KafkaRecord, protocolInfo, scramClient, startRelay, toTransferable, wasmMemory, init,
 } = api;
 export default init;

@@ -1,13 +1,7 @@
-// Browser and bundler entry (ES module): `await init()` once, then decode synchronously.
+// Browser and bundler entry (ES module): `await init()` once, then decode synchronously. Browsers
+// reach brokers through the relay only (the client's option relay).
 import initWasm, * as bindings from './wasm/kafka_fetch_decoder_web.mjs';
-import {
-  attach, decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError,
-  KafkaRecord, toTransferable, wasmMemory,
-} from './api.mjs';
-// Browsers reach brokers through the relay only (the client's option relay).
-import { KafkaClient } from './client/client.mjs';
-import { KafkaClientError } from './client/errors.mjs';
-import { FrameSplitter } from './client/frames.mjs';
+import { attach } from './api.mjs';
 
 let ready = null;
 
@@ -31,8 +25,5 @@ export function init(input) {
   return ready;
 }
 
-export {
-  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient, KafkaClientError,
-  KafkaDecodeError, KafkaRecord, toTransferable, wasmMemory,
-};
+export * from './public.mjs';
 export default init;

@@ -6,17 +6,19 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { decodeFetchResponse, decodeRecordSet, KafkaDecodeError } = require('../node.cjs');
+const { decodeFetchResponse, decodeRecordSet, KafkaDecodeError, protocolInfo } = require('../node.cjs');
 const { UsageError, parseArgs, parse } = require('./args.cjs');
 const { recordJson, tableHeader, tableRow } = require('./output.cjs');
 
 const SAMPLE = path.join(__dirname, '..', 'samples', 'kpb_v12_mixed_magic.bin');
+// the FetchResponse versions the decoder reads
+const VERSIONS = protocolInfo().fetchResponseVersions;
 
 const usage = `kafka-fetch-decoder [decode] [FILE] [options]
   Decodes FILE: a FetchResponse frame (the bytes after the 4-byte size prefix; a .bin capture)
   or a raw record set / log segment (.log); - reads standard input. Without FILE, a sample shipped
   in the package.
-  --api-version N       FetchResponse version of the frame, 0-18 (default: api_version of FILE's
+  --api-version N       FetchResponse version of the frame, ${VERSIONS.min}-${VERSIONS.max} (default: api_version of FILE's
                         .json beside it, as in captures written by \`capture\`)
   --no-header           the frame starts at the response body (no correlation id; also when the
                         .json beside FILE says \"header\": false)
@@ -29,7 +31,7 @@ const usage = `kafka-fetch-decoder [decode] [FILE] [options]
                         the first) or skip`;
 
 const spec = {
-  '--api-version': { value: 'N', parse: parse.integer(0, 18) },
+  '--api-version': { value: 'N', parse: parse.integer(VERSIONS.min, VERSIONS.max) },
   '--no-header': {},
   '--record-set': {},
   '--json': {},
@@ -65,8 +67,8 @@ function sidecar(file) {
 /** The api version: --api-version, else the `api_version` of the .json beside the file. */
 function apiVersionFor(file, given, meta) {
   if (given !== undefined) return given;
-  if (Number.isInteger(meta.api_version) && meta.api_version >= 0 && meta.api_version <= 18) return meta.api_version;
-  const why = meta.unreadable ? ` (${meta.unreadable} is not JSON)` : meta.file ? ` (${meta.file} has no api_version from 0 to 18)` : '';
+  if (Number.isInteger(meta.api_version) && meta.api_version >= VERSIONS.min && meta.api_version <= VERSIONS.max) return meta.api_version;
+  const why = meta.unreadable ? ` (${meta.unreadable} is not JSON)` : meta.file ? ` (${meta.file} has no api_version from ${VERSIONS.min} to ${VERSIONS.max})` : '';
   throw new UsageError(`${file}: pass --api-version N (the FetchResponse version it was sent with)${why}`);
 }
 

@@ -1,0 +1,132 @@
+// The wasm module and the one decoder inside it (the engine) that every FetchDecoder shares:
+// loading, each call into it, and the count of calls that tells a transient result whether the
+// memory it reads is still its own.
+
+import { readContract, useContract } from './contract.mjs';
+import { KafkaDecodeError } from './errors.mjs';
+
+const utf8 = new TextDecoder('utf-8');
+
+let wasm = null;
+/**
+ * The module's WebAssembly.Memory, kept: asking wasm for it is a call across the boundary. Its
+ * `buffer` is read at each use (a memory growth replaces it).
+ */
+export let memory = null;
+// One wasm-side decoder serves every FetchDecoder of this module instance: calls are synchronous and
+// their results are copied out (or, with `transient`, valid only until the next call), so holding
+// many FetchDecoders costs no wasm memory.
+let engine = null;
+/** Counts decode calls into the engine; a transient result checks it before every read. */
+export let generation = 0;
+// The bytes fetchPositionsOf last left in the engine's input buffer, for the decode that follows.
+let scanned = null;
+
+/**
+ * Connects the generated wasm bindings (Node: at load; browsers: after `init()`). Everything is
+ * checked before anything is kept: a module that does not fit leaves none of its state behind.
+ */
+export function attach(bindings) {
+  const read = readContract(bindings.contract());
+  const wasmMemory = bindings.wasmMemory();
+  wasm = bindings;
+  useContract(read);
+  memory = wasmMemory;
+  engine = null;
+  scanned = null;
+}
+
+export function requireWasm() {
+  if (wasm === null) {
+    throw new Error('kafka-fetch-decoder: the wasm module is not loaded; in browsers and bundlers call `await init()` first');
+  }
+}
+
+/**
+ * Puts `input` in the engine's input buffer, unless fetchPositionsOf has just put that same input
+ * there; `keep`: leave it there for the next call. The bytes fetchPositionsOf left are known only
+ * weakly, so that a frame scanned and never decoded (a consumer that stopped) is not kept alive.
+ */
+function loadInput(input, keep) {
+  const there = scanned?.deref() === input;
+  scanned = null;
+  if (!there) {
+    const ptr = engine.input_buffer(input.length);
+    new Uint8Array(memory.buffer, ptr, input.length).set(input);
+  }
+  if (keep) scanned = new WeakRef(input);
+}
+
+/**
+ * Runs `call` on the shared engine (made on first use); its failures become typed errors: the
+ * decoder's JSON error documents a KafkaDecodeError (a RangeError for an argument out of range),
+ * anything else resets the engine (replaceEngineAfter).
+ */
+function withEngine(call) {
+  requireWasm();
+  engine ??= new wasm.WasmDecoder();
+  try {
+    return call(engine);
+  } catch (e) {
+    if (typeof e !== 'string') throw replaceEngineAfter(e);
+    const info = JSON.parse(e);
+    if (info.code === 'RANGE') throw new RangeError(info.message);
+    throw new KafkaDecodeError(info);
+  }
+}
+
+/**
+ * A failure that is not a decoding error is a bug (a panic, whose message went to the console) or
+ * memory running out; wasm-bindgen then refuses every later call on that handle. Start over with a
+ * fresh one so that the next call works, and say so.
+ */
+function replaceEngineAfter(e) {
+  engine = null;
+  scanned = null;
+  const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}); it was reset, later calls work`);
+  error.cause = e;
+  return error;
+}
+
+/**
+ * One decode call (options `o` from parseOptions): the call's metadata document, whose column
+ * addresses point into wasm memory until the next call.
+ */
+export function decodeCall(input, recordSet, o) {
+  // the memory a transient result's views read is reused from here on
+  generation++;
+  const length = withEngine((e) => {
+    loadInput(input, false);
+    return e.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
+  });
+  // the metadata JSON stays in wasm memory, in a buffer reused by the next call
+  return JSON.parse(utf8.decode(new Uint8Array(memory.buffer, engine.metadata_ptr(), length)));
+}
+
+/**
+ * For the live client: where each partition of a Fetch response frame continues, read from its
+ * batch headers ({ errorCode, partitions: [{ topicIndex, partition, errorCode, highWatermark,
+ * lastStableOffset, nextOffset, partial }] }; null when only a decode can tell: legacy messages, an
+ * entry the decoder rejects). The frame is left in the engine, so that decoding the same frame
+ * (unchanged) next copies it only once for both.
+ */
+export function fetchPositionsOf(frame, version) {
+  // no transient result reads the input buffer, so this call ends none (unless it grows wasm
+  // memory, which their check() sees)
+  return JSON.parse(withEngine((e) => {
+    loadInput(frame, true);
+    return e.fetch_positions(frame.length, version);
+  }));
+}
+
+/** The wasm bindings, for the protocol layer of the live client (client/protocol.mjs). */
+export function protocolBindings() {
+  requireWasm();
+  return wasm;
+}
+
+/** The wasm memory (for checking that it stops growing). */
+export function wasmMemory() {
+  requireWasm();
+  return memory;
+}
