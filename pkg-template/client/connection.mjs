@@ -7,7 +7,7 @@ import { errorName, KafkaDecodeError } from '../api.mjs';
 import { addressName } from './address.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { FrameSplitter } from './frames.mjs';
-import { API, API_NAMES, decodeResponse, encode, negotiate } from './protocol.mjs';
+import { decodeResponse, encode, negotiate } from './protocol.mjs';
 import { authenticate } from './sasl.mjs';
 
 const API_VERSIONS_VERSION = 3;
@@ -56,9 +56,9 @@ export class BrokerConnection {
     if (answer === null || answer.errorCode === 35) answer = await this.#apiVersions(0);
     if (answer.errorCode !== 0) throw this.brokerError(`ApiVersions failed`, answer.errorCode);
     this.versions = negotiate(answer.apiKeys);
-    for (const api of [API.METADATA, API.LIST_OFFSETS, API.FETCH]) {
+    for (const api of ['Metadata', 'ListOffsets', 'Fetch']) {
       if (this.versions[api] == null) {
-        throw new KafkaClientError('UNSUPPORTED_VERSION', `broker ${this.name} supports no version of ${API_NAMES[api]} this client speaks`, { broker: this.name });
+        throw new KafkaClientError('UNSUPPORTED_VERSION', `broker ${this.name} supports no version of ${api} this client speaks`, { broker: this.name });
       }
     }
     if (this.options.sasl) await this.#authenticate(this.options.sasl);
@@ -97,26 +97,26 @@ export class BrokerConnection {
   }
 
   async #apiVersions(version) {
-    const frame = await this.#send(API.API_VERSIONS, version, (v, id) => encode.apiVersions(v, id, this.options.clientId));
-    return decodeResponse(API.API_VERSIONS, version, frame);
+    const frame = await this.#send('ApiVersions', version, (v, id) => encode.apiVersions(v, id, this.options.clientId));
+    return decodeResponse('ApiVersions', version, frame);
   }
 
   async #authenticate({ mechanism, username, password }) {
-    const handshakeVersion = Math.min(this.versions[API.SASL_HANDSHAKE] ?? 1, 1);
-    if (this.versions[API.SASL_AUTHENTICATE] == null) {
+    const handshakeVersion = Math.min(this.versions.SaslHandshake ?? 1, 1);
+    if (this.versions.SaslAuthenticate == null) {
       throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} does not offer SaslAuthenticate`, { broker: this.name });
     }
-    const hs = decodeResponse(API.SASL_HANDSHAKE, handshakeVersion,
-      await this.#send(API.SASL_HANDSHAKE, handshakeVersion, (v, id) => encode.saslHandshake(v, id, this.options.clientId, mechanism)));
+    const hs = decodeResponse('SaslHandshake', handshakeVersion,
+      await this.#send('SaslHandshake', handshakeVersion, (v, id) => encode.saslHandshake(v, id, this.options.clientId, mechanism)));
     if (hs.errorCode !== 0) {
       const offered = hs.mechanisms?.length ? ` (it offers ${hs.mechanisms.join(', ')})` : '';
       throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} refused SASL mechanism ${mechanism}${offered}: ${hs.errorName}`,
         { broker: this.name, errorCode: hs.errorCode, errorName: hs.errorName });
     }
-    const version = this.versions[API.SASL_AUTHENTICATE];
+    const version = this.versions.SaslAuthenticate;
     await authenticate(mechanism, { username, password }, async (bytes) => {
-      const answer = decodeResponse(API.SASL_AUTHENTICATE, version,
-        await this.#send(API.SASL_AUTHENTICATE, version, (v, id) => encode.saslAuthenticate(v, id, this.options.clientId, bytes)));
+      const answer = decodeResponse('SaslAuthenticate', version,
+        await this.#send('SaslAuthenticate', version, (v, id) => encode.saslAuthenticate(v, id, this.options.clientId, bytes)));
       if (answer.errorCode !== 0) {
         throw new KafkaClientError('AUTHENTICATION', `authentication of ${username} at broker ${this.name} failed: ${answer.errorMessage ?? answer.errorName}`,
           { broker: this.name, errorCode: answer.errorCode, errorName: answer.errorName });
@@ -126,18 +126,18 @@ export class BrokerConnection {
   }
 
   /**
-   * Sends one request and resolves with its response frame. `build(version, correlationId)`
-   * encodes it at the negotiated version of `apiKey`.
+   * Sends one request of `api` ('Fetch', ...) and resolves with its response frame.
+   * `build(version, correlationId)` encodes it at the negotiated version.
    */
-  async request(apiKey, build) {
+  async request(api, build) {
     // Once open, the request is written before this returns (no await first): a consumer that asks
     // for its next fetch before decoding the last one has the broker working while it decodes.
     if (!this.ready) await this.open();
-    const version = this.versions[apiKey];
-    return { version, frame: await this.#send(apiKey, version, build) };
+    const version = this.versions[api];
+    return { version, frame: await this.#send(api, version, build) };
   }
 
-  #send(apiKey, version, build) {
+  #send(api, version, build) {
     if (this.closed) return Promise.reject(new KafkaClientError('CLOSED', 'the client was closed', { broker: this.name }));
     if (!this.socket) return Promise.reject(new KafkaClientError('CONNECTION', `not connected to broker ${this.name}`, { broker: this.name }));
     const id = this.nextCorrelationId;
@@ -146,7 +146,7 @@ export class BrokerConnection {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const error = new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${API_NAMES[apiKey]} within ${this.options.requestTimeoutMs} ms`, { broker: this.name });
+        const error = new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${api} within ${this.options.requestTimeoutMs} ms`, { broker: this.name });
         reject(error);
         // a late answer could not be told from the next one: start over on a fresh connection
         this.#drop(error);

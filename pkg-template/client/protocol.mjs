@@ -1,10 +1,8 @@
 // The requests and responses of the live client, encoded and decoded by the Rust core (src/protocol
-// through src/wasm/protocol.rs): this module only adapts arguments and results to JS.
+// through src/js/wasm/protocol.rs): this module only adapts arguments and results to JS. Apis are
+// named as Kafka names them ('Fetch', 'Metadata', ...); their keys and versions are the module's.
 
-import { KafkaDecodeError, protocolBindings } from '../api.mjs';
-
-export const API = { FETCH: 1, LIST_OFFSETS: 2, METADATA: 3, SASL_HANDSHAKE: 17, API_VERSIONS: 18, SASL_AUTHENTICATE: 36 };
-export const API_NAMES = { 1: 'Fetch', 2: 'ListOffsets', 3: 'Metadata', 17: 'SaslHandshake', 18: 'ApiVersions', 36: 'SaslAuthenticate' };
+import { apiKeyOf, KafkaDecodeError, protocolBindings } from '../api.mjs';
 
 /** Calls a binding; its failures are the decoder's JSON error documents. */
 function call(fn, ...args) {
@@ -59,16 +57,21 @@ export const encode = {
   saslAuthenticate: (version, correlationId, clientId, bytes) => call(protocolBindings().encodeSaslAuthenticateRequest, version, correlationId, clientId, bytes),
 };
 
-/** A response frame (after its size prefix) as the core's JSON, parsed. */
-export function decodeResponse(apiKey, version, frame) {
-  return JSON.parse(call(protocolBindings().decodeResponse, apiKey, version, frame));
+/** A response frame of `api` ('Metadata', ...; after its size prefix) as the core's JSON, parsed. */
+export function decodeResponse(api, version, frame) {
+  return JSON.parse(call(protocolBindings().decodeResponse, apiKeyOf(api), version, frame));
 }
 
-/** The versions to use with a broker, from its ApiVersions answer: { [apiKey]: version | null }. */
+/** The versions to use with a broker, from its ApiVersions answer: { [api name]: version | null }. */
 export function negotiate(apiKeys) {
   const triples = new Int16Array(apiKeys.length * 3);
   apiKeys.forEach((k, i) => triples.set([k.apiKey, k.minVersion, k.maxVersion], 3 * i));
   const out = {};
-  for (const { apiKey, version } of JSON.parse(call(protocolBindings().negotiateVersions, triples))) out[apiKey] = version;
+  for (const { api, version } of JSON.parse(call(protocolBindings().negotiateVersions, triples))) out[api] = version;
   return out;
+}
+
+/** The relay's check of one message from a browser: { allowed, apiKey, api, version, reason? }. */
+export function checkReadRequest(message) {
+  return JSON.parse(protocolBindings().checkReadRequest(message));
 }
