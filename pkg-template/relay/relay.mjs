@@ -5,8 +5,9 @@
 //   - connects only to its bootstrap brokers and the brokers their metadata lists (`?broker=host:port`
 //     is checked against them), never to another address a browser names;
 //   - checks the Origin of every WebSocket (its own pages, plus --allow-origin);
-//   - forwards only read requests (ApiVersions, Metadata without topic creation, ListOffsets, Fetch)
-//     and closes the connection on anything else;
+//   - forwards only read requests (ApiVersions, Metadata without topic creation, ListOffsets and
+//     Fetch of a consumer), one whole request per WebSocket message, as the Rust core's check says
+//     (src/protocol/read_only.rs, fuzzed), and closes the connection on anything else;
 //   - does TLS and SASL to the brokers itself, so credentials never reach a browser;
 //   - bounds request frames, connections and idle time.
 // A refusal completes the WebSocket handshake and closes at once with a 4xxx code and a reason the
@@ -17,12 +18,7 @@ import { addressName, parseAddress } from '../client/address.mjs';
 import { KafkaClient, resolveClientOptions } from '../client/client.mjs';
 import { BrokerConnection } from '../client/connection.mjs';
 import { KafkaClientError } from '../client/errors.mjs';
-import { FrameSplitter } from '../client/frames.mjs';
-import { API } from '../client/protocol.mjs';
-import { fetchRequestFromReplica, KAFKA_API_NAMES, listOffsetsRequestFromReplica, metadataRequestCreatesTopics } from './requests.mjs';
-
-/** The requests the relay forwards: what the client needs to read. */
-const READ_APIS = new Set([API.API_VERSIONS, API.METADATA, API.LIST_OFFSETS, API.FETCH]);
+import { checkReadRequest } from '../client/protocol.mjs';
 
 /** Close codes (4000-4999: the application's); the page shows the reason. */
 export const CLOSE = {
@@ -173,7 +169,6 @@ export async function startRelay(options = {}) {
 
 /** Pipes one browser WebSocket to its broker connection, checking every request frame. */
 function pipe(ws, broker, { from, log, maxRequestBytes, idleTimeoutMs, maxBufferedBytes }) {
-  const requests = new FrameSplitter({ maxFrameBytes: maxRequestBytes });
   let closed = false;
   let paused = false;
   const end = (code, reason) => {
@@ -204,47 +199,23 @@ function pipe(ws, broker, { from, log, maxRequestBytes, idleTimeoutMs, maxBuffer
     if (closed) return;
     idle.refresh();
     if (!isBinary) return end(CLOSE.BAD_REQUEST, 'the relay takes binary messages only');
-    let frames;
-    try {
-      frames = requests.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-    } catch (e) {
-      log(`closed ${from} to ${broker.name}: ${printable(e.message, 300)}`);
-      return end(CLOSE.FRAME_TOO_LARGE, `request frame too large: ${e.message}`);
+    // one whole request per message, as the client writes them: checked by the Rust core, and
+    // forwarded as it is (size prefix included) only when it only reads
+    const message = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const size = message.length >= 4 ? new DataView(data.buffer, data.byteOffset, 4).getUint32(0) : 0;
+    if (size > maxRequestBytes) {
+      log(`closed ${from} to ${broker.name}: a request frame of ${size} bytes, over the ${maxRequestBytes}-byte bound`);
+      return end(CLOSE.FRAME_TOO_LARGE, `request frame too large: ${size} bytes, over the ${maxRequestBytes}-byte bound`);
     }
-    for (const frame of frames) {
-      const refusal = refusalOf(frame);
-      if (refusal) {
-        log(`refused ${from} to ${broker.name}: ${refusal}; connection closed`);
-        return end(CLOSE.NOT_READ_ONLY, `refused: ${refusal} (the relay is read-only)`);
-      }
-      const sized = new Uint8Array(4 + frame.length);
-      new DataView(sized.buffer).setUint32(0, frame.length);
-      sized.set(frame, 4);
-      socket.write(sized);
+    const check = checkReadRequest(message);
+    if (!check.allowed) {
+      log(`refused ${from} to ${broker.name}: ${printable(check.reason, 300)}; connection closed`);
+      return end(CLOSE.NOT_READ_ONLY, `refused: ${check.reason} (the relay is read-only)`);
     }
+    socket.write(message);
   });
   ws.on('close', () => end(1000, ''));
   ws.on('error', () => end(1011, ''));
-}
-
-/** Why a request frame may not pass, or null: the relay forwards reads only. */
-export function refusalOf(frame) {
-  if (frame.length < 8) return 'a request shorter than its header';
-  const apiKey = (frame[0] << 8) | frame[1];
-  const apiVersion = (frame[2] << 8) | frame[3];
-  if (!READ_APIS.has(apiKey)) return `${KAFKA_API_NAMES[apiKey] ?? 'a request'} (api key ${apiKey})`;
-  if (apiKey === API.METADATA) {
-    const creates = metadataRequestCreatesTopics(frame, apiVersion);
-    if (creates === null) return `a Metadata v${apiVersion} request that cannot be read`;
-    if (creates) return `a Metadata v${apiVersion} request that may create topics`;
-  }
-  // a replica's Fetch reads past the high watermark and moves its follower's position (which the
-  // leader uses for its in-sync replicas): only a consumer's (replica id -1) is a read
-  const fromReplica = apiKey === API.FETCH ? fetchRequestFromReplica(frame, apiVersion)
-    : apiKey === API.LIST_OFFSETS ? listOffsetsRequestFromReplica(frame, apiVersion) : false;
-  if (fromReplica === null) return `a ${KAFKA_API_NAMES[apiKey]} v${apiVersion} request that cannot be read`;
-  if (fromReplica) return `a ${KAFKA_API_NAMES[apiKey]} v${apiVersion} request from a replica, not a consumer`;
-  return null;
 }
 
 /**

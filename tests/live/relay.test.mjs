@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { b64, pkg, root } from '../js/helpers.mjs';
 import { produce, startMockCluster, startTansu } from './brokers.mjs';
+import { startProxy } from './proxy.mjs';
 
 const { KafkaClient, KafkaClientError, startRelay } = pkg;
 const READ_APIS = new Set([1, 2, 3, 18]); // Fetch, ListOffsets, Metadata, ApiVersions
@@ -177,6 +178,62 @@ describe('relay in front of Tansu', () => {
     const idle = await new Promise((resolve) => sockets[0].on('close', (code) => resolve(code)));
     assert.equal(idle, 4408);
     for (const ws of sockets) ws.close();
+  });
+});
+
+describe('relay in front of a proxy that logs what reaches the broker', () => {
+  let tansu;
+  let proxy;
+  let relay;
+  before(async () => {
+    tansu = await startTansu();
+    proxy = await startProxy({ target: tansu.bootstrap });
+    relay = await startRelay({ bootstrap: proxy.address, idleTimeoutMs: 1000, log: quiet });
+  });
+  after(async () => {
+    await relay?.close();
+    await proxy?.close();
+    await tansu?.stop();
+  });
+
+  // requests of the test carry correlation ids from MARK on: the relay's own (its connection's
+  // ApiVersions) count from 1
+  const MARK = 0x5eed0000;
+  /** A request frame, size prefix included, with correlation id `id` and client id 'x'. */
+  const request = (apiKey, apiVersion, id, body = []) => {
+    const bytes = Buffer.from([0, 0, 0, 0, (apiKey >> 8) & 255, apiKey & 255, apiVersion >> 8, apiVersion & 255, 0, 0, 0, 0, 0, 1, 0x78, ...body]);
+    bytes.writeUInt32BE(bytes.length - 4, 0);
+    bytes.writeInt32BE(id, 8);
+    return bytes;
+  };
+  const reached = (id) => proxy.requests.some((r) => r.correlationId === id);
+
+  test('nothing it refuses reaches the broker: other api keys, unknown keys, lying size prefixes, two requests in one message', async () => {
+    let id = MARK;
+    const cases = [];
+    for (let apiKey = 0; apiKey <= 92; apiKey++) {
+      if (!READ_APIS.has(apiKey)) cases.push([`api key ${apiKey}`, request(apiKey, 0, ++id, [0, 0, 0, 0])]);
+    }
+    for (const apiKey of [93, 200, 1000, 32767, -1, -32768]) cases.push([`unknown api key ${apiKey}`, request(apiKey, 0, ++id)]);
+    const longer = request(18, 0, ++id);
+    longer.writeUInt32BE(longer.length - 4 + 1, 0);
+    cases.push(['a size prefix one byte longer than the request', longer]);
+    const shorter = request(18, 0, ++id, [0]);
+    shorter.writeUInt32BE(shorter.length - 4 - 1, 0);
+    cases.push(['a size prefix one byte shorter than the request', shorter]);
+    cases.push(['two ApiVersions requests in one message', Buffer.concat([request(18, 0, ++id), request(18, 0, ++id)])]);
+    cases.push(['a read and a Produce in one message', Buffer.concat([request(18, 0, ++id), request(0, 3, ++id, [0, 0, 0, 0])])]);
+    cases.push(['a read followed by a stray byte', Buffer.concat([request(18, 0, ++id), Buffer.from([0])])]);
+    for (const [what, message] of cases) {
+      const { code, reason, received } = await exchange(relay.relayUrl, { frames: [message] });
+      assert.equal(code, 4405, `${what}: ${reason}`);
+      assert.equal(received.length, 0, `${what}: no answer`);
+    }
+    const marked = proxy.requests.filter((r) => r.correlationId > MARK);
+    assert.deepEqual(marked, [], 'no refused request reached the broker');
+    // the same path forwards a request that only reads, untouched
+    const ok = await exchange(relay.relayUrl, { frames: [request(18, 0, MARK - 1)] });
+    assert.ok(ok.received.length > 0 && reached(MARK - 1), `a read is forwarded (closed ${ok.code} ${ok.reason})`);
   });
 });
 
