@@ -5,7 +5,7 @@
 // Files. In:  { type: 'init' }
 //             { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options }
 //             { type: 'probe', id, header }      which api versions decode the current input
-//        Out: { type: 'ready' } | { type: 'state', id, phase, total? }
+//        Out: { type: 'ready', protocol } (the package's protocolInfo()) | { type: 'state', id, phase, total? }
 //             { type: 'result', id, data } | { type: 'probe', id, versions } | { type: 'error', id?, error }
 //
 // Live (one tail at a time; `id` names it). In:
@@ -24,7 +24,6 @@
 // acknowledged the last one, so the page takes records in small steps however fast they come; what
 // waits meanwhile is capped like the page's store (the oldest fetch responses are dropped first).
 
-import { FETCH_API_VERSIONS } from './kafka.js';
 import { prepareChunk } from './store.js';
 
 const POST_INTERVAL_MS = 100;
@@ -51,7 +50,7 @@ self.onmessage = async ({ data: msg }) => {
     const api = await loadDecoder();
     switch (msg.type) {
       case 'init':
-        self.postMessage({ type: 'ready' });
+        self.postMessage({ type: 'ready', protocol: api.protocolInfo() });
         break;
       case 'decode': {
         if (msg.buffer) input = new Uint8Array(msg.buffer, 0, msg.length);
@@ -144,7 +143,9 @@ function decodeInput(api, msg) {
 /** Which fetch api versions decode the current input without an error. */
 function probeVersions(api, header) {
   if (!input) return [];
-  return FETCH_API_VERSIONS.filter((apiVersion) => {
+  const { min, max } = api.protocolInfo().fetchResponseVersions;
+  const versions = Array.from({ length: max - min + 1 }, (_, i) => min + i);
+  return versions.filter((apiVersion) => {
     try {
       api.decodeFetchResponse(input, { apiVersion, header, crc: 'skip', includeControlRecords: true, int64: 'bigint' });
       return true;
