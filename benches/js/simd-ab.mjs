@@ -12,19 +12,12 @@
 // It checks that the generated JS glue is identical, so the two packages differ in their wasm only.
 // (Both folders sit under the repository so that the packages' `ws` resolves from its node_modules.)
 //
-// The timing loads both packages (two wasm instances) and times, per shared bench frame and
-// interleaved as run.mjs does (warm-up, then rounds with the starting entry rotating, a minor GC
-// before each sample, median of the samples): decode + touch with { apiVersion: 12, header: true }
-// and crc skip, the same with crc verify, and decompression alone (the codecAlone reference of
-// ours.mjs) on the compressed frames. The table gives medians (records/s) and simd / plain.
+// The timing is ab.mjs's: both packages interleaved in one process, per shared bench frame.
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
-import { loadFrames, REPO_ROOT, resolveFramesDir } from './frames.mjs'
-import { codecAlone, loadPackage, wasmDecoder } from './ours.mjs'
-import { checkDecoder } from './verify.mjs'
-import { betweenSamples, median, sample, warmUp } from './timing.mjs'
+import { REPO_ROOT } from './frames.mjs'
+import { compareBuilds } from './ab.mjs'
 
 const OUT = resolve(REPO_ROOT, 'target/simd-ab')
 const CRATE = 'kafka_fetch_decoder'
@@ -69,62 +62,7 @@ function build() {
 }
 
 async function time() {
-  const quick = args.includes('--quick')
-  const opts = { rounds: Number(val('--rounds') ?? (quick ? 5 : 25)), sampleMs: quick ? 20 : 50, warmupMs: quick ? 150 : 400, warmupIters: 5 }
-  const framesDir = resolveFramesDir(val('--frames'))
-  const frames = loadFrames(framesDir, val('--only')?.split(','))
-  const variants = ['plain', 'simd']
-  const entries = []
-  for (const v of variants) {
-    if (!existsSync(join(OUT, v, 'package.json'))) throw new Error(`no ${join(OUT, v)}: run with --build first`)
-    const loaded = await loadPackage(join(OUT, v))
-    const options = (crc) => ({ apiVersion: 12, header: true, crc })
-    entries.push(
-      { v, what: 'crc skip', d: wasmDecoder(loaded, `${v}-skip`, `${v} crc skip`, options('skip')) },
-      { v, what: 'crc verify', d: wasmDecoder(loaded, `${v}-verify`, `${v} crc verify`, options('verify')) },
-      { v, what: 'codec alone', d: codecAlone(loaded) },
-    )
-  }
-  console.log(`# simd128 A/B: node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; rounds ${opts.rounds}, sample ≈${opts.sampleMs} ms`)
-  const table = []
-  for (const entry of frames) {
-    const records = entry.manifest.record_count
-    const active = []
-    for (const e of entries) {
-      if (e.what === 'codec alone') {
-        if (e.d.unavailable(entry)) continue
-      } else {
-        const check = await checkDecoder(e.d, entry)
-        if (check.status !== 'ok') throw new Error(`${e.v} ${e.what} on ${entry.name}: ${check.status} ${check.reason}`)
-      }
-      active.push({ ...e, input: e.d.prepare(entry), samples: [] })
-    }
-    for (const r of active) r.iters = await warmUp(r.d, r.input, opts)
-    for (let round = 0; round < opts.rounds; round++) {
-      for (let j = 0; j < active.length; j++) {
-        const r = active[(round + j) % active.length]
-        betweenSamples('minor')
-        r.samples.push((await sample(r.d, r.input, r.iters)) / r.iters)
-      }
-    }
-    const row = { frame: entry.name, records }
-    for (const r of active) row[`${r.v} ${r.what}`] = records / (median(r.samples) / 1000)
-    table.push(row)
-    console.log(`  ${entry.name} done (load ${loadavg()[0].toFixed(2)})`)
-  }
-  const fmt = (x) => (x === undefined ? '–' : x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(0)}k`)
-  const kinds = ['crc skip', 'crc verify', 'codec alone']
-  console.log(`\n| frame | ${kinds.map((k) => `plain ${k} | simd ${k} | simd/plain`).join(' | ')} |`)
-  console.log(`| --- | ${kinds.map(() => '--- | --- | ---').join(' | ')} |`)
-  for (const row of table) {
-    const cells = kinds.map((k) => {
-      const a = row[`plain ${k}`]
-      const b = row[`simd ${k}`]
-      return `${fmt(a)} | ${fmt(b)} | ${a && b ? `${(b / a).toFixed(3)}×` : '–'}`
-    })
-    console.log(`| ${row.frame} | ${cells.join(' | ')} |`)
-  }
-  console.log('\n(records/s, median; codec alone: the frame\'s records per second of decompression alone)')
+  await compareBuilds({ plain: join(OUT, 'plain'), simd: join(OUT, 'simd') }, args)
 }
 
 if (args.includes('--build')) build()
