@@ -14,6 +14,7 @@ cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --lib --features bench -- -D warnings
 cargo clippy --features internals --lib -- -D warnings
 node scripts/check-imports.mjs
+node scripts/check-conventions.mjs
 # the public Rust API is documented (#![deny(missing_docs)]) and its doc links resolve
 RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --quiet
 cargo test

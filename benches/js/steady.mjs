@@ -1,7 +1,7 @@
 // Decoding in a loop as a service does: decode, read every field, drop, again, with no GC forced
 // between samples (run.mjs forces one before each), for a number of seconds; prints records/s and
 // the share of time in GC for each second. A rate that falls while the GC share climbs is the
-// collector promoting what it should free (see the README, "Where the time goes").
+// collector promoting what it should free (see benches/README.md, "Where the time goes").
 //
 //   node benches/js/steady.mjs [--seconds N] [--crc skip|verify] [--transient] [--frames DIR] [frame]
 //        (default: 10 seconds, crc skip, bench_tiny_none)

@@ -35,7 +35,7 @@ export function perRecordColumns(from, take) {
  * go into one buffer of its own, which dies with the result: V8 frees a buffer that dies young at
  * the next young-generation collection, and the allocator can hand the same memory to the next call
  * (glibc gives large freed buffers back to the system first, so on gzip and snappy frames each call
- * faults its buffer in again: README, "Kept results against transient ones").
+ * faults its buffer in again: benches/README.md, "Kept results against transient ones").
  * (An 8 MiB slab shared by consecutive calls outlived its first results, was promoted and waited
  * for full collections: 14 of them instead of 2 in 1.5 s of decoding bench_tiny_none in a loop, and
  * a third fewer records/s there, 7% fewer on bench_none, level on the compressed frames.)
