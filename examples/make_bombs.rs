@@ -1,6 +1,8 @@
 //! Writes decompression bombs for the JS bomb test (tests/js/limits.test.mjs): for each codec a
-//! Fetch v12 frame whose one batch inflates to 1 GiB of zeros, as DIR/bomb-CODEC.bin, built by
-//! hand (tests/common/build.rs) so that no 1 GiB buffer is ever made.
+//! Fetch v12 frame whose one batch inflates to 1 GiB of zeros, as DIR/bomb-CODEC.bin, and
+//! DIR/bomb-many-gzip.bin, 40 gzip batches of one record each with a 60 MiB value (each under the
+//! per-batch limit, 2.4 GiB together against the per-call budget), built by hand
+//! (tests/common/build.rs) so that no large buffer is ever made.
 //!
 //!     cargo run --example make_bombs -- DIR
 
@@ -21,4 +23,9 @@ fn main() {
         let frame = build::frame_v12(&[("bomb", 0, &build::batch(0, codec, 0, 1, &compressed))]);
         std::fs::write(dir.join(format!("bomb-{name}.bin")), frame).expect("write");
     }
+    let batches: Vec<u8> = (0..40)
+        .flat_map(|i| build::gzip_zero_value_batch(i, 60 << 20))
+        .collect();
+    let frame = build::frame_v12(&[("bomb", 0, &batches)]);
+    std::fs::write(dir.join("bomb-many-gzip.bin"), frame).expect("write");
 }

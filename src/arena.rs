@@ -92,6 +92,15 @@ impl Arena {
         Ok(())
     }
 
+    /// Room for `n` bytes in all, reserved exactly and at once, if the buffer has less: the room a
+    /// call expects to fill, before it starts (a failure only leaves the buffer as it was: growth
+    /// later says what ran out).
+    pub fn reserve_total(&mut self, n: usize) {
+        if self.buf.capacity() < n {
+            let _ = self.buf.try_reserve_exact(n - self.buf.len());
+        }
+    }
+
     /// `n` writable bytes after the used ones.
     pub fn writable(&mut self, n: usize) -> Result<&mut [u8], OutOfMemory> {
         Ok(self.writable_after(n)?.1)

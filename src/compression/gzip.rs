@@ -68,6 +68,17 @@ pub(super) fn decompress(
     }
 }
 
+/// The size the trailer declares (the last member's, for several), bounded by deflate's 1032:1.
+pub(super) fn expected_len(input: &[u8]) -> usize {
+    match (skip_gzip_header(input), input.len()) {
+        (Ok(body), n) if n >= 4 => {
+            let isize = u32::from_le_bytes([input[n - 4], input[n - 3], input[n - 2], input[n - 1]]) as usize;
+            isize.min(body.len().saturating_mul(1032))
+        }
+        _ => 0,
+    }
+}
+
 fn skip_gzip_header(input: &[u8]) -> Result<&[u8], DecompressError> {
     const FHCRC: u8 = 2;
     const FEXTRA: u8 = 4;

@@ -118,6 +118,31 @@ pub(super) fn decompress(
     Ok(())
 }
 
+/// The size the payload's frame declares, or the most its blocks can produce where it declares
+/// none (0 for what cannot be read: decompression says why).
+pub(super) fn expected_len(input: &[u8]) -> usize {
+    // the first frame: one is all a Kafka producer writes (the next is read when decompressed)
+    let [0x04, 0x22, 0x4d, 0x18, flg, bd, ..] = *input else {
+        return 0;
+    };
+    let (has_content_size, has_dict, block_checksums) = (flg & 0x08 != 0, flg & 0x01 != 0, flg & 0x10 != 0);
+    let block_max = match (bd >> 4) & 0x7 {
+        4 => 64 << 10,
+        5 => 256 << 10,
+        6 => 1 << 20,
+        7 => 4 << 20,
+        _ => return 0,
+    };
+    let blocks_at = 4 + 2 + if has_content_size { 8 } else { 0 } + if has_dict { 4 } else { 0 } + 1;
+    match (input.get(6..14), input.get(blocks_at..)) {
+        (Some(field), _) if has_content_size => {
+            u64::from_le_bytes(field.try_into().unwrap_or_default()) as usize
+        }
+        (_, Some(blocks)) => output_bound(blocks, block_max, block_checksums),
+        _ => 0,
+    }
+}
+
 /// The most a frame's blocks can produce (stored blocks exactly, compressed ones at most the
 /// block size and lz4's 255:1), read from their size words only.
 fn output_bound(mut blocks: &[u8], block_max: usize, block_checksums: bool) -> usize {

@@ -72,6 +72,21 @@ impl Decompressor {
     }
 }
 
+/// The arena room `input` says it takes when decompressed within `limit` (declared sizes, or
+/// bounds read from block headers; 0 for what cannot be read, which decompression then refuses):
+/// an estimate to reserve room by, never trusted as a limit.
+pub fn expected_len(codec: Compression, input: &[u8], limit: usize) -> usize {
+    // one byte past the limit: the room a codec asks for to see a stream go on
+    let within = |n: usize| n.min(limit.saturating_add(1));
+    match codec {
+        Compression::None => within(input.len()),
+        Compression::Gzip => within(gzip::expected_len(input)),
+        Compression::Snappy => within(snappy::expected_len(input)),
+        Compression::Lz4 => within(lz4::expected_len(input)),
+        Compression::Zstd => zstd::expected_len(input, limit),
+    }
+}
+
 impl DecompressError {
     /// The record layer's error for a payload that starts at input position `at`.
     pub(crate) fn at(self, at: usize) -> DecodeError {

@@ -26,6 +26,18 @@ pub(super) fn decompress(input: &[u8], arena: &mut Arena, limit: usize) -> Resul
     snappy_block(input, arena, limit, limit)
 }
 
+/// The size the payload declares: its raw block's, or the sum of its xerial chunks' (0 when it
+/// cannot be read: decompression says why).
+pub(super) fn expected_len(input: &[u8]) -> usize {
+    const XERIAL_MAGIC: [u8; 8] = [0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0];
+    if input.len() >= 16 && input[..8] == XERIAL_MAGIC {
+        return xerial_chunks(&input[16..])
+            .map_while(|chunk| declared_len(chunk.ok()?).ok())
+            .fold(0, usize::saturating_add);
+    }
+    declared_len(input).unwrap_or(0)
+}
+
 /// The `[u32 BE length][raw block]` chunks of a xerial stream.
 fn xerial_chunks(mut rest: &[u8]) -> impl Iterator<Item = Result<&[u8], DecompressError>> {
     std::iter::from_fn(move || {

@@ -32,6 +32,37 @@ struct FrameHeader {
     /// Position of the window descriptor byte (absent in single-segment frames).
     window_descriptor_at: Option<usize>,
     window: u64,
+    /// The frame content size, when the header declares it.
+    content_size: Option<u64>,
+}
+
+/// The room the payload's first frame takes in the arena under `limit`: what it declares, or the
+/// most its blocks can produce, as `decompress` reserves it (0 for what cannot be read:
+/// decompression says why).
+pub(super) fn expected_len(input: &[u8], limit: usize) -> usize {
+    let Ok(header) = read_header(input) else { return 0 };
+    // the window decompress clamps to what the limit can need
+    let window = header
+        .window
+        .min(window_descriptor_at_least((limit as u64).max(MAX_BLOCK)).1) as usize;
+    let bound = match header.content_size {
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        None => input
+            .get(header.len..)
+            .map_or(0, |blocks| output_bound(blocks, window)),
+    };
+    arena_room(bound, limit, window)
+}
+
+/// The arena room a frame that produces at most `bound` bytes needs with `room` left: all of it,
+/// or, past the room, what the room allows beyond the window ruzstd holds itself (the output
+/// counted once) and one byte to see it go on.
+fn arena_room(bound: usize, room: usize, window: usize) -> usize {
+    if bound <= room {
+        bound
+    } else {
+        room.saturating_sub(window) + 1
+    }
 }
 
 fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
@@ -50,6 +81,12 @@ fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
     let window_at = (!single_segment).then_some(5);
     let len = 5 + usize::from(!single_segment) + dict_id_len + content_size_len;
     let header = input.get(..len).ok_or_else(|| bad("frame header"))?;
+    let content_size = (content_size_len > 0).then(|| {
+        let field = &header[len - content_size_len..];
+        let mut bytes = [0u8; 8];
+        bytes[..field.len()].copy_from_slice(field);
+        u64::from_le_bytes(bytes) + if content_size_len == 2 { 256 } else { 0 }
+    });
     let window = match window_at {
         Some(at) => {
             let w = header[at];
@@ -57,17 +94,13 @@ fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
             base + (base / 8) * u64::from(w & 7)
         }
         // a single segment's window is its content size
-        None => {
-            let field = &header[len - content_size_len..];
-            let mut bytes = [0u8; 8];
-            bytes[..field.len()].copy_from_slice(field);
-            u64::from_le_bytes(bytes) + if content_size_len == 2 { 256 } else { 0 }
-        }
+        None => content_size.unwrap_or(0),
     };
     Ok(FrameHeader {
         len,
         window_descriptor_at: window_at,
         window,
+        content_size,
     })
 }
 
@@ -168,11 +201,7 @@ pub(super) fn decompress(
         } else {
             output_bound(&input[header.len..], window)
         };
-        let arena_room = if bound <= room {
-            bound
-        } else {
-            room.saturating_sub(window) + 1
-        };
+        let arena_room = arena_room(bound, room, window);
         arena.limit_growth(arena.len() + arena_room);
         arena.reserve(arena_room)?;
         loop {

@@ -22,6 +22,21 @@ pub(crate) fn blame_crc(crc: CrcStatus, crc_at: usize) -> impl Fn(DecodeError) -
     }
 }
 
+/// The arena size a call with `input_len` bytes of input may reach, and what bounds it: the per-call
+/// budget, and never past what JS can address (positions are 31-bit).
+pub(crate) fn call_limit(options: &RecordSetOptions, input_len: usize) -> (usize, &'static str) {
+    let addressable = MAX_ADDRESSABLE_BYTES.saturating_sub(input_len);
+    let budget = options.max_decompressed_bytes_per_call;
+    if budget <= addressable {
+        (budget, "per call (maxDecompressedBytesPerCall)")
+    } else {
+        (
+            addressable,
+            "per call, input included, so that JS can address them (2 GiB)",
+        )
+    }
+}
+
 /// The per-call decoding context shared by the batch and legacy decoders: output columns, the
 /// arena for decompressed bytes, codec state and options.
 pub(crate) struct EntryContext<'d> {
@@ -50,16 +65,7 @@ impl EntryContext<'_> {
     /// The arena size this call may reach: the per-call budget, and never past what JS can
     /// address (positions are 31-bit).
     fn call_limit(&self) -> (usize, &'static str) {
-        let addressable = MAX_ADDRESSABLE_BYTES.saturating_sub(self.input_len);
-        let budget = self.options.max_decompressed_bytes_per_call;
-        if budget <= addressable {
-            (budget, "per call (maxDecompressedBytesPerCall)")
-        } else {
-            (
-                addressable,
-                "per call, input included, so that JS can address them (2 GiB)",
-            )
-        }
+        call_limit(self.options, self.input_len)
     }
 
     /// Decompresses the payload at input position `at` into the arena, within the per-batch

@@ -12,6 +12,7 @@ use context::LOG_OVERHEAD;
 /// Bytes of a record batch (magic 2) before its records section, offset and length included.
 pub const RECORD_BATCH_HEADER_SIZE: usize = batch::HEADER_SIZE;
 
+use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
 use crate::options::OnError;
 use crate::output::RecordSetSummary;
@@ -177,6 +178,32 @@ pub(crate) fn scan_end(bytes: &[u8]) -> Option<SetEnd> {
     }
     Some(end)
 }
+
+/// What the compressed batches (magic 2) of a set say they decompress to, each within the
+/// per-batch limit (`compression::expected_len`): the room a call reserves before it decodes, so that its arena
+/// does not grow by copying batch after batch. Legacy wrappers count nothing (their records are
+/// in their value; they are rare and grow the arena as they come).
+pub(crate) fn expected_decompressed_len(bytes: &[u8], per_batch: usize) -> usize {
+    let mut total = 0usize;
+    let mut pos = 0;
+    while let Ok(Bounds::Complete { len, magic }) = entry_bounds(&bytes[pos..], pos) {
+        let entry = &bytes[pos..pos + len];
+        if magic == 2 {
+            let attributes = u16::from_be_bytes([entry[ATTRIBUTES_AT], entry[ATTRIBUTES_AT + 1]]);
+            if let Some(codec) =
+                Compression::from_id((attributes & 7) as u8).filter(|c| *c != Compression::None)
+            {
+                let payload = &entry[batch::HEADER_SIZE..];
+                total = total.saturating_add(crate::compression::expected_len(codec, payload, per_batch));
+            }
+        }
+        pos += len;
+    }
+    total
+}
+
+/// Position of a batch's attributes: offset, length, leader epoch, magic, crc.
+const ATTRIBUTES_AT: usize = LOG_OVERHEAD + 4 + 1 + 4;
 
 /// Position of a batch's last offset delta: offset, length, leader epoch, magic, crc, attributes.
 const LAST_OFFSET_DELTA_AT: usize = LOG_OVERHEAD + 4 + 1 + 4 + 2;

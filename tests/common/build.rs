@@ -221,6 +221,12 @@ pub fn zstd_zero_value_batch(base_offset: i64, value_len: usize, window_log: Opt
 /// gzip of `n` zero bytes, written directly (fixed-Huffman deflate: one literal 0, then
 /// length-258 distance-1 copies), so that a bomb of any size costs no memory to build.
 pub fn gzip_zeros(n: usize) -> Vec<u8> {
+    gzip_around_zeros(&[], n, &[])
+}
+
+/// gzip of `before`, `n` zero bytes and `after`, written directly as `gzip_zeros` is (the bytes
+/// around the zeros as fixed-Huffman literals).
+pub fn gzip_around_zeros(before: &[u8], n: usize, after: &[u8]) -> Vec<u8> {
     struct Bits {
         out: Vec<u8>,
         acc: u64,
@@ -242,6 +248,14 @@ pub fn gzip_zeros(n: usize) -> Vec<u8> {
             let reversed = (0..len).fold(0, |r, i| r | ((code >> i) & 1) << (len - 1 - i));
             self.put(reversed, len);
         }
+        /// A literal byte in the fixed Huffman code.
+        fn literal(&mut self, byte: u8) {
+            if byte < 144 {
+                self.code(0b0011_0000 + u64::from(byte), 8);
+            } else {
+                self.code(0b1_1001_0000 + u64::from(byte - 144), 9);
+            }
+        }
     }
     let mut b = Bits {
         out: vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255],
@@ -250,15 +264,23 @@ pub fn gzip_zeros(n: usize) -> Vec<u8> {
     };
     b.put(1, 1); // final block
     b.put(1, 2); // fixed Huffman
-    b.code(0b0011_0000, 8); // literal 0
-    let mut left = n - 1;
-    while left >= 258 {
-        b.code(0b1100_0101, 8); // length code 285: 258 bytes
-        b.code(0, 5); // distance code 0: distance 1
-        left -= 258;
+    for &byte in before {
+        b.literal(byte);
     }
-    for _ in 0..left {
-        b.code(0b0011_0000, 8);
+    if n > 0 {
+        b.literal(0);
+        let mut left = n - 1;
+        while left >= 258 {
+            b.code(0b1100_0101, 8); // length code 285: 258 bytes
+            b.code(0, 5); // distance code 0: distance 1
+            left -= 258;
+        }
+        for _ in 0..left {
+            b.literal(0);
+        }
+    }
+    for &byte in after {
+        b.literal(byte);
     }
     b.code(0, 7); // end of block (256)
     if b.len > 0 {
@@ -266,8 +288,20 @@ pub fn gzip_zeros(n: usize) -> Vec<u8> {
     }
     let mut out = b.out;
     out.extend_from_slice(&0u32.to_le_bytes()); // CRC-32 (not checked by the decoder)
-    out.extend_from_slice(&(n as u32).to_le_bytes());
+    out.extend_from_slice(&((before.len() + n + after.len()) as u32).to_le_bytes());
     out
+}
+
+/// A gzip batch of one record whose value is `value_len` zero bytes.
+pub fn gzip_zero_value_batch(base_offset: i64, value_len: usize) -> Vec<u8> {
+    let (head, trailer) = record_around_value(0, value_len);
+    batch(
+        base_offset,
+        1,
+        0,
+        1,
+        &gzip_around_zeros(&head, value_len, &trailer),
+    )
 }
 
 /// xerial-framed snappy of `n` zero bytes in 64 KiB chunks (each a literal 0 then 64-byte

@@ -52,6 +52,18 @@ for (const codec of ['gzip', 'snappy', 'lz4', 'zstd']) {
   });
 }
 
+test('40 gzip batches of 60 MiB each: refused at the per-call budget, wasm memory grows by at most the budget plus the input', (t) => {
+  // each batch is under the per-batch limit (64 MiB); together they pass the per-call budget
+  // (256 MiB) at the fifth. An arena grown batch by batch was copied at each step: 447 MiB.
+  const out = execFileSync(process.execPath, ['-e', MEASURE, path.join(bombDir, 'bomb-many-gzip.bin'), String(64 * MIB)]);
+  const { code, growth, input, after } = JSON.parse(out.toString());
+  assert.equal(code, 'DECOMPRESSION_LIMIT');
+  const allowed = 256 * MIB + input + WORKING_MEMORY;
+  assert.ok(growth <= allowed, `wasm memory grew ${growth} bytes, allowed ${allowed}`);
+  t.diagnostic(`many gzip batches: wasm memory grew ${(growth / MIB).toFixed(2)} MiB (budget + input = ${((256 * MIB + input) / MIB).toFixed(2)} MiB)`);
+  assert.equal(after, 70, 'the decoder works afterwards');
+});
+
 test('the per-call budget: a response whose batches together pass it is refused', () => {
   const d = new FetchDecoder();
   const res = d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
@@ -134,7 +146,7 @@ test('options are checked: unknown names, wrong types and values are TypeErrors 
 
 test('a decoder that failed inside wasm is replaced, and the next call works', () => {
   // the generated bindings the package loaded, made to fail as a trap would
-  const { WasmDecoder } = createRequire(import.meta.url)(path.join(root, 'pkg/wasm/kafka_fetch_decoder.js'));
+  const { WasmDecoder } = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
   const decode = WasmDecoder.prototype.decode;
   WasmDecoder.prototype.decode = () => { throw new WebAssembly.RuntimeError('unreachable'); };
   try {
