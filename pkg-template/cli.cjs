@@ -73,7 +73,7 @@ main(process.argv.slice(2)).then(
       process.exitCode = 1;
     } else {
       // a bug: still one line, with a way to see more
-      process.stderr.write(`kafka-fetch-decoder: internal error: ${e?.message ?? e} (set NODE_DEBUG_KFD=1 for the stack)\n`);
+      process.stderr.write(`kafka-fetch-decoder: internal error: ${require('./lib.cjs').printable(e?.message ?? e)} (set NODE_DEBUG_KFD=1 for the stack)\n`);
       if (process.env.NODE_DEBUG_KFD) process.stderr.write(`${e?.stack}\n`);
       process.exitCode = 70;
     }

@@ -1,7 +1,7 @@
 // What the Node entries (node.cjs, node.mjs) export, bundled by the build into lib.cjs: the public
 // names of every runtime, the live client's Node defaults (TCP or TLS sockets; a WebSocket through
 // a relay with the `relay` option; decode threads), and what only Node has (the relay itself);
-// `attach` connects the wasm module, for node.cjs alone.
+// `attach` (connects the wasm module) and `printable` are the package's own (node.cjs, the CLI).
 import { setNodeDefaults } from './client/client.mjs';
 import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
@@ -11,5 +11,6 @@ import { nodeTransport } from './client/transport-node.mjs';
 setNodeDefaults({ transport: nodeTransport, loadWebSocket: async () => (await import('ws')).default, decodeThreads: nodeDecodePool });
 
 export { attach } from './api.mjs';
+export { printable } from './printable.mjs';
 export * from './public.mjs';
 export { startRelay } from './relay/relay.mjs';

@@ -2,6 +2,8 @@
 // for a capture file and for a live topic).
 'use strict';
 
+const { printable } = require('../lib.cjs');
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -65,7 +67,7 @@ function tableRow(topic, partition, r) {
   const time = ts >= 0 ? new Date(ts).toISOString() : '-';
   const value = r.isControl ? `[${r.controlType} marker]` : preview(r.value, 40);
   const flags = [r.batch.crcValid === false && 'BAD-CRC', r.batch.isAborted && 'aborted'].filter(Boolean).join(',');
-  return line([topic, partition, r.offset, time, preview(r.key, 16), value, r.headers.length, r.batch.compression, flags]);
+  return line([printable(topic), partition, r.offset, time, preview(r.key, 16), value, r.headers.length, r.batch.compression, flags]);
 }
 
 module.exports = { encodeBytes, recordJson, tableHeader, tableRow };

@@ -1,18 +1,23 @@
 // The live client's errors: one class, a `code` saying what failed, and the broker (and topic,
-// partition and Kafka error) it failed on, so a message can name all of them in one line.
+// partition and Kafka error) it failed on, so a message can name all of them in one line. The
+// message is made printable: it carries what brokers say (error texts, host and topic names).
+
+import { printable } from '../printable.mjs';
 
 export class KafkaClientError extends Error {
   /**
    * code: BOOTSTRAP (no bootstrap broker answered) | CONNECTION | TLS (a certificate not trusted)
    *   | TIMEOUT | AUTHENTICATION | BROKER_ERROR | UNKNOWN_TOPIC | OFFSET_OUT_OF_RANGE
-   *   | FRAME_TOO_LARGE | PROTOCOL | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT
+   *   | FRAME_TOO_LARGE | PROTOCOL (a response that does not decode) | NOT_KAFKA (the peer is not a
+   *   Kafka broker) | NO_PROGRESS (a partition that stays put while its broker says there is more)
+   *   | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT
    */
   constructor(code, message, { broker = null, topic = null, partition = null, errorCode = null, errorName = null, cause } = {}) {
-    super(message, cause === undefined ? undefined : { cause });
+    super(printable(message), cause === undefined ? undefined : { cause });
     this.name = 'KafkaClientError';
     this.code = code;
-    this.broker = broker;
-    this.topic = topic;
+    this.broker = broker == null ? null : printable(broker);
+    this.topic = topic == null ? null : printable(topic);
     this.partition = partition;
     this.errorCode = errorCode;
     this.errorName = errorName;
