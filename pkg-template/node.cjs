@@ -4,11 +4,11 @@ const path = require('node:path');
 
 let bindings;
 try {
-  bindings = require('./wasm/kafka_fetch_decoder.js');
+  bindings = require('./kafka_fetch_decoder.js');
 } catch (e) {
   // A bundler that copied this file but not the .wasm beside it (mark the package external instead)
   if (e.code !== 'ENOENT') throw e;
-  throw new Error(`kafka-fetch-decoder: ${path.join(__dirname, 'wasm', 'kafka_fetch_decoder_bg.wasm')} is missing; when bundling for Node, mark kafka-fetch-decoder as external (esbuild --external:kafka-fetch-decoder)`, { cause: e });
+  throw new Error(`kafka-fetch-decoder: ${path.join(__dirname, 'kafka_fetch_decoder_bg.wasm')} is missing; when bundling for Node, mark kafka-fetch-decoder as external (esbuild --external:kafka-fetch-decoder)`, { cause: e });
 }
 // attach and printable are for the package's own modules (here and the CLI), not its users
 const { attach, printable, ...api } = require('./lib.cjs');

@@ -1,6 +1,6 @@
 // Browser and bundler entry (ES module): `await init()` once, then decode synchronously. Browsers
 // reach brokers through the relay only (the client's option relay).
-import initWasm, * as bindings from './wasm/kafka_fetch_decoder_web.mjs';
+import initWasm, * as bindings from './kafka_fetch_decoder_web.mjs';
 import { attach } from './api.mjs';
 
 let ready = null;
@@ -12,7 +12,7 @@ let ready = null;
  * next call tries again.
  */
 export function init(input) {
-  ready ??= initWasm({ module_or_path: input ?? new URL('./wasm/kafka_fetch_decoder_bg.wasm', import.meta.url) }).then(
+  ready ??= initWasm({ module_or_path: input ?? new URL('./kafka_fetch_decoder_bg.wasm', import.meta.url) }).then(
     () => {
       attach(bindings);
     },

@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bench = process.argv.includes('--bench');
 const pkg = path.join(root, bench ? 'pkg-bench' : 'pkg');
-const wasmOut = path.join(pkg, 'wasm');
 const crate = 'kafka_fetch_decoder';
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
 
@@ -30,19 +29,22 @@ run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown
 const built = path.join(root, 'target/wasm32-unknown-unknown/release', `${crate}.wasm`);
 
 fs.rmSync(pkg, { recursive: true, force: true });
-fs.mkdirSync(wasmOut, { recursive: true });
-run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', wasmOut, '--out-name', crate, built]);
+fs.mkdirSync(pkg, { recursive: true });
+// at the package root, so that even node10 resolution finds the .wasm subpath
+run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', pkg, '--out-name', crate, built]);
 // The web glue shares the Node build's .wasm (byte-identical for the same out-name), so only its
 // JS is kept.
 const webTmp = fs.mkdtempSync(path.join(pkg, '.web-'));
 run('wasm-bindgen', ['--target', 'web', '--out-dir', webTmp, '--out-name', crate, built]);
-if (!fs.readFileSync(path.join(webTmp, `${crate}_bg.wasm`)).equals(fs.readFileSync(path.join(wasmOut, `${crate}_bg.wasm`)))) {
+if (!fs.readFileSync(path.join(webTmp, `${crate}_bg.wasm`)).equals(fs.readFileSync(path.join(pkg, `${crate}_bg.wasm`)))) {
   throw new Error('the web and Node builds produced different .wasm files');
 }
-fs.copyFileSync(path.join(webTmp, `${crate}.js`), path.join(wasmOut, `${crate}_web.mjs`));
+fs.copyFileSync(path.join(webTmp, `${crate}.js`), path.join(pkg, `${crate}_web.mjs`));
 fs.rmSync(webTmp, { recursive: true });
+// the glue's own declarations are not the package's: the .wasm subpath is typed as its URL
+for (const f of [`${crate}.d.ts`, `${crate}_bg.wasm.d.ts`]) fs.rmSync(path.join(pkg, f), { force: true });
 
-const wasmFile = path.join(wasmOut, `${crate}_bg.wasm`);
+const wasmFile = path.join(pkg, `${crate}_bg.wasm`);
 const wasmOpt = path.join(root, 'node_modules/.bin/wasm-opt');
 run(wasmOpt, ['-O1', '--enable-reference-types', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
   '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue', '--enable-simd', wasmFile, '-o', wasmFile]);

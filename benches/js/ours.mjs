@@ -64,7 +64,7 @@ export async function loadPackage(dir = PKG_DIR) {
   }
   // the generated bindings (the same module instance the entry uses): the bench build's reference
   // exports are methods of its WasmDecoder, outside the JS API
-  const bindings = createRequire(join(dir, 'package.json'))(join(dir, 'wasm', 'kafka_fetch_decoder.js'))
+  const bindings = createRequire(join(dir, 'package.json'))(join(dir, 'kafka_fetch_decoder.js'))
   return { mod, bindings, version: pkg.version, name: pkg.name, file }
 }
 

@@ -30,7 +30,7 @@ const val = (name) => {
 function build() {
   const run = (cmd, argv, env = {}) => execFileSync(cmd, argv, { stdio: 'inherit', cwd: REPO_ROOT, env: { ...process.env, ...env } })
   const pkgBench = resolve(REPO_ROOT, 'pkg-bench')
-  if (!existsSync(join(pkgBench, 'wasm', `${CRATE}.js`)) || !readFileSync(join(pkgBench, 'wasm', `${CRATE}.js`), 'utf8').includes('allocationStats')) {
+  if (!existsSync(join(pkgBench, `${CRATE}.js`)) || !readFileSync(join(pkgBench, `${CRATE}.js`), 'utf8').includes('allocationStats')) {
     throw new Error('pkg-bench/ is missing or not a bench build: node scripts/build.mjs --bench')
   }
   for (const v of ['plain', 'simd']) rmSync(join(OUT, v), { recursive: true, force: true })
@@ -47,16 +47,16 @@ function build() {
     '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue',
     '--enable-simd', wasmFile, '-o', wasmFile])
   const glue = readFileSync(join(tmp, `${CRATE}.js`), 'utf8')
-  if (glue !== readFileSync(join(OUT, 'plain', 'wasm', `${CRATE}.js`), 'utf8')) {
+  if (glue !== readFileSync(join(OUT, 'plain', `${CRATE}.js`), 'utf8')) {
     throw new Error('the simd build generated different JS glue than pkg-bench/ (rebuild pkg-bench first)')
   }
   cpSync(join(OUT, 'plain'), join(OUT, 'simd'), { recursive: true })
-  cpSync(wasmFile, join(OUT, 'simd', 'wasm', `${CRATE}_bg.wasm`))
+  cpSync(wasmFile, join(OUT, 'simd', `${CRATE}_bg.wasm`))
   rmSync(tmp, { recursive: true })
-  const v128 = execFileSync(join(REPO_ROOT, 'node_modules/.bin/wasm-dis'), [join(OUT, 'simd', 'wasm', `${CRATE}_bg.wasm`)], { maxBuffer: 1 << 30 })
+  const v128 = execFileSync(join(REPO_ROOT, 'node_modules/.bin/wasm-dis'), [join(OUT, 'simd', `${CRATE}_bg.wasm`)], { maxBuffer: 1 << 30 })
     .toString().match(/\b(v128|[iuf](8x16|16x8|32x4|64x2))\./g)?.length ?? 0
   for (const v of ['plain', 'simd']) {
-    console.log(`${v}: ${statSync(join(OUT, v, 'wasm', `${CRATE}_bg.wasm`)).size} bytes of wasm`)
+    console.log(`${v}: ${statSync(join(OUT, v, `${CRATE}_bg.wasm`)).size} bytes of wasm`)
   }
   console.log(`simd: ${v128} simd128 instructions`)
 }

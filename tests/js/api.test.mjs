@@ -224,7 +224,7 @@ test('ESM import, CommonJS require and the web build (init) all load', () => {
     // a failed init() is retried by the next call
     const failed = await init(new Uint8Array([1, 2, 3])).then(() => 'loaded', (e) => e.message);
     if (!/could not load the wasm module/.test(failed)) throw new Error('init should fail on bad bytes: ' + failed);
-    const bytes = fs.readFileSync(${JSON.stringify(path.join(root, 'pkg/wasm/kafka_fetch_decoder_bg.wasm'))});
+    const bytes = fs.readFileSync(${JSON.stringify(path.join(root, 'pkg/kafka_fetch_decoder_bg.wasm'))});
     await init(await WebAssembly.compile(bytes));
     const r = decodeFetchResponse(fs.readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
     console.log(r.topics[0].partitions.length);
@@ -238,7 +238,7 @@ test('the package is complete: npm pack lists every file, and only files that sh
   const files = out[0].files.map((f) => f.path);
   for (const f of ['package.json', 'node.d.cts', 'node.d.mts', 'web.d.mts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'lib.cjs',
     'client/client.mjs', 'client/transport-websocket.mjs', 'cli.cjs', 'cli/args.cjs', 'cli/decode.cjs', 'cli/output.cjs',
-    'cli/consume.cjs', 'cli/serve.cjs', 'www/index.html', 'www/worker.js', 'README.md', 'LICENSE', 'wasm/kafka_fetch_decoder_bg.wasm']) {
+    'cli/consume.cjs', 'cli/serve.cjs', 'www/index.html', 'www/worker.js', 'README.md', 'LICENSE', 'kafka_fetch_decoder_bg.wasm']) {
     assert.ok(files.includes(f), `${f} in the package`);
   }
   // Node-only modules are inside lib.cjs; the browser build never names them

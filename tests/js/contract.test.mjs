@@ -57,7 +57,7 @@ test('attach refuses a module whose contract this JS does not read, and keeps th
   const { createRequire } = await import('node:module');
   const require = createRequire(import.meta.url);
   const lib = require(`${root}/pkg/lib.cjs`);
-  const bindings = require(`${root}/pkg/wasm/kafka_fetch_decoder.js`);
+  const bindings = require(`${root}/pkg/kafka_fetch_decoder.js`);
   const real = JSON.parse(bindings.contract());
   const withContract = (change) => ({ ...bindings, contract: () => JSON.stringify(change(structuredClone(real))) });
   const swap = (fields, a, b) => {
