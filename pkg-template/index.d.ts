@@ -292,7 +292,9 @@ export declare class KafkaDecodeError extends Error {
   readonly batchOffset: string | null;
   /** What the input most likely is when it does not decode as asked (another api version, the size prefix, ...). */
   readonly hint: string | null;
-  toJSON(): DecodeErrorInfo & { name: 'KafkaDecodeError' };
+  /** The live client's: the broker ('host:port') whose Fetch answer it was; null for bytes given to a decode call. */
+  readonly broker: string | null;
+  toJSON(): DecodeErrorInfo & { name: 'KafkaDecodeError'; broker: string | null };
 }
 
 /** The module's WebAssembly.Memory (to watch it stop growing). */
@@ -399,7 +401,7 @@ export declare class KafkaClient {
 
 export type KafkaClientErrorCode =
   | 'BOOTSTRAP' | 'CONNECTION' | 'TLS' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
-  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT';
+  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT';
 
 export declare class KafkaClientError extends Error {
   readonly code: KafkaClientErrorCode;

@@ -6,7 +6,8 @@ const fs = require('node:fs');
 const { UsageError, parse } = require('./args.cjs');
 
 const brokerUsage = `  --bootstrap HOST:PORT[,HOST:PORT...]   brokers to start from (required)
-  --timeout-ms N            how long a broker may take to answer a request (default 30000)
+  --timeout-ms N            how long a broker may take to answer a request (default 30000); one
+                            that stops answering fails the command after about twice this
   --tls                     connect with TLS (system CAs, or --ca)
   --ca FILE                 a PEM file of CA certificates to trust (implies --tls)
   --sasl-mechanism M        plain, scram-sha-256 or scram-sha-512, with --sasl-username; the

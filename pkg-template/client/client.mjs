@@ -6,14 +6,14 @@
 // The Rust core encodes every request and decodes every response (client/protocol.mjs, and
 // FetchDecoder for fetch responses); this module owns sockets, timeouts, retries and positions.
 
-import { FetchDecoder, fetchPositionsOf } from '../api.mjs';
+import { FetchDecoder, fetchPositionsOf, KafkaDecodeError } from '../api.mjs';
 import { BrokerConnection } from './connection.mjs';
 import { ConsumePass } from './consume.mjs';
-import { backoff, curedByRefresh } from './cursor.mjs';
+import { Retrier } from './retry.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
 import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
-import { decodeResponse, encode } from './protocol.mjs';
+import { encode } from './protocol.mjs';
 import { SASL_MECHANISMS } from './sasl.mjs';
 import { toMillis } from './start.mjs';
 import { webSocketTransport } from './transport-websocket.mjs';
@@ -41,7 +41,6 @@ function webSocketOf(options) {
   return { WebSocket: globalThis.WebSocket };
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function option(options, name, check, fallback) {
   const v = options[name];
@@ -177,7 +176,7 @@ export class KafkaClient {
   async metadata(topics = null) {
     const names = topics === null ? null : [].concat(topics);
     const { connection, version, frame } = await this.#anyBroker('Metadata', (v, id) => encode.metadata(v, id, this.#options.clientId, names));
-    const md = decodeResponse('Metadata', version, frame);
+    const md = connection.decode('Metadata', version, frame);
     for (const b of md.brokers) this.#brokers.set(b.nodeId, { host: b.host, port: b.port, rack: b.rack ?? null });
     for (const t of md.topics) {
       if (t.errorCode !== 0 || t.topic == null) continue;
@@ -230,16 +229,15 @@ export class KafkaClient {
     return address ? { address, leaderEpoch: p.leaderEpoch, nodeId: p.leader } : null;
   }
 
-  /** Runs `fn` until it succeeds, refreshing metadata between tries, with growing backoff. */
+  /** Runs `fn(attempt)` until it succeeds or its failures may not be retried (retry.mjs). */
   async #withRetries(what, fn) {
+    const retrier = new Retrier(this.#options);
     for (let attempt = 0; ; attempt++) {
       this.#check();
       try {
         return await fn(attempt);
       } catch (e) {
-        const retriable = e instanceof KafkaClientError && (['CONNECTION', 'TIMEOUT'].includes(e.code) || (e.code === 'BROKER_ERROR' && curedByRefresh(e.errorName)));
-        if (!retriable || attempt >= this.#options.retries) throw e;
-        await sleep(backoff(this.#options.retryBackoffMs, attempt + 1));
+        await retrier.failed(e);
       }
     }
   }
@@ -266,7 +264,7 @@ export class KafkaClient {
           timeoutMs: this.#options.requestTimeoutMs,
           partitions: parts.map((p) => ({ topic, partition: p.partition, leaderEpoch: p.leaderEpoch, timestamp })),
         }));
-        const res = decodeResponse('ListOffsets', version, frame);
+        const res = c.decode('ListOffsets', version, frame);
         for (const t of res.topics) {
           for (const p of t.partitions) {
             if (p.errorCode !== 0) throw c.brokerError(`ListOffsets ${topic}/${p.partition}`, p.errorCode, { topic, partition: p.partition });
@@ -334,14 +332,16 @@ export class KafkaClient {
 
   /** Decodes one raw Fetch answer; a response-level error code is a BROKER_ERROR. */
   #decodeAnswer(answer, decodeOptions) {
-    return this.#decoded(answer, decodeOptions, this.#decoder.decodeFetchResponse(answer.frame, fetchDecodeOptions(answer, decodeOptions)));
+    const response = fromBroker(answer, () => this.#decoder.decodeFetchResponse(answer.frame, fetchDecodeOptions(answer, decodeOptions)));
+    return this.#decoded(answer, decodeOptions, response);
   }
 
   /** #decodeAnswer on one of the decode threads. */
   async #decodeOnThread(answer, decodeOptions) {
     this.#threads ??= decodePool(this.#options.decodeThreads);
     // a transient result could not leave its thread: results from threads are always kept
-    const response = await this.#threads.decode(answer.frame, { ...fetchDecodeOptions(answer, decodeOptions), transient: false }, decodeOptions.raw);
+    const decoding = this.#threads.decode(answer.frame, { ...fetchDecodeOptions(answer, decodeOptions), transient: false }, decodeOptions.raw);
+    const response = await decoding.catch((e) => fromBroker(answer, () => { throw e; }));
     return this.#decoded(answer, decodeOptions, response);
   }
 
@@ -390,7 +390,7 @@ export class KafkaClient {
    * BROKER_ERROR.
    */
   #positionsOf(answer, decodeOptions) {
-    const scanned = fetchPositionsOf(answer.frame, answer.apiVersion);
+    const scanned = fromBroker(answer, () => fetchPositionsOf(answer.frame, answer.apiVersion));
     if (scanned === null) {
       const decoded = this.#decodeAnswer(answer, decodeOptions);
       return { partitions: decoded.response.topics.flatMap((t) => t.partitions), decoded };
@@ -405,6 +405,19 @@ export class KafkaClient {
     for (const c of this.#connections.values()) c.close();
     this.#connections.clear();
     this.#threads?.close();
+  }
+}
+
+/**
+ * `read()` of one Fetch answer, a decoding error naming the broker and the request it answered:
+ * the bytes came from there, and a garbage answer otherwise said neither.
+ */
+function fromBroker({ connection, apiVersion, topic }, read) {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof KafkaDecodeError) || e.broker) throw e;
+    throw new KafkaDecodeError({ ...e.toJSON(), message: `broker ${connection.name} answered Fetch v${apiVersion} of ${topic}: ${e.message}`, broker: connection.name });
   }
 }
 

@@ -1,7 +1,9 @@
 // One connection to one broker: the transport (TCP, TLS or a WebSocket to the relay), frames,
 // correlation ids and timeouts, then on opening: ApiVersions (the versions both sides support) and
 // SASL when configured. Requests are written at once; Kafka answers in order, but responses are
-// matched by correlation id all the same.
+// matched by correlation id all the same. The opening is bounded by connectTimeoutMs (a peer that
+// is silent, or answers HTTP or TLS, is said not to be a Kafka broker); a response that does not
+// decode is a PROTOCOL error naming the broker and the request.
 
 import { errorName, KafkaDecodeError } from '../api.mjs';
 import { addressName } from './address.mjs';
@@ -30,6 +32,7 @@ export class BrokerConnection {
     this.opening = null;
     this.ready = false; // connected, versions negotiated, authenticated
     this.piped = null; // { onBytes, onClose } once handed to a byte pipe (the relay)
+    this.answered = false;
   }
 
   /** Connects, negotiates versions and authenticates (once; later calls share the same promise). */
@@ -51,7 +54,7 @@ export class BrokerConnection {
       // form that does not decode at all (librdkafka's mock), or closes the connection (Tansu):
       // ask again in v0, which every broker speaks, as librdkafka does.
       if (e instanceof KafkaClientError && e.code === 'CONNECTION') await this.#connect();
-      else if (!(e instanceof KafkaDecodeError)) throw e;
+      else if (!(e instanceof KafkaClientError && e.code === 'PROTOCOL')) throw e;
     }
     if (answer === null || answer.errorCode === 35) answer = await this.#apiVersions(0);
     if (answer.errorCode !== 0) throw this.brokerError(`ApiVersions failed`, answer.errorCode);
@@ -80,6 +83,7 @@ export class BrokerConnection {
     }
     this.socket = socket;
     this.splitter = new FrameSplitter({ maxFrameBytes });
+    this.answered = false; // the peer sent a byte on this socket
     socket.onData((chunk) => this.#onData(chunk));
     socket.onClose((error) => {
       if (this.piped) this.piped.onClose(error);
@@ -96,9 +100,10 @@ export class BrokerConnection {
     });
   }
 
+  // the first request of a connection: bounded as its opening is, and said plainly when it fails
   async #apiVersions(version) {
-    const frame = await this.#send('ApiVersions', version, (v, id) => encode.apiVersions(v, id, this.options.clientId));
-    return decodeResponse('ApiVersions', version, frame);
+    const frame = await this.#send('ApiVersions', version, (v, id) => encode.apiVersions(v, id, this.options.clientId), this.options.connectTimeoutMs);
+    return this.decode('ApiVersions', version, frame);
   }
 
   async #authenticate({ mechanism, username, password }) {
@@ -106,7 +111,7 @@ export class BrokerConnection {
     if (this.versions.SaslAuthenticate == null) {
       throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} does not offer SaslAuthenticate`, { broker: this.name });
     }
-    const hs = decodeResponse('SaslHandshake', handshakeVersion,
+    const hs = this.decode('SaslHandshake', handshakeVersion,
       await this.#send('SaslHandshake', handshakeVersion, (v, id) => encode.saslHandshake(v, id, this.options.clientId, mechanism)));
     if (hs.errorCode !== 0) {
       const offered = hs.mechanisms?.length ? ` (it offers ${hs.mechanisms.join(', ')})` : '';
@@ -115,7 +120,7 @@ export class BrokerConnection {
     }
     const version = this.versions.SaslAuthenticate;
     await authenticate(mechanism, { username, password }, async (bytes) => {
-      const answer = decodeResponse('SaslAuthenticate', version,
+      const answer = this.decode('SaslAuthenticate', version,
         await this.#send('SaslAuthenticate', version, (v, id) => encode.saslAuthenticate(v, id, this.options.clientId, bytes)));
       if (answer.errorCode !== 0) {
         throw new KafkaClientError('AUTHENTICATION', `authentication of ${username} at broker ${this.name} failed: ${answer.errorMessage ?? answer.errorName}`,
@@ -137,7 +142,18 @@ export class BrokerConnection {
     return { version, frame: await this.#send(api, version, build) };
   }
 
-  #send(api, version, build) {
+  /** A response of `api` decoded (protocol.mjs); bytes that do not decode are a PROTOCOL error naming this broker. */
+  decode(api, version, frame) {
+    try {
+      return decodeResponse(api, version, frame);
+    } catch (e) {
+      if (!(e instanceof KafkaDecodeError)) throw e;
+      throw new KafkaClientError('PROTOCOL', `broker ${this.name} answered ${api} v${version} with bytes that do not decode (${e.code} at byte ${e.offset}): ${e.message}`,
+        { broker: this.name, cause: e });
+    }
+  }
+
+  #send(api, version, build, timeoutMs = this.options.requestTimeoutMs) {
     if (this.closed) return Promise.reject(new KafkaClientError('CLOSED', 'the client was closed', { broker: this.name }));
     if (!this.socket) return Promise.reject(new KafkaClientError('CONNECTION', `not connected to broker ${this.name}`, { broker: this.name }));
     const id = this.nextCorrelationId;
@@ -146,11 +162,12 @@ export class BrokerConnection {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const error = new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${api} within ${this.options.requestTimeoutMs} ms`, { broker: this.name });
+        const opening = this.ready ? '' : ': not a Kafka broker, or not ready';
+        const error = new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${api} within ${timeoutMs} ms${opening}`, { broker: this.name });
         reject(error);
         // a late answer could not be told from the next one: start over on a fresh connection
         this.#drop(error);
-      }, this.options.requestTimeoutMs);
+      }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.socket.write(frame);
     });
@@ -162,11 +179,18 @@ export class BrokerConnection {
       this.piped.onBytes(Uint8Array.prototype.slice.call(chunk));
       return;
     }
+    // the first bytes of a peer that is not Kafka (a web server, a TLS port) say what it is
+    const stranger = this.ready || this.splitter.pending || this.answered ? null : strangerIn(chunk);
+    if (stranger) {
+      this.#drop(new KafkaClientError('NOT_KAFKA', `${this.name} is not a Kafka broker: it answered ${stranger}`, { broker: this.name }));
+      return;
+    }
+    this.answered = true;
     let frames;
     try {
       frames = this.splitter.push(chunk);
     } catch (e) {
-      this.#drop(e instanceof KafkaClientError ? Object.assign(e, { broker: this.name, message: `broker ${this.name}: ${e.message}` }) : e);
+      this.#drop(e instanceof KafkaClientError ? new KafkaClientError(e.code, `broker ${this.name}: ${e.message}`, { broker: this.name }) : e);
       return;
     }
     for (const frame of frames) {
@@ -226,6 +250,16 @@ export class BrokerConnection {
     this.closed = true;
     this.#drop(error ?? new KafkaClientError('CLOSED', 'the client was closed', { broker: this.name }));
   }
+}
+
+/**
+ * What the first bytes a peer sent say it is when it is not Kafka (a Kafka response starts with a
+ * size far below these): an HTTP server, or a TLS one answering a plain connection; else null.
+ */
+function strangerIn(chunk) {
+  if (chunk.length >= 5 && String.fromCharCode(...chunk.subarray(0, 5)) === 'HTTP/') return 'HTTP (a web server; is this the right port?)';
+  if (chunk.length >= 2 && (chunk[0] === 0x15 || chunk[0] === 0x16) && chunk[1] === 0x03) return 'with TLS (use --tls, or the option tls)';
+  return null;
 }
 
 /** Kafka's name of an error code. */

@@ -5,11 +5,17 @@
 // `ahead` rounds before the records handed out: the brokers work while this side decodes and the
 // caller reads. The reader decodes each round in turn and hands its records out, a chunk per
 // partition. With decode threads, each response starts decoding as soon as it is in.
+//
+// A round that moves no partition on is not followed at once by the next: a broker answers an
+// empty Fetch after its max wait, and one that answers at once is waited for as if it had. A
+// partition left where it was for STALLED_ROUNDS rounds while its broker says there is more ends
+// the pass with NO_PROGRESS (about 10 s with the default max wait), naming broker and partition.
 
 import { recordsOf } from '../api.mjs';
 import { errorNameOf } from './connection.mjs';
-import { backoff, curedByRefresh, PartitionCursor } from './cursor.mjs';
+import { PartitionCursor } from './cursor.mjs';
 import { KafkaClientError } from './errors.mjs';
+import { isRetriable, Retrier } from './retry.mjs';
 import { startPosition } from './start.mjs';
 
 const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
@@ -21,6 +27,9 @@ const CONSUME_DEFAULTS = {
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Rounds in a row that may leave a partition where it was while its broker says there is more.
+const STALLED_ROUNDS = 20;
 
 /** The consume options, checked, with their defaults. */
 function consumeOptions(options) {
@@ -57,6 +66,8 @@ export class ConsumePass {
     this.pendingSpan = 0n;
     this.emitted = 0;
     this.asked = 0;
+    /** How the pass's fetch rounds retry (a partition's own errors are its cursor's). */
+    this.retrier = new Retrier(link.options);
     this.fetching = true;
     this.stopped = false;
     // the reader waits for a round, the fetcher for room: each for a call of wake()
@@ -120,14 +131,22 @@ export class ConsumePass {
     resolve?.();
   }
 
-  /** The next round's Fetch of every partition not done yet (with decode threads, decoding as answers arrive), or null. */
+  /**
+   * The next round's Fetch of every partition not done yet (with decode threads, decoding as
+   * answers arrive), or null; `wait` is the max wait it asks the brokers for.
+   */
   #ask() {
     const live = [...this.cursors.values()].filter((c) => !c.done);
     if (!live.length) return null;
     const { topic, maxWaitMs, fetchMaxBytes, isolationLevel } = this.o;
-    const asked = this.link.fetchFrames(topic, live.map((c) => c.request()), {
-      maxWaitMs: this.asked++ === 0 ? 0 : maxWaitMs, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel,
-    });
+    // the first round asks for no wait: its answers tell where each partition ends
+    const wait = this.asked++ === 0 ? 0 : maxWaitMs;
+    const asked = this.link.fetchFrames(topic, live.map((c) => c.request()), { maxWaitMs: wait, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel });
+    return { wait, answers: this.#decodingAhead(asked) };
+  }
+
+  /** With decode threads, each answer's decode starts as soon as it is in. */
+  #decodingAhead(asked) {
     if (!this.link.options.decodeThreads) return asked;
     return asked.then((answers) => {
       for (const answer of answers) {
@@ -153,11 +172,13 @@ export class ConsumePass {
         if (this.stopped) return;
         const next = this.#ask();
         if (next === null) return;
+        const askedAt = Date.now();
         let round;
         try {
-          const answers = await next;
+          const answers = await next.answers;
           if (this.stopped) return;
           round = await this.#take(answers);
+          this.retrier.succeeded();
         } catch (e) {
           if (this.stopped) return;
           await this.#recover(e);
@@ -166,6 +187,9 @@ export class ConsumePass {
         this.rounds.push(round);
         this.pendingSpan += round.span;
         this.#wake('reader');
+        // nothing moved on: wait out the max wait a broker that answered at once did not
+        const early = next.wait - (Date.now() - askedAt);
+        if (!round.progressed && early > 0) await sleep(early);
       }
     } catch (e) {
       this.rounds.push({ error: e });
@@ -175,16 +199,23 @@ export class ConsumePass {
     }
   }
 
-  /** Moves the cursors on by a round's answers (their batch headers); the round as the reader takes it. */
+  /**
+   * Moves the cursors on by a round's answers (their batch headers); the round as the reader takes
+   * it. A cursor left where it was for too long ends the pass (NO_PROGRESS).
+   */
   async #take(answers) {
     const positions = answers.map((answer) => answer.positions ?? this.link.positionsOf(answer, this.decodeOptions));
     let span = 0n;
+    let progressed = false;
+    const answered = new Set();
     for (const [k, { partitions }] of positions.entries()) {
       for (const p of partitions) {
         const cursor = this.cursors.get(p.partition);
         if (!cursor) continue;
+        answered.add(cursor);
         if (p.errorCode === 0) {
           span += cursor.advance(p, this.link.options.maxFrameBytes);
+          progressed ||= cursor.progressed;
           continue;
         }
         const broker = answers[k].connection.name;
@@ -198,19 +229,24 @@ export class ConsumePass {
         }
       }
     }
-    return { answers, positions, span };
+    for (const [k, answer] of answers.entries()) {
+      for (const asked of answer.request.partitions) {
+        const cursor = this.cursors.get(asked.partition);
+        if (!cursor || cursor.done) continue;
+        if (!answered.has(cursor)) cursor.unanswered();
+        cursor.checkProgress(answers[k].connection.name, STALLED_ROUNDS);
+      }
+    }
+    return { answers, positions, span, progressed };
   }
 
-  /** After a failed fetch round: learn the metadata again and back off, or give up with the error. */
+  /** After a failed fetch round: back off and learn the metadata again, or give up with the error (retry.mjs). */
   async #recover(error) {
-    const retriable = error instanceof KafkaClientError && (['CONNECTION', 'TIMEOUT'].includes(error.code) || (error.code === 'BROKER_ERROR' && curedByRefresh(error.errorName)));
-    const worst = Math.max(...[...this.cursors.values()].map((c) => ++c.failures));
-    if (!retriable || worst > this.link.options.retries) throw error;
-    await sleep(backoff(this.link.options.retryBackoffMs, worst));
+    await this.retrier.failed(error);
     try {
       await this.link.topic(this.o.topic, true);
     } catch (e) {
-      if (!(e instanceof KafkaClientError) || !['CONNECTION', 'TIMEOUT'].includes(e.code)) throw e;
+      if (!isRetriable(e)) throw e;
     }
   }
 

@@ -1,22 +1,12 @@
 // One partition's position in a consume pass, as a cursor (franz-go's kgo keeps one per partition):
 // where it reads next, where it stops, how many bytes it asks for, and what each answer for it
 // means: records move it on, a batch larger than its byte limit grows the limit, an error code says
-// whether to reset, to learn the leader again and retry, or to give up.
+// whether to reset, to learn the leader again and retry, or to give up; and answers that leave it
+// where it was while the broker says there is more are counted, so that a broker cannot keep a pass
+// going forever without records.
 
 import { KafkaClientError } from './errors.mjs';
-
-// Partition errors that a metadata refresh and a retry can cure, as the Java consumer treats them
-// (by Kafka's names: the codes are the Rust core's table).
-const REFRESH = new Set([
-  'UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_OR_FOLLOWER', 'REPLICA_NOT_AVAILABLE', 'NETWORK_EXCEPTION',
-  'KAFKA_STORAGE_ERROR', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'OFFSET_NOT_AVAILABLE', 'UNKNOWN_TOPIC_ID', 'INCONSISTENT_TOPIC_ID',
-]);
-
-/** Whether a broker error (by Kafka's name) is one that learning the leader again and retrying can cure. */
-export const curedByRefresh = (errorName) => REFRESH.has(errorName);
-
-/** The pause before retry `attempt` (1, 2, ...): `backoffMs` doubled each time, at most 5 s. */
-export const backoff = (backoffMs, attempt) => Math.min(backoffMs * 2 ** (attempt - 1), 5000);
+import { backoff, curedByRefresh } from './retry.mjs';
 
 export class PartitionCursor {
   /**
@@ -35,6 +25,12 @@ export class PartitionCursor {
     this.end = null;
     /** Failed answers in a row (reset by one that succeeds). */
     this.failures = 0;
+    /** Where the broker last said the partition ends (the high watermark, or the last stable offset under read_committed). */
+    this.brokerEnd = null;
+    /** Rounds in a row whose answer did not move it on while the broker said there was more, or left it out. */
+    this.stalled = 0;
+    /** Whether the last answer moved it on or grew its byte limit. */
+    this.progressed = false;
   }
 
   /** Whether the pass is done with this partition: it reached its end. */
@@ -54,22 +50,41 @@ export class PartitionCursor {
    */
   advance(position, maxFrameBytes) {
     this.failures = 0;
-    if (this.stopAtEnd && this.end === null) {
-      const lso = position.lastStableOffset === null ? -1n : BigInt(position.lastStableOffset);
-      this.end = this.readCommitted && lso >= 0n ? lso : BigInt(position.highWatermark);
-    }
+    const lso = position.lastStableOffset === null ? -1n : BigInt(position.lastStableOffset);
+    this.brokerEnd = this.readCommitted && lso >= 0n ? lso : BigInt(position.highWatermark);
+    if (this.stopAtEnd && this.end === null) this.end = this.brokerEnd;
+    let moved = 0n;
+    let grew = false;
     if (position.nextOffset !== null) {
       // forwards only: batches that all end below the position asked for (not what a broker
       // should send) bring no record at or past it, and must not move it back
       const next = BigInt(position.nextOffset);
-      if (next <= this.offset) return 0n;
-      const moved = next - this.offset;
-      this.offset = next;
-      return moved;
+      if (next > this.offset) {
+        moved = next - this.offset;
+        this.offset = next;
+      }
+    } else if (position.partial && this.maxBytes < maxFrameBytes) {
+      // one batch larger than the partition limit: ask for more next time
+      this.maxBytes = Math.min(this.maxBytes * 2, maxFrameBytes);
+      grew = true;
     }
-    // one batch larger than the partition limit: ask for more next time
-    if (position.partial) this.maxBytes = Math.min(this.maxBytes * 2, maxFrameBytes);
-    return 0n;
+    this.progressed = moved > 0n || grew;
+    this.stalled = this.progressed || this.offset >= this.brokerEnd ? 0 : this.stalled + 1;
+    return moved;
+  }
+
+  /** A round whose answers left this partition out. */
+  unanswered() {
+    this.progressed = false;
+    this.stalled++;
+  }
+
+  /** Throws NO_PROGRESS once `rounds` rounds in a row have left it where it was while the broker said there was more. */
+  checkProgress(broker, rounds) {
+    if (this.stalled < rounds) return;
+    const said = this.brokerEnd === null ? 'left it out of every answer' : `says it ends at ${this.brokerEnd}`;
+    throw new KafkaClientError('NO_PROGRESS', `${this.topic}/${this.partition} at broker ${broker}: no record past offset ${this.offset} in ${this.stalled} fetches in a row, while the broker ${said}`,
+      { broker, topic: this.topic, partition: this.partition });
   }
 
   /** How many of `set`'s first `count` records lie below the end (all of them when there is none). */
