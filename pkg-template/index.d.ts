@@ -268,6 +268,8 @@ export declare function errorName(code: number): string;
 export interface ProtocolInfo {
   /** The FetchResponse versions the decoder reads. */
   fetchResponseVersions: { min: number; max: number };
+  /** The first Fetch version that names topics by id instead of by name. */
+  fetchTopicIdsFrom: number;
   /** The apis the live client speaks, with the versions it speaks of each; `read`: the relay forwards it. */
   apis: { apiKey: number; api: string; minVersion: number; maxVersion: number; firstFlexibleVersion: number | null; read: boolean }[];
   /** Kafka's request names by api key ('Produce' at 0). */

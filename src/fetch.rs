@@ -12,8 +12,8 @@ pub const MIN_API_VERSION: i16 = 0;
 pub const MAX_API_VERSION: i16 = 18;
 /// First version with compact encodings and tagged fields (response header v1).
 const FIRST_FLEXIBLE: i16 = 12;
-/// First version that names topics by id instead of by name.
-const FIRST_TOPIC_ID: i16 = 13;
+/// First Fetch version that names topics by id instead of by name (requests and responses).
+pub const FIRST_TOPIC_ID: i16 = 13;
 
 /// A decoded FetchResponse; the records of each partition are in the `Decoded` returned with it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,7 @@ import { Retrier } from './retry.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
 import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
-import { encode } from './protocol.mjs';
+import { encode, fetchTopicIdsFrom } from './protocol.mjs';
 import { SASL_MECHANISMS } from './sasl.mjs';
 import { toMillis } from './start.mjs';
 import { webSocketTransport } from './transport-websocket.mjs';
@@ -321,8 +321,8 @@ export class KafkaClient {
         })),
       };
       const { version, frame } = await connection.request('Fetch', (v, id) => {
-        // fetch v13+ names topics by id: without one (old metadata), stay at v12
-        const fetchVersion = meta.topicId ? v : Math.min(v, 12);
+        // fetch names topics by id from some version: without one (old metadata), stay below it
+        const fetchVersion = meta.topicId ? v : Math.min(v, fetchTopicIdsFrom() - 1);
         request.version = fetchVersion;
         return encode.fetch(fetchVersion, id, this.#options.clientId, request);
       });

@@ -2,7 +2,11 @@
 // through src/js/wasm/protocol.rs): this module only adapts arguments and results to JS. Apis are
 // named as Kafka names them ('Fetch', 'Metadata', ...); their keys and versions are the module's.
 
-import { apiKeyOf, KafkaDecodeError, protocolBindings } from '../api.mjs';
+import { apiKeyOf, KafkaDecodeError, protocolBindings, protocolInfo } from '../api.mjs';
+
+let topicIdsFrom = null;
+/** The first Fetch version that names topics by id (from the module's facts). */
+export const fetchTopicIdsFrom = () => (topicIdsFrom ??= protocolInfo().fetchTopicIdsFrom);
 
 /** Calls a binding; its failures are the decoder's JSON error documents. */
 function call(fn, ...args) {
@@ -45,7 +49,7 @@ export const encode = {
   fetch(version, correlationId, clientId, { maxWaitMs, minBytes, maxBytes, readCommitted, partitions }) {
     const topics = [...new Set(partitions.map((p) => p.topic))];
     const byName = new Map(partitions.map((p) => [p.topic, p.topicId]));
-    const useIds = version >= 13;
+    const useIds = version >= fetchTopicIdsFrom();
     return call(protocolBindings().encodeFetchRequest, version, correlationId, clientId, maxWaitMs, minBytes, maxBytes, readCommitted,
       useIds ? '' : joined(topics), useIds ? idBytes(topics.map((t) => byName.get(t))) : new Uint8Array(0),
       Int32Array.from(partitions, (p) => topics.indexOf(p.topic)), Int32Array.from(partitions, (p) => p.partition),

@@ -345,7 +345,8 @@ pub fn describe() -> String {
 }
 
 /// The Kafka facts the JS side needs, from the tables that hold them (`fetch`, `protocol`), so that
-/// JS repeats none: `kafka: {fetchResponseVersions: {min, max}, apis: [{apiKey, api, minVersion,
+/// JS repeats none: `kafka: {fetchResponseVersions: {min, max}, fetchTopicIdsFrom (the first Fetch
+/// version naming topics by id), apis: [{apiKey, api, minVersion,
 /// maxVersion, firstFlexibleVersion, read}], apiNames: [name by api key], errorNames: {code: name}}`.
 /// `apis` are those the live client speaks (`read`: the relay forwards it).
 fn write_kafka(j: &mut JsonWriter<'_>) {
@@ -355,6 +356,7 @@ fn write_kafka(j: &mut JsonWriter<'_>) {
     j.key("min").number(crate::fetch::MIN_API_VERSION);
     j.key("max").number(crate::fetch::MAX_API_VERSION);
     j.end_object();
+    j.key("fetchTopicIdsFrom").number(crate::fetch::FIRST_TOPIC_ID);
     j.key("apis").begin_array();
     for a in SUPPORTED_APIS {
         j.item().begin_object();
@@ -420,7 +422,7 @@ mod tests {
         )));
         assert!(d.contains("\"flags\":{\"header\":1,"));
         assert!(d.contains(
-            "\"kafka\":{\"fetchResponseVersions\":{\"min\":0,\"max\":18},\"apis\":[{\"apiKey\":18,"
+            "\"kafka\":{\"fetchResponseVersions\":{\"min\":0,\"max\":18},\"fetchTopicIdsFrom\":13,\"apis\":[{\"apiKey\":18,"
         ));
         assert!(d.contains("\"apiNames\":[\"Produce\",\"Fetch\","));
         assert!(d.contains("\"errorNames\":{\"-1\":\"UNKNOWN_SERVER_ERROR\",\"0\":\"NONE\","));

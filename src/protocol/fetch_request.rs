@@ -72,7 +72,7 @@ impl FetchRequest<'_> {
             }
             w.array_len(flex, self.topics.len(), "topics")?;
             for (i, t) in self.topics.iter().enumerate() {
-                if v >= 13 {
+                if v >= crate::fetch::FIRST_TOPIC_ID {
                     let id = t
                         .topic_id
                         .ok_or_else(|| invalid(w.len(), format!("a topic id for topic {i} (Fetch v13+)")))?;
