@@ -2,6 +2,7 @@
 //   startTansu()        one Tansu 0.6.0 broker (in-memory storage), ~50 ms to start
 //   startMockCluster()  librdkafka's mock cluster, 3 brokers by default, with fault commands
 //   produce(), consume() write and read known records with confluent-kafka (librdkafka), not our client
+//   produceValues()     writes records serialized by Confluent's Schema Registry serializers (registry.mjs)
 // The brokers run under the Python scripts of brokers/ in .venv-brokers/ (made by scripts/setup.sh).
 //
 // Nothing is left running: every child has its stdin piped and exits when it closes (stop(), or
@@ -229,6 +230,26 @@ export async function produce(target, spec, { timeoutMs = 60000, nice = 0 } = {}
   }
   const [result] = await runScript('produce.py', s, timeoutMs, nice);
   return result.generated ? Object.assign(result.records, { generated: result.generated }) : result.records;
+}
+
+/**
+ * Write records whose keys and values Confluent's own serializers make (Avro, Protobuf, JSON
+ * Schema, registered with a registry; or plain json, text, bytes): spec format
+ * brokers/produce_values.py. spec.registry may be what startRegistry (registry.mjs) returns, a URL
+ * or SchemaRegistryClient settings. Resolves with { topic: [{ partition, offset, timestamp,
+ * key_b64, value_b64, key_schema_id, value_schema_id, key_message_indexes?, value_message_indexes? }] }.
+ */
+export async function produceValues(target, spec, { timeoutMs = 60000 } = {}) {
+  const s = resolveTarget(target, spec);
+  if (s.registry?.clientConfig) s.registry = s.registry.clientConfig;
+  if (target.kind === 'mock') {
+    for (const t of s.topics) {
+      if (t.create) await target.command({ op: 'create_topic', topic: t.topic, partitions: t.create.partitions ?? 1 });
+    }
+    s.topics = s.topics.map(({ create, ...t }) => t);
+  }
+  const [result] = await runScript('produce_values.py', s, timeoutMs);
+  return result.topics;
 }
 
 /** Read records back with confluent-kafka's Consumer (spec format: brokers/consume.py). */
