@@ -133,6 +133,10 @@ export declare class KafkaRecord<T extends Int64 = number> {
   };
   /** The JSON form: int64 as numbers (BigInts as strings), bytes as base64 (null for null), no batch. */
   toJSON(): RecordJson;
+  /** The key decoded, once a ValueDecoder attached it (`attach`, or consume's `values`). */
+  decodedKey?: DecodedSide<T>;
+  /** The value decoded, once a ValueDecoder attached it. */
+  decodedValue?: DecodedSide<T>;
 }
 
 export interface RecordJson {
@@ -358,6 +362,8 @@ export interface ConsumeOptions {
   decode?: DecodeOptions;
   /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: reading the chunks' records then throws, saying they moved). */
   onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64> }) => void;
+  /** Decode keys and values too: each record handed out has decodedKey and decodedValue (a ValueDecoder, or its options; int64 follows `decode`). */
+  values?: ValueDecoder | ValueDecoderOptions;
 }
 
 export interface ConsumedChunk<T extends Int64 = Int64> {
@@ -431,3 +437,99 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
   final(serverFirst: Uint8Array): Promise<Uint8Array>;
   verify(serverFinal: Uint8Array): void;
 };
+
+/** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, and keeps the bytes. */
+export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
+export declare const VALUE_FORMATS: readonly ValueFormat[];
+
+/** Why a side did not decode. */
+export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE';
+
+/** A key or value as data, and what it was read as. */
+export interface DecodedSide<T extends Int64 = number> {
+  /** What it decoded as: 'bytes' when nothing did (then `error` or `tried` says why), 'null' for a null key or value. */
+  format: 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes' | 'null';
+  /** The data: Avro and Protobuf values as plain objects, JSON as parsed, text as a string, bytes as bytes. 64-bit integers are T. */
+  value: unknown;
+  /** The schema id the bytes or headers carried (Confluent's 4-byte id, or Apicurio's global id). */
+  schemaId?: number;
+  /** The GUID a magic byte 1 carried. */
+  guid?: string;
+  registry?: 'confluent' | 'apicurio';
+  /** Protobuf: the message type's full name, and the indexes that chose it. */
+  messageType?: string;
+  messageIndexes?: number[];
+  /** format 'text': the first byte that is not UTF-8 (shown as U+FFFD). */
+  invalidUtf8At?: number;
+  /** The asked-for format failed: why (the bytes are kept in `value`). */
+  error?: string;
+  errorCode?: ValueErrorCode;
+  /** format auto: each decoder tried before the one that won, and why it did not apply. */
+  tried?: { format: 'registry' | 'json' | 'text'; code: ValueErrorCode; error: string }[];
+}
+
+/** A schema given locally, for payloads without a registry's framing. */
+export type LocalSchema = { avro: unknown } | { protobuf: { source: string; type: string; references?: { name: string; schema: string }[] } };
+
+export interface RegistryOptions {
+  /** The registry's base URL (http:// or https://). */
+  url: string;
+  username?: string;
+  password?: string;
+  /** A bearer token (instead of username and password). */
+  token?: string;
+  /** Per request (default 10 s). */
+  timeoutMs?: number;
+  /** An answer larger than this is refused (default 16 MiB). */
+  maxResponseBytes?: number;
+  /** The fetch to use (default the runtime's). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface ValueDecoderOptions {
+  key?: ValueFormat;
+  value?: ValueFormat;
+  registry?: RegistryClient | RegistryOptions | null;
+  keySchema?: LocalSchema | null;
+  valueSchema?: LocalSchema | null;
+  /** 64-bit integers in decoded values: 'number' (default; an error beyond 2^53) or 'bigint'. */
+  int64?: 'number' | 'bigint';
+}
+
+/** Decodes records' keys and values by format and schema; one compiled decoder per schema id, shared by its records. */
+export declare class ValueDecoder {
+  constructor(options?: ValueDecoderOptions);
+  /** Loads and compiles the schemas `records` refer to (never rejects: a failure stays with its id). */
+  prepare(records: readonly Pick<KafkaRecord<Int64>, 'key' | 'value' | 'headers'>[]): Promise<void>;
+  /** Sets decodedKey and decodedValue on each record; resolves with `records`. */
+  attach<R extends KafkaRecord<Int64>>(records: R[]): Promise<R[]>;
+  /** One record's key and value, its schemas loaded first. */
+  decode(record: Pick<KafkaRecord<Int64>, 'key' | 'value' | 'headers'>): Promise<{ key: DecodedSide<Int64>; value: DecodedSide<Int64> }>;
+  /** The same with the schemas loaded so far (after prepare): no waiting. */
+  decodeLoaded(record: Pick<KafkaRecord<Int64>, 'key' | 'value' | 'headers'>): { key: DecodedSide<Int64>; value: DecodedSide<Int64> };
+  decodeSide(record: Pick<KafkaRecord<Int64>, 'key' | 'value' | 'headers'>, side: 'key' | 'value'): DecodedSide<Int64>;
+}
+
+/** A Schema Registry (Confluent REST) client: GET only, one request per id, cached. */
+export declare class RegistryClient {
+  constructor(options: RegistryOptions);
+  schemaById(id: number): Promise<RegistrySchema>;
+  schemaByGuid(guid: string): Promise<RegistrySchema>;
+}
+
+export interface RegistrySchema {
+  id?: number;
+  guid?: string;
+  schemaType: 'AVRO' | 'PROTOBUF' | 'JSON';
+  schema: string;
+  references: (Omit<RegistrySchema, 'id' | 'guid'> & { name: string; subject: string; version: number })[];
+}
+
+export declare class RegistryError extends Error {
+  /** The HTTP status, when the registry answered. */
+  readonly status: number | null;
+  readonly url: string | null;
+}
+
+/** A decoded value in JSON's terms: bytes as base64, BigInts as decimal strings, non-finite numbers as null. */
+export declare function jsonForm(value: unknown): unknown;

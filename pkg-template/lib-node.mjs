@@ -5,10 +5,14 @@
 import { setNodeDefaults } from './client/client.mjs';
 import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
+import { setVendorLoaders } from './values/vendor.mjs';
+import nodeVendor from './vendor-node.cjs';
 
 // the ws package is loaded on the first connection through a relay, not with the package: decoding
 // alone never needs it (a third of the load time)
 setNodeDefaults({ transport: nodeTransport, loadWebSocket: async () => (await import('ws')).default, decodeThreads: nodeDecodePool });
+// the value layer's decoders: their CommonJS builds, with Node's own Buffer
+setVendorLoaders(nodeVendor);
 
 export { attach } from './api.mjs';
 export { printable } from './printable.mjs';

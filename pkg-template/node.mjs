@@ -4,6 +4,7 @@ import api from './node.cjs';
 
 export const {
   decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient, KafkaClientError,
-  KafkaDecodeError, KafkaRecord, protocolInfo, scramClient, startRelay, toTransferable, wasmMemory, init,
+  KafkaDecodeError, KafkaRecord, protocolInfo, RegistryClient, RegistryError, scramClient, startRelay, toTransferable,
+  VALUE_FORMATS, ValueDecoder, jsonForm, wasmMemory, init,
 } = api;
 export default init;

@@ -10,3 +10,6 @@ export { KafkaClient } from './client/client.mjs';
 export { KafkaClientError } from './client/errors.mjs';
 export { FrameSplitter } from './client/frames.mjs';
 export { scramClient } from './client/sasl.mjs';
+export { ValueDecoder, VALUE_FORMATS } from './values/decoder.mjs';
+export { jsonForm } from './values/json-form.mjs';
+export { RegistryClient, RegistryError } from './values/registry.mjs';

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildVendor } from './vendor/build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bench = process.argv.includes('--bench');
@@ -69,9 +70,12 @@ fs.writeFileSync(path.join(pkg, 'web.d.mts'), `${types + initDecl}export default
 // The Node entries load one CommonJS bundle of the JS layer (decoder API and live client), made by
 // esbuild from the same ES modules the browser entry imports as they are.
 run(path.join(root, 'node_modules/.bin/esbuild'), [path.join(template, 'lib-node.mjs'), '--bundle', '--platform=node',
-  '--format=cjs', '--target=node20', '--external:ws', '--log-level=warning', `--outfile=${path.join(pkg, 'lib.cjs')}`]);
+  '--format=cjs', '--target=node20', '--external:ws', '--external:../vendor/*', '--log-level=warning', `--outfile=${path.join(pkg, 'lib.cjs')}`]);
+// the value layer's third-party decoders, loaded when a format is first met
+await buildVendor(path.join(pkg, 'vendor'));
 // what only lib.cjs needs: not shipped as modules
 fs.rmSync(path.join(pkg, 'lib-node.mjs'));
+fs.rmSync(path.join(pkg, 'vendor-node.cjs'));
 fs.rmSync(path.join(pkg, 'client', 'transport-node.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'decode-pool-node.mjs'));
 fs.rmSync(path.join(pkg, 'relay'), { recursive: true });

@@ -42,7 +42,7 @@ const ROOT = path.resolve(__dirname, '..');
 // URL prefix -> what it serves of the package: the page, the browser build it imports, the samples
 const SERVED = { '/www/': 'www', '/pkg/': '', '/samples/': 'samples' };
 // the browser build's modules (the Node-only ones are inside lib.cjs) and the wasm module
-const PKG_FILES = /^([\w-]+\.mjs|(client|decoder)\/[\w-]+\.mjs|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
+const PKG_FILES = /^([\w-]+\.mjs|(client|decoder|values|vendor)\/[\w-]+\.mjs|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
 
 /**
  * Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files), to

@@ -12,6 +12,7 @@
 // the pass with NO_PROGRESS (about 10 s with the default max wait), naming broker and partition.
 
 import { recordsOf } from '../api.mjs';
+import { ValueDecoder } from '../values/decoder.mjs';
 import { errorNameOf } from './connection.mjs';
 import { PartitionCursor } from './cursor.mjs';
 import { KafkaClientError } from './errors.mjs';
@@ -19,11 +20,11 @@ import { isRetriable, Retrier } from './retry.mjs';
 import { startPosition } from './start.mjs';
 
 const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
-  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse'];
+  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'values'];
 
 const CONSUME_DEFAULTS = {
   partitions: undefined, from: 'earliest', untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
-  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null,
+  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, values: null,
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,6 +42,14 @@ function consumeOptions(options) {
   for (const [name, value] of Object.entries(options ?? {})) if (value !== undefined) o[name] = value;
   if (typeof o.topic !== 'string' || !o.topic) throw new KafkaClientError('INVALID_ARGUMENT', 'consume needs a topic');
   if (!['error', 'earliest', 'latest'].includes(o.offsetReset)) throw new KafkaClientError('INVALID_ARGUMENT', `offsetReset must be 'error', 'earliest' or 'latest'`);
+  // the records' keys and values decoded too: a ValueDecoder, or its options
+  if (o.values !== null && !(o.values instanceof ValueDecoder)) {
+    try {
+      o.values = new ValueDecoder({ int64: o.decode.int64 ?? 'number', ...o.values });
+    } catch (e) {
+      throw new KafkaClientError('INVALID_ARGUMENT', e.message.replace(/^kafka-fetch-decoder: /, ''), { cause: e });
+    }
+  }
   return o;
 }
 
@@ -112,7 +121,14 @@ export class ConsumePass {
         const chunks = await this.#chunksOf(round);
         this.pendingSpan -= round.span;
         this.#wake('fetcher');
-        yield* handOut(chunks);
+        if (!this.o.values) {
+          yield* handOut(chunks);
+          continue;
+        }
+        for (const chunk of handOut(chunks)) {
+          await this.o.values.attach(chunk.records);
+          yield chunk;
+        }
       }
     } finally {
       // the caller stopped, or the end: the fetcher asks for nothing more

@@ -1,0 +1,66 @@
+// The formats that need no schema: JSON, UTF-8 text and MessagePack (msgpackr).
+
+import { vendor } from './vendor.mjs';
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** UTF-8 text: `{ text, invalidAt }`; bytes that are not UTF-8 are shown as U+FFFD and `invalidAt` says where the first one is. */
+export function utf8Text(bytes) {
+  try {
+    return { text: strict.decode(bytes), invalidAt: null };
+  } catch {
+    return { text: lenient.decode(bytes), invalidAt: firstInvalid(bytes) };
+  }
+}
+
+/** The position of the first byte that does not start or continue a valid UTF-8 sequence. */
+function firstInvalid(bytes) {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0 || i + n > bytes.length) return i;
+    try {
+      strict.decode(bytes.subarray(i, i + n));
+    } catch {
+      return i;
+    }
+    i += n;
+  }
+  return 0;
+}
+
+// Where JSON.parse gives a reviver the number's own text (V8 11.4: Chrome 114, Node 21), integers
+// past 2^53 can be read exactly; elsewhere they are the numbers JSON.parse rounds them to.
+const SOURCE_TEXT = (() => {
+  try {
+    return JSON.parse('1', (k, v, context) => context?.source === '1');
+  } catch {
+    return false;
+  }
+})();
+const exactIntegers = (key, value, context) => (typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '') ? BigInt(context.source) : value);
+
+/**
+ * JSON text of UTF-8 `bytes` from `at`, parsed (with int64 'bigint', integers past 2^53 as BigInts
+ * where the runtime allows it); a SyntaxError (or a TypeError for bytes that are not UTF-8) when it is not.
+ */
+export function parseJson(bytes, at = 0, int64 = 'number') {
+  let text;
+  try {
+    text = strict.decode(at ? bytes.subarray(at) : bytes);
+  } catch {
+    throw new TypeError(`not UTF-8 (byte ${at + firstInvalid(at ? bytes.subarray(at) : bytes)})`);
+  }
+  return int64 === 'bigint' && SOURCE_TEXT ? JSON.parse(text, exactIntegers) : JSON.parse(text);
+}
+
+/**
+ * A MessagePack decoder (`(bytes) => value`): maps as plain objects, binary as bytes, 64-bit
+ * integers as numbers (BigInts beyond 2^53, so that none is rounded) or, with int64 'bigint', BigInts.
+ */
+export async function msgpackDecoder({ int64 = 'number' } = {}) {
+  const { Unpackr } = await vendor('msgpack');
+  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: int64 === 'bigint' ? 'bigint' : 'auto' });
+  return (bytes) => unpackr.unpack(bytes);
+}

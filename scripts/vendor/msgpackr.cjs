@@ -1,0 +1,2 @@
+// msgpackr's decoder.
+module.exports = { Unpackr: require('msgpackr').Unpackr };
