@@ -10,6 +10,7 @@ const { KafkaClient, KafkaClientError, KafkaDecodeError } = require('../node.cjs
 const { RunError, UsageError, parseArgs, parse } = require('./args.cjs');
 const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
 const { recordJson, tableHeader, tableRow } = require('./output.cjs');
+const { ValueReport, valueDecoderFrom, valueOptions, valueUsage, withDecoded } = require('./values.cjs');
 
 const connection = `${brokerUsage}
   --topic NAME              the topic (required)
@@ -32,7 +33,8 @@ ${connection}
   --encoding E              bytes in --json: base64 (default), utf8 or hex
   --decode-threads N        decode fetch responses on N worker threads while records are printed
                             (faster on gzip and zstd topics on a machine with cores to spare;
-                            default 0: on the main thread)`;
+                            default 0: on the main thread)
+${valueUsage}`;
 
 const captureUsage = `kafka-fetch-decoder capture --bootstrap HOST:PORT --topic NAME --out DIR [options]
   Writes every fetch response received as DIR/NNNNNN.bin (the frame after its size prefix) and
@@ -84,7 +86,7 @@ function progress(stream) {
 /** Runs consume or capture; resolves with the exit code. */
 async function run(command, argv, out = process.stdout, err = process.stderr) {
   const spec = command === 'consume'
-    ? { ...common, '--json': {}, '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') }, '--decode-threads': { value: 'N', parse: parse.integer(0, 16) } }
+    ? { ...common, '--json': {}, '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') }, '--decode-threads': { value: 'N', parse: parse.integer(0, 16) }, ...valueOptions }
     : { ...common, '--out': { value: 'DIR' } };
   const { options: o } = parseArgs(argv, spec, []);
   if (o.help) {
@@ -94,6 +96,8 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   if (command === 'capture' && !o.out) throw new UsageError('--out DIR is required');
   if (!o.topic) throw new UsageError('--topic NAME is required');
   const from = parseFrom(o.from);
+  const values = command === 'consume' ? valueDecoderFrom(o) : null;
+  const report = new ValueReport();
   if (command === 'capture') {
     try {
       fs.mkdirSync(o.out, { recursive: true });
@@ -144,7 +148,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   try {
     for await (const chunk of client.consume({
       topic: o.topic, partitions: o.partition, from, untilEnd: Boolean(o.untilEnd), maxRecords: o.maxRecords,
-      isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint' }, onResponse,
+      isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint' }, onResponse, values,
     })) {
       records += chunk.recordCount; // counted without building them (capture writes frames only)
       partitions.set(chunk.partition, chunk.nextOffset);
@@ -155,9 +159,13 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
           header = false;
         }
         for (const r of chunk.records) {
-          text += o.json
-            ? `${JSON.stringify(recordJson(chunk.topic, chunk.partition, r, o.encoding ?? 'base64'))}\n`
-            : `${tableRow(chunk.topic, chunk.partition, r)}\n`;
+          if (values) report.add(r);
+          if (!o.json) {
+            text += `${tableRow(chunk.topic, chunk.partition, r)}\n`;
+            continue;
+          }
+          const json = recordJson(chunk.topic, chunk.partition, r, o.encoding ?? 'base64');
+          text += `${JSON.stringify(values ? withDecoded(json, r) : json)}\n`;
         }
         if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
       }
@@ -174,6 +182,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
     client.close();
   }
   status.done();
+  if (report.summary()) err.write(`kafka-fetch-decoder: ${command} ${o.topic}: ${report.summary()}\n`);
   if (command === 'capture') err.write(`kafka-fetch-decoder: wrote ${frames} fetch responses (${records} records) to ${o.out}\n`);
   return 0;
 }

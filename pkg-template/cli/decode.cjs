@@ -9,6 +9,7 @@ const path = require('node:path');
 const { decodeFetchResponse, decodeRecordSet, KafkaDecodeError, protocolInfo } = require('../node.cjs');
 const { UsageError, parseArgs, parse } = require('./args.cjs');
 const { recordJson, tableHeader, tableRow } = require('./output.cjs');
+const { ValueReport, valueDecoderFrom, valueOptions, valueUsage, withDecoded } = require('./values.cjs');
 
 const SAMPLE = path.join(__dirname, '..', 'samples', 'kpb_v12_mixed_magic.bin');
 // the FetchResponse versions the decoder reads
@@ -28,7 +29,8 @@ const usage = `kafka-fetch-decoder [decode] [FILE] [options]
                         {"base64": ...}) or hex
   --isolation-level L   read_uncommitted (default) or read_committed (drops aborted transactions)
   --crc M               report (default: bad batches marked BAD-CRC, exit code 1), verify (stop at
-                        the first) or skip`;
+                        the first) or skip
+${valueUsage}`;
 
 const spec = {
   '--api-version': { value: 'N', parse: parse.integer(VERSIONS.min, VERSIONS.max) },
@@ -38,6 +40,7 @@ const spec = {
   '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') },
   '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
   '--crc': { value: 'M', parse: parse.oneOf('report', 'verify', 'skip') },
+  ...valueOptions,
   '--help': {},
 };
 
@@ -72,13 +75,14 @@ function apiVersionFor(file, given, meta) {
   throw new UsageError(`${file}: pass --api-version N (the FetchResponse version it was sent with)${why}`);
 }
 
-function run(argv, out = process.stdout, err = process.stderr) {
+async function run(argv, out = process.stdout, err = process.stderr) {
   const { options, positionals } = parseArgs(argv, spec, ['FILE']);
   if (options.help) {
     out.write(`${usage}\n`);
     return 0;
   }
   const file = positionals[0] ?? SAMPLE;
+  const values = valueDecoderFrom(options);
   const bytes = readInput(file);
   const common = {
     crc: options.crc ?? 'report',
@@ -112,10 +116,20 @@ function run(argv, out = process.stdout, err = process.stderr) {
     if (bad.length) problems.push(`${topic}/${p.partition}: ${bad.length} batch(es) with a bad CRC, at offsets ${bad.map((b) => b.baseOffset).join(', ')}`);
     if (p.error && !(p.error.code === 'TRUNCATED' && p.partial)) problems.push(`${topic}/${p.partition}: ${p.error.code}: ${p.error.message}`);
   }
+  const report = new ValueReport();
+  if (values) {
+    for (const { p } of partitions) {
+      await values.attach(p.records);
+      for (const r of p.records) report.add(r);
+    }
+  }
   if (!positionals.length && !options.json) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
   if (options.json) {
     for (const { topic, p } of partitions) {
-      for (const r of p.records) out.write(`${JSON.stringify(recordJson(topic, p.partition, r, options.encoding ?? 'base64'))}\n`);
+      for (const r of p.records) {
+        const json = recordJson(topic, p.partition, r, options.encoding ?? 'base64');
+        out.write(`${JSON.stringify(values ? withDecoded(json, r) : json)}\n`);
+      }
     }
   } else {
     out.write(`${tableHeader()}\n`);
@@ -129,6 +143,8 @@ function run(argv, out = process.stdout, err = process.stderr) {
     }
   }
   for (const problem of problems) err.write(`kafka-fetch-decoder: ${file}: ${problem}\n`);
+  // values that did not decode are not a problem in the data: said, but no exit code 1
+  if (report.summary()) err.write(`kafka-fetch-decoder: ${file}: ${report.summary()}\n`);
   return problems.length ? 1 : 0;
 }
 

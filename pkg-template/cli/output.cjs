@@ -2,7 +2,7 @@
 // for a capture file and for a live topic).
 'use strict';
 
-const { printable } = require('../lib.cjs');
+const { jsonForm, printable } = require('../lib.cjs');
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
@@ -61,13 +61,20 @@ function tableHeader() {
   return `${line(COLUMNS.map((c) => c[0]))}\n${COLUMNS.map((c) => '-'.repeat(c[1])).join('  ')}`;
 }
 
+/** A decoded key or value (ValueDecoder's) as compact text, or null to show the bytes themselves. */
+function decodedText(d) {
+  if (!d || d.format === 'null' || d.format === 'bytes') return null;
+  return (typeof d.value === 'string' ? d.value : JSON.stringify(jsonForm(d.value))).replace(/[\u0000-\u001f\u007f-\u009f]/g, '.');
+}
+
 /** One table row; `flags` marks what a reader must not miss (a bad CRC, an aborted transaction). */
 function tableRow(topic, partition, r) {
   const ts = Number(r.timestamp);
   const time = ts >= 0 ? new Date(ts).toISOString() : '-';
-  const value = r.isControl ? `[${r.controlType} marker]` : preview(r.value, 40);
+  const value = r.isControl ? `[${r.controlType} marker]` : decodedText(r.decodedValue) ?? preview(r.value, 40);
+  const key = decodedText(r.decodedKey) ?? preview(r.key, 16);
   const flags = [r.batch.crcValid === false && 'BAD-CRC', r.batch.isAborted && 'aborted'].filter(Boolean).join(',');
-  return line([printable(topic), partition, r.offset, time, preview(r.key, 16), value, r.headers.length, r.batch.compression, flags]);
+  return line([printable(topic), partition, r.offset, time, key, value, r.headers.length, r.batch.compression, flags]);
 }
 
 module.exports = { encodeBytes, recordJson, tableHeader, tableRow };
