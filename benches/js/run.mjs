@@ -3,6 +3,7 @@
 //   node --expose-gc run.mjs [--frames DIR] [--only none,gzip] [--decoders id,id]
 //        [--rounds N] [--sample-ms MS] [--warmup-ms MS] [--quick] [--no-native] [--json FILE]
 //        [--no-scale | --scale-only] [--scale-cases a,b] [--scale-crc M] [--scale-seconds S]
+//        [--no-values | --values-only] [--values-records N]
 //        [--no-live | --live-only] [--live-mb N] [--live-rounds N] [--live-readers id,id] [--live-codecs a,b]
 //
 // Per frame: every decoder is first checked against the manifest (verify.mjs);
@@ -11,7 +12,8 @@
 // machine noise hits all of them alike. The timed work is the same for all:
 // decode, then read every record's offset, timestamp, key, value and headers.
 // Then the scaling rows (scale.mjs): generated frames that grow one thing at a time, and worker
-// threads. Then the live row (live.mjs): the same kind of topics read from a real broker by our client,
+// threads. Then the values row (values.mjs): Avro values decoded by our value layer, avsc alone and
+// @kafkajs/confluent-schema-registry. Then the live row (live.mjs): the same kind of topics read from a real broker by our client,
 // KafkaJS's and platformatic's consumers and a raw Fetch loop (the ceiling).
 import { cpus, loadavg } from 'node:os'
 import { writeFileSync } from 'node:fs'
@@ -23,12 +25,13 @@ import { checkDecoder } from './verify.mjs'
 import { betweenSamples, gc, median, now, sample, warmUp } from './timing.mjs'
 import { LIVE_DEFAULTS, LIVE_READERS, printLive, runLive } from './live.mjs'
 import { printScale, runScale, SCALE_CASES, SCALE_DEFAULTS, SCALE_QUICK } from './scale.mjs'
+import { printValues, runValues, VALUES_DEFAULTS, VALUES_QUICK } from './values.mjs'
 
 const DEFAULTS = { gcBetween: 'minor', rounds: 25, sampleMs: 50, warmupMs: 400, warmupIters: 5, heapRepeats: 3 }
 const QUICK = { rounds: 5, sampleMs: 20, warmupMs: 150, warmupIters: 3, heapRepeats: 1 }
 
 function parseArgs(argv) {
-  const opts = { ...DEFAULTS, native: true, live: true, frameBench: true, scale: true, liveOpts: {}, scaleOpts: {} }
+  const opts = { ...DEFAULTS, native: true, live: true, frameBench: true, scale: true, values: true, liveOpts: {}, scaleOpts: {}, valuesOpts: {} }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const val = () => {
@@ -57,9 +60,12 @@ function parseArgs(argv) {
     }
     else if (a === '--json') opts.json = val()
     else if (a === '--no-live') opts.live = false
-    else if (a === '--live-only') Object.assign(opts, { frameBench: false, scale: false })
+    else if (a === '--live-only') Object.assign(opts, { frameBench: false, scale: false, values: false })
     else if (a === '--no-scale') opts.scale = false
-    else if (a === '--scale-only') Object.assign(opts, { frameBench: false, live: false })
+    else if (a === '--scale-only') Object.assign(opts, { frameBench: false, live: false, values: false })
+    else if (a === '--no-values') opts.values = false
+    else if (a === '--values-only') Object.assign(opts, { frameBench: false, live: false, scale: false })
+    else if (a === '--values-records') opts.valuesOpts.records = Math.round(num())
     else if (a === '--scale-cases') {
       opts.scaleOpts.cases = val().split(',')
       const unknown = opts.scaleOpts.cases.filter((c) => !SCALE_CASES.includes(c))
@@ -87,7 +93,8 @@ function parseArgs(argv) {
     } else throw new Error(`unknown argument ${a} (see --help)`)
   }
   if (opts.scaleQuick) opts.scaleOpts = { ...SCALE_QUICK, ...opts.scaleOpts }
-  if (!opts.live && !opts.frameBench && !opts.scale) throw new Error('the options given leave nothing to run')
+  if (opts.scaleQuick) opts.valuesOpts = { ...VALUES_QUICK, ...opts.valuesOpts }
+  if (!opts.live && !opts.frameBench && !opts.scale && !opts.values) throw new Error('the options given leave nothing to run')
   return opts
 }
 
@@ -110,6 +117,10 @@ scaling rows (after the frames, before the live row; see README "Scaling rows"):
   --scale-crc M    skip (default) or verify
   --scale-seconds S  duration of one worker run (default ${SCALE_DEFAULTS.workerSeconds})
   --scale-frames DIR generated frames (default target/scale-frames; made by the generator when missing)
+values row (after the scaling rows; see README "Values row"):
+  --no-values      skip it
+  --values-only    run only it
+  --values-records N  Avro values decoded per pass (default ${VALUES_DEFAULTS.records})
 live row (after the frames; needs .venv-brokers from scripts/setup.sh, see README "Live row"):
   --no-live        skip it
   --live-only      run only it
@@ -412,6 +423,15 @@ async function main() {
     console.log(`\n(${((now() - t1) / 1000).toFixed(1)} s)`)
   }
 
+  // The values row: Avro values through our value layer, avsc alone and @kafkajs's registry client.
+  let values = null
+  if (opts.values) {
+    const t1 = now()
+    values = await runValues(opts.valuesOpts, (line) => console.log(line))
+    printValues(values)
+    console.log(`\n(${((now() - t1) / 1000).toFixed(1)} s)`)
+  }
+
   // The live row: a broker of its own (stopped inside runLive whatever happens).
   let live = null
   if (opts.live) {
@@ -423,7 +443,7 @@ async function main() {
   if (opts.json) {
     const keep = ({ d, input, ...rest }) => rest // drop decoder objects and inputs
     const plain = (run) => run && { ...run, byFrame: Object.fromEntries(run.byFrame) }
-    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })), scale, live }
+    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })), scale, values, live }
     writeFileSync(resolve(opts.json), JSON.stringify(out, null, 1) + '\n')
     console.log(`wrote ${resolve(opts.json)}`)
   }

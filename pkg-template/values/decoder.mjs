@@ -147,7 +147,9 @@ export class ValueDecoder {
       if (!(e instanceof NoSchema)) tried.push({ format: 'registry', code: codeOf(e), error: errorText(e) });
     }
     try {
-      return { format: 'json', value: this.form(parseJson(bytes, 0, this.int64)), ...(tried.length ? { tried } : {}) };
+      const out = { format: 'json', value: this.form(parseJson(bytes, 0, this.int64)) };
+      if (tried.length) out.tried = tried;
+      return out;
     } catch (e) {
       tried.push({ format: 'json', code: 'DECODE', error: errorText(e) });
     }
@@ -168,14 +170,18 @@ export class ValueDecoder {
   #withSchema(bytes, headers, side, asked) {
     const framing = framingOf(bytes, headers, side, asked !== 'auto' && !this.local[side]);
     let compiled;
-    let ids = {};
     if (framing) {
       if (!this.registry && !this.local[side]) throw new ValueError('NO_SCHEMA', `schema ${framing.id ?? framing.guid}, and no registry to ask (option registry)`);
-      ids = framing.guid ? { guid: framing.guid, registry: framing.registry } : { schemaId: framing.id, registry: framing.registry };
-      const loaded = this.registry ? this.schemas.get(keyOf(framing)) : { ready: this.localCompiled[side] };
-      if (!loaded || loaded instanceof Promise) throw new ValueError('UNLOADED', `schema ${framing.id ?? framing.guid} is not loaded (prepare the records first)`);
-      if (loaded.error) throw loaded.error;
-      compiled = loaded.ready;
+      if (this.registry) {
+        const loaded = this.schemas.get(keyOf(framing));
+        if (!loaded || loaded instanceof Promise) throw new ValueError('UNLOADED', `schema ${framing.id ?? framing.guid} is not loaded (prepare the records first)`);
+        if (loaded.error) throw loaded.error;
+        compiled = loaded.ready;
+      } else {
+        compiled = this.localCompiled[side];
+        if (!compiled) throw new ValueError('UNLOADED', `the local ${side} schema is not compiled (prepare the records first)`);
+        if (compiled.error) throw compiled.error;
+      }
     } else {
       if (!this.local[side]) {
         if (asked === 'auto') throw new NoSchema('no framing');
@@ -188,14 +194,16 @@ export class ValueDecoder {
     const format = compiled.format;
     if (asked !== 'auto' && asked !== format) throw new ValueError('SCHEMA', `the ${side}'s schema is ${format}, not ${asked}`);
     const at = framing?.source === 'payload' ? framing.bodyAt : 0;
-    if (format === 'avro') return { format, value: this.form(compiled.decode(bytes, at)), ...ids };
-    if (format === 'json-schema') return { format, value: this.form(parseJson(bytes, at, this.int64)), ...ids };
+    if (format === 'avro') return withIds({ format, value: this.form(compiled.decode(bytes, at)) }, framing);
+    if (format === 'json-schema') return withIds({ format, value: this.form(parseJson(bytes, at, this.int64)) }, framing);
     // Protobuf: the message indexes say which message of the file (a local schema names its type)
     if (framing) {
       const { indexes, end } = messageIndexes(framing.indexesIn, framing.indexesAt);
       const type = compiled.proto.typeAt(indexes);
-      const body = framing.source === 'payload' ? end : 0;
-      return { format, value: type.decode(bytes, body), ...ids, messageType: type.name, messageIndexes: indexes };
+      const out = withIds({ format, value: type.decode(bytes, framing.source === 'payload' ? end : 0) }, framing);
+      out.messageType = type.name;
+      out.messageIndexes = indexes;
+      return out;
     }
     return { format, value: compiled.type.decode(bytes, 0), messageType: compiled.type.name };
   }
@@ -236,6 +244,15 @@ export class ValueDecoder {
 
 /** The bytes carry no schema id and there is no local schema: auto goes on with JSON and text. */
 class NoSchema extends Error {}
+
+/** A decoded side with the schema id its framing carried (properties added: no object spread per record). */
+function withIds(out, framing) {
+  if (!framing) return out;
+  if (framing.guid !== undefined) out.guid = framing.guid;
+  else out.schemaId = framing.id;
+  out.registry = framing.registry;
+  return out;
+}
 
 const keyOf = (framing) => (framing.guid ? `guid:${framing.guid}` : `${framing.registry}:${framing.id}`);
 
