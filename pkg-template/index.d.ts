@@ -515,6 +515,8 @@ export declare class RegistryClient {
   constructor(options: RegistryOptions);
   schemaById(id: number): Promise<RegistrySchema>;
   schemaByGuid(guid: string): Promise<RegistrySchema>;
+  /** The subjects and versions an id is registered under. */
+  versionsOf(id: number): Promise<{ subject: string; version: number }[]>;
 }
 
 export interface RegistrySchema {

@@ -3,6 +3,7 @@
 //   GET /schemas/ids/{id}                    the schema of an id: { schema, schemaType, references }
 //   GET /schemas/guids/{guid}                the same for the GUID ids of Confluent's newer serializers
 //   GET /subjects/{subject}/versions/{v}     a reference's schema ({ name, subject, version })
+//   GET /schemas/ids/{id}/versions           the subjects an id is registered under (for display)
 //
 // One request per id, whatever the number of records that carry it (answers are cached and
 // requests in flight shared; a 404 is kept as an answer, other failures for FAILURE_TTL_MS, so a
@@ -47,7 +48,8 @@ export class RegistryClient {
     else if (username !== undefined) this.headers.authorization = `Basic ${btoa(`${username}:${password ?? ''}`)}`;
     this.timeoutMs = timeoutMs;
     this.maxResponseBytes = maxResponseBytes;
-    this.fetch = fetch;
+    // called as a plain function: a browser's fetch refuses to run as another object's method
+    this.fetch = (input, init) => fetch(input, init);
     this.cache = new Map(); // path -> Promise of the parsed answer
   }
 
@@ -62,6 +64,16 @@ export class RegistryClient {
   /** The same for a GUID id (magic byte 1). */
   schemaByGuid(guid) {
     return this.#schemaAt(`/schemas/guids/${encodeURIComponent(guid)}`, { guid });
+  }
+
+  /** The subjects and versions an id is registered under: [{ subject, version }] (for display). */
+  versionsOf(id) {
+    const path = `/schemas/ids/${encodeURIComponent(id)}/versions`;
+    return this.#cached(`versions ${path}`, async () => {
+      const answer = await this.#get(path);
+      if (!Array.isArray(answer)) throw new RegistryError(`the registry answered ${path} without a list`);
+      return answer.filter((v) => typeof v?.subject === 'string').map(({ subject, version }) => ({ subject, version }));
+    });
   }
 
   #schemaAt(path, ids) {
