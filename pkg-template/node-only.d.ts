@@ -21,6 +21,11 @@ export interface RelayOptions extends Omit<KafkaClientOptions, 'relay' | 'transp
    * IncomingMessage and ServerResponse (typed loosely, so that no @types/node is needed).
    */
   handleHttp?: (request: any, response: any) => void;
+  /**
+   * A Schema Registry pages may read schemas from at /registry: GET of schema paths only, its
+   * credentials held by the relay, answers bounded (maxResponseBytes, default 16 MiB).
+   */
+  schemaRegistry?: Omit<RegistryOptions, 'fetch'> & { maxConcurrent?: number };
 }
 
 /** A running relay. */
@@ -29,6 +34,8 @@ export interface Relay {
   readonly url: string;
   /** ws://host:port/kafka: the client's `relay` option. */
   readonly relayUrl: string;
+  /** http://host:port/registry with option schemaRegistry, else null: a RegistryClient's url for pages. */
+  readonly registryUrl: string | null;
   /** The origins allowed to connect. */
   readonly origins: string[];
   /** The node:http Server it listens with. */

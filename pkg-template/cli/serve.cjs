@@ -9,9 +9,13 @@ const { spawn } = require('node:child_process');
 const { KafkaClient, KafkaClientError, startRelay } = require('../node.cjs');
 const { UsageError, parseArgs, parse } = require('./args.cjs');
 const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
+const { registryCredentials } = require('./values.cjs');
 
 const limits = `  --max-connections N       WebSocket connections open at once (default 64)
-  --idle-timeout-ms N       close a connection with no traffic for this long (default 120000)`;
+  --idle-timeout-ms N       close a connection with no traffic for this long (default 120000)
+  --schema-registry URL     let pages read schemas from this registry through the relay, at /registry
+                            (GET of schema paths only); credentials from KAFKA_SCHEMA_REGISTRY_USERNAME
+                            and KAFKA_SCHEMA_REGISTRY_PASSWORD, or KAFKA_SCHEMA_REGISTRY_TOKEN`;
 
 const relayUsage = `kafka-fetch-decoder relay --bootstrap HOST:PORT [options]
   A read-only WebSocket relay for the package's client in browsers (option relay): it connects only
@@ -34,6 +38,7 @@ const serveOptions = {
   ...brokerOptions,
   '--max-connections': { value: 'N', parse: parse.integer(1, 10_000) },
   '--idle-timeout-ms': { value: 'N', parse: parse.integer(1000, 2 ** 31 - 1) },
+  '--schema-registry': { value: 'URL' },
 };
 
 const TYPES = require('./content-types.cjs');
@@ -113,7 +118,8 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
     idleTimeoutMs: o.idleTimeoutMs,
     log: (line) => err.write(`kafka-fetch-decoder ${command}: ${line}\n`),
   };
-  if (command === 'ui') options.handleHttp = pageHandler({ relayPath: '/kafka', bootstrap: o.bootstrap });
+  if (o.schemaRegistry) options.schemaRegistry = { url: o.schemaRegistry, ...registryCredentials() };
+  if (command === 'ui') options.handleHttp = pageHandler({ relayPath: '/kafka', bootstrap: o.bootstrap, ...(o.schemaRegistry ? { registryPath: '/registry' } : {}) });
   for (const k of Object.keys(options)) if (options[k] === undefined) delete options[k];
   // fail at once, in one line, when the brokers cannot be reached at all
   const probe = new KafkaClient({ ...clientOptions(o), retries: 0 });
@@ -140,6 +146,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
     if (o.open) openInBrowser(relay.url);
   } else {
     out.write(`kafka-fetch-decoder relay: ${relay.relayUrl} (brokers ${o.bootstrap}; origins ${relay.origins.join(' ')}; Ctrl-C to stop)\n`);
+    if (relay.registryUrl) out.write(`kafka-fetch-decoder relay: schemas at ${relay.registryUrl} (from ${o.schemaRegistry})\n`);
     if (!/^(127\.|localhost:|\[::1\]:)/.test(listen)) err.write(`kafka-fetch-decoder relay: listening on ${listen}, reachable from other machines\n`);
   }
   await new Promise((resolve) => {

@@ -34,6 +34,13 @@ function readText(file, option) {
   }
 }
 
+/** The registry's credentials, from the environment (never the command line, which ps shows). */
+function registryCredentials(env = process.env) {
+  if (env.KAFKA_SCHEMA_REGISTRY_TOKEN) return { token: env.KAFKA_SCHEMA_REGISTRY_TOKEN };
+  if (env.KAFKA_SCHEMA_REGISTRY_USERNAME) return { username: env.KAFKA_SCHEMA_REGISTRY_USERNAME, password: env.KAFKA_SCHEMA_REGISTRY_PASSWORD ?? '' };
+  return {};
+}
+
 /** A ValueDecoder from the parsed command line, or null when no value option was given. */
 function valueDecoderFrom(o) {
   const asked = o.schemaRegistry || o.keyFormat || o.valueFormat || o.avroSchema || o.proto || o.protoType;
@@ -51,12 +58,7 @@ function valueDecoderFrom(o) {
     }
   }
   if (o.proto) valueSchema = { protobuf: { source: readText(o.proto, '--proto'), type: o.protoType } };
-  const env = process.env;
-  const registry = o.schemaRegistry ? {
-    url: o.schemaRegistry,
-    ...(env.KAFKA_SCHEMA_REGISTRY_TOKEN ? { token: env.KAFKA_SCHEMA_REGISTRY_TOKEN } : {}),
-    ...(env.KAFKA_SCHEMA_REGISTRY_USERNAME ? { username: env.KAFKA_SCHEMA_REGISTRY_USERNAME, password: env.KAFKA_SCHEMA_REGISTRY_PASSWORD ?? '' } : {}),
-  } : null;
+  const registry = o.schemaRegistry ? { url: o.schemaRegistry, ...registryCredentials() } : null;
   try {
     // the JSON form: Protobuf by the proto3 JSON mapping, 64-bit integers as strings, bytes as base64
     return new ValueDecoder({ key: o.keyFormat ?? 'auto', value: o.valueFormat ?? 'auto', registry, valueSchema, json: true });
@@ -119,4 +121,4 @@ class ValueReport {
   }
 }
 
-module.exports = { ValueReport, valueDecoderFrom, valueOptions, valueUsage, withDecoded };
+module.exports = { ValueReport, registryCredentials, valueDecoderFrom, valueOptions, valueUsage, withDecoded };

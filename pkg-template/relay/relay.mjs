@@ -11,7 +11,9 @@
 //   - does TLS and SASL to the brokers itself, so credentials never reach a browser (nor their names,
 //     in a close reason);
 //   - bounds request frames, connections (handshakes in progress included), handshake and idle time,
-//     and the bytes held for slow browsers, per connection and in all.
+//     and the bytes held for slow browsers, per connection and in all;
+//   - with a schema registry, lets browsers read schemas from it at /registry, GET only, schema
+//     paths only, with the relay's credentials (registry.mjs).
 // A refusal completes the WebSocket handshake and closes at once with a 4xxx code and a reason the
 // page can show. A broker connection is opened only once the handshake has completed.
 
@@ -21,6 +23,7 @@ import { KafkaClient, resolveClientOptions } from '../client/client.mjs';
 import { KafkaClientError } from '../client/errors.mjs';
 import { closeReason, printable } from '../printable.mjs';
 import { BufferBudget, CLOSE, relayConnection } from './pipe.mjs';
+import { registryProxy } from './registry.mjs';
 import { Targets } from './targets.mjs';
 
 export { CLOSE };
@@ -43,6 +46,8 @@ const DEFAULTS = {
 const EXTRA_SOCKETS = 16;
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+// where browsers read schemas, with option schemaRegistry
+const REGISTRY_PATH = '/registry';
 
 /**
  * Starts a relay. options: bootstrap (required), listen ('host:port'; default 127.0.0.1:0, a free
@@ -50,13 +55,14 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
  * maxConnections (64), maxRequestBytes (64 KiB), idleTimeoutMs (120 s), handshakeTimeoutMs (10 s),
  * maxBufferedBytes (16 MiB per connection), maxTotalBufferedBytes (64 MiB in all), metadataMaxAgeMs
  * (30 s), path ('/kafka'), log (a function of one line; default stderr), handleHttp(req, res) (other
- * HTTP requests: the `ui` command serves the page with it). Resolves once listening with { url,
- * relayUrl, origins, close() }.
+ * HTTP requests: the `ui` command serves the page with it), schemaRegistry ({ url, username,
+ * password, token, timeoutMs, maxResponseBytes }: served read-only at /registry). Resolves once
+ * listening with { url, relayUrl, registryUrl, origins, close() }.
  */
 export async function startRelay(options = {}) {
   const {
     listen = '127.0.0.1:0', allowOrigins = [], log: writeLog = (line) => process.stderr.write(`relay: ${line}\n`), handleHttp = null,
-    path = DEFAULTS.path, maxConnections = DEFAULTS.maxConnections, maxRequestBytes = DEFAULTS.maxRequestBytes,
+    schemaRegistry = null, path = DEFAULTS.path, maxConnections = DEFAULTS.maxConnections, maxRequestBytes = DEFAULTS.maxRequestBytes,
     idleTimeoutMs = DEFAULTS.idleTimeoutMs, handshakeTimeoutMs = DEFAULTS.handshakeTimeoutMs, maxBufferedBytes = DEFAULTS.maxBufferedBytes,
     maxTotalBufferedBytes = DEFAULTS.maxTotalBufferedBytes, metadataMaxAgeMs = DEFAULTS.metadataMaxAgeMs, ...clientOptions
   } = options;
@@ -70,10 +76,38 @@ export async function startRelay(options = {}) {
   const where = parseListen(listen);
   const targets = new Targets(bootstrap, new KafkaClient(clientOptions), log, metadataMaxAgeMs);
   const budget = new BufferBudget(maxTotalBufferedBytes);
+  const origins = new Set(allowOrigins);
+  const ownHosts = new Set(); // the Host names of requests to the relay itself, once listening (loopback only)
+  // a browser's request to the relay's HTTP side: its own names, an allowed Origin, and no
+  // cross-site request that hides its Origin (an <img> or <script> of another site)
+  const refusal = (req) => {
+    if (ownHosts.size && !ownHosts.has(req.headers.host)) return `host ${printable(req.headers.host ?? '(none)', 100)} is not the relay's`;
+    const origin = req.headers.origin;
+    if (origin !== undefined) return origins.has(origin) ? null : `origin ${printable(origin, 120)} is not allowed (relay option --allow-origin)`;
+    const site = req.headers['sec-fetch-site'];
+    return site === undefined || site === 'same-origin' || site === 'none' ? null : `a ${printable(site, 20)} request without an Origin`;
+  };
+  let registry = null;
+  if (schemaRegistry) {
+    try {
+      registry = registryProxy(schemaRegistry, { prefix: REGISTRY_PATH, refusal, log });
+    } catch (e) {
+      throw new KafkaClientError('INVALID_ARGUMENT', e.message);
+    }
+  }
 
   // a request (a handshake included) that is not complete within handshakeTimeoutMs is dropped,
   // checked every second; the sockets, slow ones included, are bounded
-  const server = http.createServer({ headersTimeout: handshakeTimeoutMs, requestTimeout: handshakeTimeoutMs, connectionsCheckingInterval: 1000 }, (req, res) => {
+  const server = http.createServer({ headersTimeout: handshakeTimeoutMs, requestTimeout: handshakeTimeoutMs, connectionsCheckingInterval: 1000 }, async (req, res) => {
+    if (registry) {
+      try {
+        if (await registry(req, res)) return;
+      } catch (e) {
+        log(`registry request failed: ${printable(e?.message ?? e, 300)}`);
+        if (!res.headersSent) res.writeHead(500);
+        return res.end();
+      }
+    }
     if (handleHttp) {
       try {
         return handleHttp(req, res);
@@ -91,7 +125,6 @@ export async function startRelay(options = {}) {
   // loaded here, not with the package: decoding alone never needs it (a third of the load time)
   const { WebSocketServer } = await import('ws');
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes + 4 });
-  const origins = new Set(allowOrigins);
   // WebSocket connections from their handshake's first check to their end
   let open = 0;
   const connections = new Set();
@@ -159,9 +192,13 @@ export async function startRelay(options = {}) {
   const host = where.host.includes(':') ? `[${where.host}]` : where.host;
   // the relay's own pages: the names a browser may use for where it listens
   for (const name of new Set([host, ...(isLoopback(where.host) ? LOOPBACK_NAMES : [])])) origins.add(`http://${name}:${port}`);
+  if (isLoopback(where.host)) {
+    for (const name of new Set([host, ...LOOPBACK_NAMES])) for (const h of port === 80 ? [name, `${name}:80`] : [`${name}:${port}`]) ownHosts.add(h);
+  }
   return {
     url: `http://${host}:${port}/`,
     relayUrl: `ws://${host}:${port}${path}`,
+    registryUrl: registry ? `http://${host}:${port}${REGISTRY_PATH}` : null,
     origins: [...origins],
     server,
     /** What the relay holds now: WebSocket connections, bytes waiting for browsers (for tests and monitoring). */
