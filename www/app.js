@@ -12,6 +12,9 @@ import { renderSummary } from './summary.js';
 import { appendRecords, select, showStore, table } from './records.js';
 import { refilter, resetFilters, scheduleFilter } from './filter.js';
 import { exportJsonLines } from './export.js';
+import { initValues, openSchema, valueSettings } from './values.js';
+import { VALUE_FORMAT_NAMES } from './kafka.js';
+import { loadPackage } from './store.js';
 
 function init() {
   $('samples').append(...SAMPLES.map((s) => h('button', { type: 'button', class: 'sample', title: `samples/${s.file}`, dataset: { sample: s.file }, onclick: () => openSample(s) }, s.label)));
@@ -49,7 +52,19 @@ function init() {
     depth = 0;
     overlay.hidden = true;
     const file = e.dataTransfer?.files?.[0];
-    if (file) openFile(file);
+    if (file && /\.(avsc|proto)$/i.test(file.name)) openSchema(file);
+    else if (file) openFile(file);
+  });
+
+  loadPackage().then((api) => {
+    for (const id of ['val-key', 'val-value']) {
+      $(id).append(...api.VALUE_FORMATS.map((f) => h('option', { value: f, selected: f === 'bytes' }, f === 'bytes' ? 'bytes (off)' : VALUE_FORMAT_NAMES[f] ?? f)));
+    }
+    initValues({
+      uiConfig,
+      // an open file is decoded again; a live tail takes the settings when it starts
+      changed: () => state.source && !state.source.live && requestDecode(),
+    });
   });
 
   renderSummary();
@@ -71,6 +86,7 @@ state.live = initLive({
   uiConfig,
   setStatus,
   decodeOptions,
+  valueSettings,
   /** A tail's first answer: its (empty) store replaces what the page showed. */
   begin(store, topic) {
     state.current = state.nextId++; // a file decode still running is no longer wanted

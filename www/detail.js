@@ -1,20 +1,23 @@
-// The detail pane for one record: key and value as text / pretty JSON / hex dump / base64, the
-// headers in wire order (duplicates and nulls kept), and the record's batch.
+// The detail pane for one record: key and value decoded (values.js: by their schema or format),
+// as text / pretty JSON / hex dump / base64, the headers in wire order (duplicates and nulls
+// kept), and the record's batch.
 
 import { h, isoTime, show, formatCount } from './dom.js';
 import { utf8, isPrintable, hexDump, toBase64, toHex, reindentJson, formatSize } from './bytes.js';
+import { decodedView } from './values.js';
 
 // Views render at most this much at once; larger payloads get a notice and a "show all" button.
 const VIEW_LIMIT = { text: 256 * 1024, json: 256 * 1024, hex: 64 * 1024, base64: 256 * 1024 };
 // JSON (objects and arrays) is only tried up to this size: parsing is the costly part.
 const JSON_LIMIT = 8 * 1024 * 1024;
-const TABS = [['text', 'Text'], ['json', 'JSON'], ['hex', 'Hex'], ['base64', 'Base64']];
+const TABS = [['decoded', 'Decoded'], ['text', 'Text'], ['json', 'JSON'], ['hex', 'Hex'], ['base64', 'Base64']];
 
 /**
  * Renders record number `n` of `store` into `root`. `prefs` remembers the tab chosen per field, so
- * stepping through records keeps the hex view open once it has been picked.
+ * stepping through records keeps the hex view open once it has been picked. `decode(record)`: a
+ * promise of its decoded key and value, or null when values are not decoded.
  */
-export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload }) {
+export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload, decode }) {
   const data = store.chunkOf(n);
   const i = data.position(n);
   const r = data.records;
@@ -25,6 +28,8 @@ export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload
   const ts = r.timestamp[i];
   const control = r.controlType[i] ? data.controlTypes[r.controlType[i] - 1] : null;
   const offset = String(r.offset[i]);
+  const decoded = control ? null : decode({ key, value, headers: data.headers(i) });
+  const side = (name) => decoded && decoded.then((d) => d?.[name] ?? null);
 
   root.replaceChildren(
     h('h2', {}, `${partitionLabel(part)} · offset ${offset}`),
@@ -38,8 +43,8 @@ export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload
       control && ['Control type', control],
       ['Sizes', `key ${sizeText(key)} · value ${sizeText(value)} · headers ${formatSize(r.headerBytes[i])}`],
     ]),
-    bytesSection(root, 'Key', 'key', key, prefs, () => onDownload(key, `offset-${offset}.key`)),
-    bytesSection(root, 'Value', 'value', value, prefs, () => onDownload(value, `offset-${offset}.value`)),
+    bytesSection(root, 'Key', 'key', key, prefs, () => onDownload(key, `offset-${offset}.key`), side('key')),
+    bytesSection(root, 'Value', 'value', value, prefs, () => onDownload(value, `offset-${offset}.value`), side('value')),
     headersSection(data, i),
     batchSection(batch),
   );
@@ -51,7 +56,8 @@ function facts(rows) {
   return h('dl', { class: 'facts' }, rows.filter(Boolean).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
 }
 
-function bytesSection(pane, title, fieldName, bytes, prefs, download) {
+/** One of key and value; `decoded`: a promise of its decoded side (values.js), or null. */
+function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
   const section = h('section', { class: 'bytes', id: `detail-${fieldName}` });
   const heading = h('h3', {}, title, ' ', h('small', {}, sizeText(bytes)));
   if (bytes == null) {
@@ -72,16 +78,26 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download) {
       json = reindentJson(text);
     } catch { /* not JSON: the tab stays disabled */ }
   }
-  const available = { text: true, json: json != null, hex: true, base64: true };
+  const available = { decoded: false, text: true, json: json != null, hex: true, base64: true };
   const fallback = json != null ? 'json' : printable ? 'text' : 'hex';
   let tab = available[prefs[fieldName]] ? prefs[fieldName] : fallback;
   let showAll = false;
 
   const view = h('pre', { class: 'view' });
+  const decodedPane = h('div', { class: 'decoded-pane' });
   const notice = h('p', { class: 'notice' });
   const tabs = h('div', { class: 'tabs', role: 'tablist' });
   const draw = () => {
-    for (const button of tabs.children) button.setAttribute('aria-selected', button.dataset.tab === tab);
+    for (const button of tabs.children) {
+      button.setAttribute('aria-selected', button.dataset.tab === tab);
+      if (button.dataset.tab) button.disabled = !available[button.dataset.tab];
+    }
+    view.hidden = tab === 'decoded';
+    decodedPane.hidden = tab !== 'decoded';
+    if (tab === 'decoded') {
+      notice.hidden = true;
+      return;
+    }
     const limit = showAll ? Infinity : VIEW_LIMIT[tab];
     view.className = `view view-${tab}`;
     let shown = bytes.length;
@@ -105,13 +121,22 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download) {
   for (const [id, label] of TABS) {
     tabs.append(h('button', {
       type: 'button', role: 'tab', dataset: { tab: id }, disabled: !available[id],
-      title: id === 'json' && !available.json ? 'not valid JSON' : null,
+      title: id === 'json' && !available.json ? 'not valid JSON' : id === 'decoded' ? 'By the schema or format the value settings choose' : null,
       onclick: () => { tab = id; prefs[fieldName] = id; draw(); },
     }, label));
   }
   tabs.append(h('button', { type: 'button', class: 'download', onclick: download, title: 'Download the raw bytes' }, 'Download'));
   draw();
-  section.append(heading, tabs, notice, view);
+  section.append(heading, tabs, notice, view, decodedPane);
+  decoded?.then((d) => {
+    if (!d) return;
+    decodedPane.replaceChildren(decodedView(d));
+    available.decoded = true;
+    // decoded data first, unless another view was picked for this field
+    if (d.format !== 'bytes' && (prefs[fieldName] === undefined || prefs[fieldName] === 'decoded')) tab = 'decoded';
+    heading.append(' ', h('span', { class: 'badge format' }, d.format === 'bytes' ? 'not decoded' : d.messageType ?? d.format));
+    draw();
+  });
   return section;
 }
 

@@ -10,6 +10,7 @@ import { $, state, setStatus } from './page.js';
 import { clearRecords, select, showStore, table } from './records.js';
 import { renderSummary } from './summary.js';
 import { resetFilters } from './filter.js';
+import { valueSettings } from './values.js';
 
 // Captures shipped in /samples/ at the repo root; a frame's api version is in NAME.json beside it.
 export const SAMPLES = [
@@ -55,6 +56,7 @@ function onWorkerMessage(msg) {
   if (msg.id !== undefined && msg.id !== state.current) return; // a reply to a superseded request
   if (msg.type === 'state') {
     if (msg.phase === 'decoding') setStatus('busy', `Decoding ${state.source.name} (${formatSize(msg.total)})…`, null);
+    else if (msg.phase === 'values') setStatus('busy', `Decoding the keys and values of ${state.source.name}…`, null);
     else setStatus('busy', `Preparing records: ${formatCount(msg.done)} of ${formatCount(msg.total)}`, msg.done / msg.total);
   } else if (msg.type === 'result') {
     state.decoding = false;
@@ -99,7 +101,7 @@ export function requestDecode(buffer, length) {
   state.decoding = true;
   document.body.dataset.state = 'loading';
   setStatus('busy', `Decoding ${state.source.name}…`, null);
-  const message = { type: 'decode', id, kind: state.source.kind, options: decodeOptions() };
+  const message = { type: 'decode', id, kind: state.source.kind, options: decodeOptions(), values: valueSettings() };
   if (buffer) Object.assign(message, { buffer, length });
   state.worker.postMessage(message, buffer ? [buffer] : []);
 }

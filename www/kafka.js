@@ -10,3 +10,8 @@ export const TIMESTAMP_TYPE_SHORT = {
 
 /** The api version a frame is opened with until the user or the capture's .json says otherwise. */
 export const DEFAULT_API_VERSION = 12;
+
+/** The value formats (the package's VALUE_FORMATS) as the page names them; bytes: nothing decoded. */
+export const VALUE_FORMAT_NAMES = {
+  auto: 'auto', avro: 'Avro', protobuf: 'Protobuf', 'json-schema': 'JSON Schema', json: 'JSON', text: 'text', msgpack: 'MessagePack', bytes: 'bytes', null: 'null',
+};

@@ -15,7 +15,7 @@ const PHASE_TEXT = {
 const RATE_WINDOW_MS = 3000;
 
 /**
- * Sets up the live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(),
+ * Sets up the live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(), valueSettings(),
  * begin(store, topic), append(chunks) -> a promise of the view holding them, refresh() }.
  * Returns { leave(), drawn(), busy(), facts() }.
  */
@@ -232,7 +232,7 @@ export function initLive(page) {
       return;
     }
     if (tail?.id !== id) return; // stopped or started again meanwhile
-    ensureWorker().postMessage({ type: 'live-start', id: tail.id, relay, topic, partitions, from: position.from, cap, options: page.decodeOptions() });
+    ensureWorker().postMessage({ type: 'live-start', id: tail.id, relay, topic, partitions, from: position.from, cap, options: page.decodeOptions(), values: page.valueSettings() });
   }
 
   function describeFrom(from) {

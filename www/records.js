@@ -10,6 +10,7 @@ import { ViewIndex } from './store.js';
 import { $, state, partitionLabel, baseName, download } from './page.js';
 import { renderSummary } from './summary.js';
 import { fillPartitionFilter, filterInSlices, refilter, viewCaughtUp } from './filter.js';
+import { decodeRecord } from './values.js';
 
 const COLUMNS = [
   { id: 'part', label: 'Partition', width: 'minmax(150px, 1fr)', className: 'mono', min: 150 },
@@ -88,11 +89,16 @@ export const table = new VirtualTable($('records'), {
 });
 $('records').style.setProperty('--table-min-width', `${COLUMNS.reduce((sum, c) => sum + (c.min ?? parseInt(c.width, 10)), 0)}px`);
 
-function setPreview(cell, bytes, column) {
+/** A key or value cell: its decoded text when the worker decoded it (values.js), else its bytes' preview. */
+function setPreview(cell, bytes, column, decoded) {
   let text;
   let kind = '';
   let title = '';
-  if (bytes == null || bytes.length === 0) {
+  if (decoded?.text != null) {
+    text = fit(decoded.text, column);
+    kind = ' decoded';
+    title = `${decoded.format}: ${decoded.text}`;
+  } else if (bytes == null || bytes.length === 0) {
     text = bytes ? '(empty)' : 'null';
     kind = bytes ? ' empty' : ' null';
   } else {
@@ -100,6 +106,10 @@ function setPreview(cell, bytes, column) {
     text = fit(p.text, column);
     if (p.binary) kind = ' binary';
     if (bytes.length <= 120) title = p.text;
+    if (decoded?.failure) {
+      kind += ' failed';
+      title = `not decoded: ${decoded.failure}`;
+    }
   }
   setText(cell, text);
   // changed only when different: setting an attribute makes the browser check the styles again
@@ -120,8 +130,8 @@ function renderRow(viewIndex, cells) {
   setText(cells.offset, fit(String(r.offset[i]), 'offset'));
   setText(cells.time, fit(isoTime(r.timestamp[i]) ?? '—', 'time'));
   setText(cells.tstype, TIMESTAMP_TYPE_SHORT[batch.timestampType] ?? show(batch.timestampType));
-  setPreview(cells.key, d.key(i), 'key');
-  setPreview(cells.value, d.value(i), 'value');
+  setPreview(cells.key, d.key(i), 'key', d.decoded('key', i));
+  setPreview(cells.value, d.value(i), 'value', d.decoded('value', i));
   setText(cells.ksize, fit(d.keyLength(i) < 0 ? '—' : formatCount(d.keyLength(i)), 'ksize'));
   setText(cells.vsize, fit(d.valueLength(i) < 0 ? '—' : formatCount(d.valueLength(i)), 'vsize'));
   setText(cells.hsize, fit(formatCount(r.headerBytes[i]), 'hsize'));
@@ -153,6 +163,7 @@ export function select(viewIndex) {
     prefs: state.prefs,
     partitionLabel,
     onDownload: (bytes, name) => download(new Blob([bytes]), `${baseName()}-${name}.bin`),
+    decode: decodeRecord,
   });
 }
 

@@ -96,6 +96,31 @@ export function prepareChunk(result, data, partIndex) {
   return [part, headerBytes, controlType, positions, timestamps].filter(Boolean).map((a) => a.buffer);
 }
 
+/**
+ * The shown records of `data` (a toTransferable form, before transfer) as the value layer reads them:
+ * [{ i (the record's position in the columns), key, value, headers }], control records left out.
+ */
+export function recordViews(data) {
+  const cols = data.columns;
+  const inputLength = data.inputLength;
+  const bytesAt = (pairs, i) => {
+    const len = pairs[2 * i + 1];
+    if (len < 0) return null;
+    const pos = pairs[2 * i];
+    return pos < inputLength ? data.input.subarray(pos, pos + len) : data.arena.subarray(pos - inputLength, pos - inputLength + len);
+  };
+  const { count, positions } = data.page;
+  const out = [];
+  for (let k = 0; k < count; k++) {
+    const i = positions ? positions[k] : k;
+    if (data.batches[cols.batchIndex[i]].isControl) continue;
+    const headers = [];
+    for (let h = i === 0 ? 0 : cols.headersEnd[i - 1]; h < cols.headersEnd[i]; h++) headers.push({ key: data.headerKeys[cols.headerKeyIds[h]], value: bytesAt(cols.headerValues, h) });
+    out.push({ i, key: bytesAt(cols.keys, i), value: bytesAt(cols.values, i), headers });
+  }
+  return out;
+}
+
 // ---- on the page --------------------------------------------------------------------------------
 
 /** One chunk as the page reads it: columns indexed by position (`position(n)` for record number n). */
@@ -139,6 +164,12 @@ function chunkFrom(data, base) {
       return out;
     },
     headerCount: (i) => cols.headersEnd[i] - (i === 0 ? 0 : cols.headersEnd[i - 1]),
+    /** Record `i`'s key or value as the worker decoded it for the table: { text, format, failure } or null. */
+    decoded: (side, i) => {
+      const d = data.page.decoded?.[side];
+      if (!d || (d.text[i] == null && !d.failures.has(i))) return null;
+      return { text: d.text[i], format: d.format[i], failure: d.failures.get(i) ?? null };
+    },
   };
 }
 

@@ -3,14 +3,14 @@
 // transferred, no record objects) with the per-record columns of store.js's prepareChunk.
 //
 // Files. In:  { type: 'init' }
-//             { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options }
+//             { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options, values }
 //             { type: 'probe', id, header }      which api versions decode the current input
 //        Out: { type: 'ready', protocol } (the package's protocolInfo()) | { type: 'state', id, phase, total? }
 //             { type: 'result', id, data } | { type: 'probe', id, versions } | { type: 'error', id?, error }
 //
 // Live (one tail at a time; `id` names it). In:
 //             { type: 'live-topics', id, relay }   list the topics with their partitions' offsets
-//             { type: 'live-start', id, relay, topic, partitions: [n]|null, from, cap, options }
+//             { type: 'live-start', id, relay, topic, partitions: [n]|null, from, cap, options, values }
 //             { type: 'live-ack', id }             the page took the last 'live-records' in
 //             { type: 'live-pause', id } | { type: 'live-resume', id } | { type: 'live-stop', id }
 //        Out: { type: 'live-topics', id, brokers, topics: [{ topic, isInternal, error, partitions:
@@ -23,8 +23,11 @@
 // A tail posts at most one 'live-records' every POST_INTERVAL_MS and none while the page has not
 // acknowledged the last one, so the page takes records in small steps however fast they come; what
 // waits meanwhile is capped like the page's store (the oldest fetch responses are dropped first).
+// `values`: the page's value settings (worker-values.js), or null; with them each result carries
+// the table's text of every decoded key and value.
 
 import { prepareChunk } from './store.js';
+import { attachPreviews, valueDecoderFor } from './worker-values.js';
 
 const POST_INTERVAL_MS = 100;
 // Retries of a failed request before the tail stops with the error (the client's default, 10 with a
@@ -55,6 +58,11 @@ self.onmessage = async ({ data: msg }) => {
       case 'decode': {
         if (msg.buffer) input = new Uint8Array(msg.buffer, 0, msg.length);
         const { data, transfer } = decodeInput(api, msg);
+        const values = valueDecoderFor(api, msg.values);
+        if (values) {
+          self.postMessage({ type: 'state', id: msg.id, phase: 'values' });
+          await attachPreviews(values, data);
+        }
         self.postMessage({ type: 'result', id: msg.id, data }, transfer);
         break;
       }
@@ -196,7 +204,8 @@ class Tail {
     this.id = msg.id;
     this.msg = msg;
     this.client = new api.KafkaClient({ relay: msg.relay, retries: LIVE_RETRIES });
-    this.pending = []; // { data, transfer, count } not yet posted
+    this.values = valueDecoderFor(api, msg.values);
+    this.pending = []; // { data, transfer, count, ready } not yet posted, in order; ready once its values are decoded
     this.pendingCount = 0;
     this.dropped = 0; // records dropped here while the page was behind
     this.acknowledged = true;
@@ -252,8 +261,15 @@ class Tail {
     }
     const count = result.topics.reduce((sum, t) => sum + t.partitions.reduce((s, p) => s + p.recordCount, 0), 0);
     if (!count) return; // a long poll that ended empty
-    this.pending.push({ ...forPage(this.api, result, (_, partition) => partIndex.get(partition)), count });
+    const entry = { ...forPage(this.api, result, (_, partition) => partIndex.get(partition)), count, ready: !this.values };
+    this.pending.push(entry);
     this.pendingCount += count;
+    if (this.values) {
+      attachPreviews(this.values, entry.data).then(() => {
+        entry.ready = true;
+        this.post();
+      });
+    }
     // Capped like the page: what the page could not take in yet gives way to newer records.
     while (this.pendingCount - this.pending[0].count >= this.msg.cap) {
       const oldest = this.pending.shift();
@@ -265,7 +281,7 @@ class Tail {
 
   /** Posts what is pending when the page is ready for it and the interval has passed. */
   post() {
-    if (this.stopped || this.paused || !this.acknowledged || !this.pending.length || this.timer) return;
+    if (this.stopped || this.paused || !this.acknowledged || !this.pending[0]?.ready || this.timer) return;
     const wait = this.lastPost + POST_INTERVAL_MS - performance.now();
     if (wait > 0) {
       this.timer = setTimeout(() => {
@@ -274,9 +290,11 @@ class Tail {
       }, wait);
       return;
     }
-    const chunks = this.pending.splice(0);
+    // in order: up to the first whose values are still being decoded
+    const waiting = this.pending.findIndex((c) => !c.ready);
+    const chunks = this.pending.splice(0, waiting < 0 ? this.pending.length : waiting);
     self.postMessage({ type: 'live-records', id: this.id, chunks: chunks.map((c) => c.data), dropped: this.dropped }, chunks.flatMap((c) => c.transfer));
-    this.pendingCount = 0;
+    this.pendingCount -= chunks.reduce((sum, c) => sum + c.count, 0);
     this.dropped = 0;
     this.acknowledged = false;
     this.lastPost = performance.now();
