@@ -494,6 +494,8 @@ export interface ValueDecoderOptions {
   valueSchema?: LocalSchema | null;
   /** 64-bit integers in decoded values: 'number' (default; an error beyond 2^53) or 'bigint'. */
   int64?: 'number' | 'bigint';
+  /** Values in their JSON form (as the CLI prints them): Protobuf by the proto3 JSON mapping, bytes as base64, 64-bit integers as strings. */
+  json?: boolean;
 }
 
 /** Decodes records' keys and values by format and schema; one compiled decoder per schema id, shared by its records. */

@@ -80,6 +80,20 @@ async function tail(): Promise<number> {
 }
 const failed = (e: unknown): string | null => (e instanceof KafkaClientError ? e.code : null);
 export { tail, failed };
+// keys and values as data: a ValueDecoder, or its options, for consume; a record's decoded sides
+const values = new ValueDecoder({ registry: { url: 'http://127.0.0.1:8081', token: 't' }, value: 'auto', valueSchema: { avro: { type: 'string' } } });
+async function decodedText(): Promise<string> {
+  for await (const chunk of client.consume({ topic: 't', values })) {
+    const v = chunk.records[0]?.decodedValue;
+    if (v && v.format !== 'bytes') return \`\${v.format} \${v.schemaId ?? ''} \${JSON.stringify(jsonForm(v.value))}\`;
+  }
+  for await (const chunk of client.consume({ topic: 't', values: { key: 'text', json: true } })) return chunk.records[0]?.decodedKey?.format ?? '';
+  const one = await values.decode(r);
+  const code: string | undefined = one.value.errorCode;
+  return code ?? one.key.tried?.[0]?.format ?? one.key.format;
+}
+const subjects: Promise<{ subject: string; version: number }[]> = new RegistryClient({ url: 'http://x' }).versionsOf(1);
+export { decodedText, subjects };
 `;
 
 // Node entries only: the relay
@@ -90,7 +104,7 @@ export { relayUrl };
 
 test('CommonJS project, moduleResolution node16: require() and the named exports, no default', () => {
   tsc(project('cjs-node16', {}, { module: 'node16', moduleResolution: 'node16' }, {
-    'index.ts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, init, KafkaClient, KafkaClientError, startRelay } from 'kafka-fetch-decoder';
+    'index.ts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, init, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 void init();
 ${CHECKS}${NODE_CHECKS}`,
   }));
@@ -98,7 +112,7 @@ ${CHECKS}${NODE_CHECKS}`,
 
 test('ES module project, nodenext: named imports and the default export init', () => {
   tsc(project('esm-nodenext', { type: 'module' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay } from 'kafka-fetch-decoder';
+    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 await init();
 ${CHECKS}${NODE_CHECKS}`,
   }));
@@ -106,7 +120,7 @@ ${CHECKS}${NODE_CHECKS}`,
 
 test('CommonJS project under nodenext', () => {
   tsc(project('cjs-nodenext', { type: 'commonjs' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'index.cts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay } from 'kafka-fetch-decoder';
+    'index.cts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 ${CHECKS}${NODE_CHECKS}`,
   }));
 });
@@ -126,7 +140,7 @@ export { isBuffer };
 
 test('bundler project: the web entry with its default init(URL)', () => {
   tsc(project('bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, {
-    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError } from 'kafka-fetch-decoder';
+    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 import * as everything from 'kafka-fetch-decoder';
 await init(new URL('https://example.invalid/kafka_fetch_decoder_bg.wasm'));
 // the .wasm subpath, as the README's esbuild line imports it (its URL)
