@@ -461,7 +461,7 @@ export interface DecodedSide<T extends Int64 = number> {
   messageIndexes?: number[];
   /** format 'text': the first byte that is not UTF-8 (shown as U+FFFD). */
   invalidUtf8At?: number;
-  /** The asked-for format failed: why (the bytes are kept in `value`). */
+  /** Why a format asked for failed (the bytes are kept in `value`), or under auto, why a registry or schema there to use failed. */
   error?: string;
   errorCode?: ValueErrorCode;
   /** format auto: each decoder tried before the one that won, and why it did not apply. */

@@ -47,7 +47,7 @@ export async function attachPreviews(decoder, data) {
     for (const side of ['key', 'value']) {
       const d = decoder.decodeSide(r, side);
       const out = sides[side];
-      const failure = d.error ?? d.tried?.find((t) => t.format === 'registry')?.error ?? null;
+      const failure = d.error ?? null;
       if (failure) out.failures.set(r.i, failure);
       if (d.format === 'bytes' || d.format === 'null') continue;
       const text = typeof d.value === 'string' ? d.value : JSON.stringify(d.value);

@@ -84,13 +84,8 @@ function withDecoded(json, r) {
   return json;
 }
 
-/** Why a decoded side is not the data (a registry or schema that failed), or null. */
-function failureOf(d) {
-  if (!d) return null;
-  if (d.error) return d.error;
-  const registry = d.format === 'bytes' && d.tried?.find((t) => t.format === 'registry');
-  return registry ? `registry: ${registry.error}` : null;
-}
+/** Why a decoded side is not the data: a format asked for that failed, or a registry or schema that did. */
+const failureOf = (d) => d?.error ?? null;
 
 /**
  * Counts the keys and values that stayed bytes for a failure, for one line on stderr at the end:

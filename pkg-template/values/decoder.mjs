@@ -141,15 +141,30 @@ export class ValueDecoder {
 
   #auto(bytes, headers, side) {
     const tried = [];
+    let failed = null; // a schema there to use that failed: said as the result's error
     try {
       return this.#withSchema(bytes, headers, side, 'auto');
     } catch (e) {
-      if (!(e instanceof NoSchema)) tried.push({ format: 'registry', code: codeOf(e), error: errorText(e) });
+      if (!(e instanceof NoSchema)) {
+        const code = codeOf(e);
+        tried.push({ format: 'registry', code, error: errorText(e) });
+        // bytes that merely look framed (FRAMING), or an id with nothing to ask (NO_SCHEMA), are no failure
+        if (code === 'REGISTRY' || code === 'SCHEMA' || code === 'DECODE') failed = { code, error: `registry: ${errorText(e)}` };
+      }
     }
+    const out = this.#unframed(bytes, tried);
+    if (tried.length) out.tried = tried;
+    if (failed) {
+      out.error = failed.error;
+      out.errorCode = failed.code;
+    }
+    return out;
+  }
+
+  /** auto past the registry's schema: JSON, then text, then the bytes (each failure added to `tried`). */
+  #unframed(bytes, tried) {
     try {
-      const out = { format: 'json', value: this.form(parseJson(bytes, 0, this.int64)) };
-      if (tried.length) out.tried = tried;
-      return out;
+      return { format: 'json', value: this.form(parseJson(bytes, 0, this.int64)) };
     } catch (e) {
       tried.push({ format: 'json', code: 'DECODE', error: errorText(e) });
     }
@@ -157,9 +172,9 @@ export class ValueDecoder {
     // with a NUL or an escape in them are data, whatever UTF-8 says
     const { text, invalidAt } = utf8Text(bytes);
     const control = invalidAt === null ? text.search(CONTROL) : -1;
-    if (invalidAt === null && control < 0) return { format: 'text', value: text, tried };
+    if (invalidAt === null && control < 0) return { format: 'text', value: text };
     tried.push({ format: 'text', code: 'DECODE', error: invalidAt !== null ? `not UTF-8 (byte ${invalidAt})` : `control character U+${text.charCodeAt(control).toString(16).padStart(4, '0').toUpperCase()} at character ${control}` });
-    return { format: 'bytes', value: bytes, tried };
+    return { format: 'bytes', value: bytes };
   }
 
   /**

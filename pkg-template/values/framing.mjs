@@ -4,7 +4,7 @@
 //   Confluent   magic 0, a 4-byte big-endian schema id, then the body; or magic 1 and a 16-byte GUID
 //   headers     __key_schema_id / __value_schema_id carry those 5 or 17 bytes instead of the payload
 //   Apicurio    magic 0 and an 8-byte global id (its legacy form: the first 4 id bytes are 0, which no
-//               Confluent id is), or the apicurio.key.globalId / apicurio.value.globalId header
+//               Confluent id is; ids from 1), or the apicurio.key.globalId / apicurio.value.globalId header
 //   Protobuf    after the id, the message indexes: a zigzag varint count and as many zigzag varint
 //               indexes (the path from the file's first-level messages down); the single byte 0 is [0]
 
@@ -54,7 +54,7 @@ export function framingOf(bytes, headers, side, strict = false) {
     confluentId(bytes, 'payload'); // throws, saying what is missing
   }
   // Apicurio's legacy 8-byte global id: a Confluent id is never 0, so four zero bytes say which
-  if (bytes[0] === 0 && bytes.length >= 9 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0 && bytes[4] === 0) {
+  if (bytes[0] === 0 && bytes.length >= 9 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0 && bytes[4] === 0 && bytes.subarray(5, 9).some((b) => b !== 0)) {
     return framing('apicurio', Number(readInt64(bytes, 1)), undefined, 'payload', 9, bytes, 9);
   }
   const id = confluentId(bytes, 'payload');

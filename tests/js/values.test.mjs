@@ -148,6 +148,12 @@ describe('framing and message indexes', () => {
     assert.deepEqual(broken.tried[0].format, 'registry');
     assert.equal(broken.tried[0].code, 'SCHEMA');
     assert.match(broken.tried[0].error, /its avro schema does not parse/);
+    assert.equal(broken.errorCode, 'SCHEMA', 'a schema there to use that failed is the result\'s error');
+    // without a registry, bytes that look framed are no failure: said in tried only
+    const alone = (await new ValueDecoder().decode(record(framed(ids.user, [1, 2])))).value;
+    assert.deepEqual([alone.format, alone.error, alone.tried[0].code], ['bytes', undefined, 'NO_SCHEMA']);
+    const zeros = (await new ValueDecoder({ registry: { url: registry.url } }).decode(record(Buffer.alloc(12)))).value;
+    assert.deepEqual([zeros.format, zeros.error, zeros.tried[0].code], ['bytes', undefined, 'FRAMING']);
     const unknown = (await vd.decode(record(framed(77, [1, 2])))).value;
     assert.equal(unknown.tried[0].code, 'REGISTRY');
     assert.match(unknown.tried[0].error, /404: Schema 77 not found/);
