@@ -5,16 +5,23 @@
 import { setNodeDefaults } from './client/client.mjs';
 import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
+import { setArrowLibrary } from './columns/library.mjs';
+import * as arrow from './columns/public.mjs';
 import { setVendorLoaders } from './values/vendor.mjs';
 import nodeVendor from './vendor-node.cjs';
 
 // the ws package is loaded on the first connection through a relay, not with the package: decoding
 // alone never needs it (a third of the load time)
 setNodeDefaults({ transport: nodeTransport, loadWebSocket: async () => (await import('ws')).default, decodeThreads: nodeDecodePool });
-// the value layer's decoders: their CommonJS builds, with Node's own Buffer
-setVendorLoaders(nodeVendor);
+// the value layer's decoders: their CommonJS builds, with Node's own Buffer; the column layer's
+// Arrow library, required the first time a table is made
+const { arrow: loadArrow, ...valueLibraries } = nodeVendor;
+setVendorLoaders(valueLibraries);
+setArrowLibrary(loadArrow);
 
 export { attach } from './api.mjs';
 export { printable } from './printable.mjs';
 export * from './public.mjs';
 export { startRelay } from './relay/relay.mjs';
+// the entry 'kafka-fetch-decoder/arrow' (arrow-node.cjs), not the main one's
+export { arrow };

@@ -1,5 +1,5 @@
-// The value layer's third-party decoders in Node: their CommonJS builds in vendor/ (see
-// values/vendor.mjs), required from the package's folder when first needed.
+// The value and column layers' libraries in Node: their CommonJS builds in vendor/ (see
+// values/vendor.mjs, columns/library.mjs), required from the package's folder when first needed.
 'use strict';
 const path = require('node:path');
 
@@ -8,4 +8,6 @@ module.exports = {
   avro: async () => require(at('avsc')),
   protobuf: async () => require(at('protobufjs')),
   msgpack: async () => require(at('msgpackr')),
+  // synchronous: the column layer's API is (Node can require on first use)
+  arrow: () => require(at('flechette')),
 };

@@ -67,6 +67,11 @@ fs.rmSync(path.join(pkg, 'node-only.d.ts'));
 fs.writeFileSync(path.join(pkg, 'node.d.cts'), types + initDecl + nodeOnly);
 fs.writeFileSync(path.join(pkg, 'node.d.mts'), `${types + initDecl + nodeOnly}export default init;\n`);
 fs.writeFileSync(path.join(pkg, 'web.d.mts'), `${types + initDecl}export default init;\n`);
+// the Arrow entry's declarations, each importing the result types of the entry beside it
+const arrowTypes = fs.readFileSync(path.join(template, 'arrow.d.ts'), 'utf8');
+fs.rmSync(path.join(pkg, 'arrow.d.ts'));
+fs.writeFileSync(path.join(pkg, 'arrow.d.cts'), arrowTypes.replace('__MAIN_ENTRY__', './node.cjs'));
+fs.writeFileSync(path.join(pkg, 'arrow.d.mts'), arrowTypes.replace('__MAIN_ENTRY__', './web.mjs'));
 // The Node entries load one CommonJS bundle of the JS layer (decoder API and live client), made by
 // esbuild from the same ES modules the browser entry imports as they are.
 run(path.join(root, 'node_modules/.bin/esbuild'), [path.join(template, 'lib-node.mjs'), '--bundle', '--platform=node',

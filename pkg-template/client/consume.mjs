@@ -353,6 +353,12 @@ const CHUNK_RECORDS = {
   },
 };
 
+/** A consume chunk's record set and how many of its records are the chunk's, or null for anything else. */
+export function chunkSource(value) {
+  const c = value !== null && typeof value === 'object' ? value[CHUNK] : undefined;
+  return c ? { set: c.set, count: value.recordCount } : null;
+}
+
 function makeChunk(fields, set) {
   const chunk = { ...fields };
   Object.defineProperty(chunk, CHUNK, { value: { set, records: undefined } });

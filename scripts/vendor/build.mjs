@@ -1,4 +1,4 @@
-// The third-party decoders the value layer loads when a format is first met, bundled at package
+// The third-party libraries the value and column layers load when first needed, bundled at package
 // build time into vendor/ of the package, each twice: NAME.cjs for Node (its own Buffer, util and
 // crypto) and NAME.mjs for browsers and bundlers (the buffer package for avsc, which reads Buffers).
 // They are not dependencies of the package: the versions are the devDependencies' of the build,
@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const LIBRARIES = { avsc: 'avsc', protobufjs: 'protobufjs', msgpackr: 'msgpackr' };
+const LIBRARIES = { avsc: 'avsc', protobufjs: 'protobufjs', msgpackr: 'msgpackr', flechette: '@uwdata/flechette' };
 
 export async function buildVendor(outDir) {
   fs.mkdirSync(outDir, { recursive: true });

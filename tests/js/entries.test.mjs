@@ -4,6 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { pkg, root } from './helpers.mjs';
 
@@ -32,4 +33,14 @@ test('the browser entry exports the Node names but the Node-only ones, and decla
   assert.deepEqual(nodeOnly, ['startRelay']);
   assert.deepEqual(web, Object.keys(pkg).filter((name) => !nodeOnly.includes(name)).sort());
   assert.deepEqual(declared('web.d.mts'), web);
+});
+
+test('the Arrow entry: the same names in Node (both formats) and browsers, declared exactly', async () => {
+  const cjs = Object.keys(createRequire(import.meta.url)(path.join(root, 'pkg', 'arrow-node.cjs'))).sort();
+  assert.deepEqual(cjs, ['ArrowStreamWriter', 'arrowIPC', 'compact', 'toArrow']);
+  assert.deepEqual(exported(await entry('arrow-node.mjs')), cjs);
+  assert.deepEqual(exported(await entry('arrow.mjs')), cjs);
+  for (const file of ['arrow.d.cts', 'arrow.d.mts']) assert.deepEqual(declared(file), cjs, file);
+  const pkgJson = JSON.parse(fs.readFileSync(path.join(root, 'pkg', 'package.json'), 'utf8'));
+  assert.deepEqual(Object.keys(pkgJson.exports), ['.', './arrow', './kafka_fetch_decoder_bg.wasm', './package.json']);
 });
