@@ -32,9 +32,10 @@ export type ArrowInput = FetchResponse<Int64> | RecordSet<Int64> | ConsumedChunk
  * The records of a decoded response, a record set or a consume chunk (or an array of them) as an Arrow
  * table, built from the decoder's columns: no JS object per record. Keys and values refer to the bytes
  * where they lie (the input, the decompressed bytes): keep the input unchanged while the table lives.
- * `decoded`: add key_decoded and value_decoded (the JSON text of records' decodedKey and decodedValue).
+ * `decoded`: add key_decoded and value_decoded (the JSON text of records' decodedKey and decodedValue);
+ * `topic`: the topic column of record sets (decodeRecordSet's, a partition given alone), which have none.
  */
-export declare function toArrow(input: ArrowInput | readonly ArrowInput[], options?: { decoded?: boolean }): ArrowTable;
+export declare function toArrow(input: ArrowInput | readonly ArrowInput[], options?: { decoded?: boolean; topic?: string }): ArrowTable;
 /** The same table with its binary and text columns in buffers of their own (for files). */
 export declare function compact(table: ArrowTable): ArrowTable;
 /** The table as Arrow IPC, the stream format (pyarrow's ipc.open_stream, DuckDB-wasm's insertArrowFromIPCStream). */

@@ -9,8 +9,8 @@ const path = require('node:path');
 const { KafkaClient, KafkaClientError, KafkaDecodeError } = require('../node.cjs');
 const { RunError, UsageError, parseArgs, parse } = require('./args.cjs');
 const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
-const { recordJson, tableHeader, tableRow } = require('./output.cjs');
-const { ValueReport, valueDecoderFrom, valueOptions, valueUsage, withDecoded } = require('./values.cjs');
+const { RecordWriter, formatOptions, formatUsage } = require('./formats.cjs');
+const { ValueReport, valueDecoderFrom, valueOptions, valueUsage } = require('./values.cjs');
 
 const connection = `${brokerUsage}
   --topic NAME              the topic (required)
@@ -30,7 +30,8 @@ const consumeUsage = `kafka-fetch-decoder consume --bootstrap HOST:PORT --topic 
   records. Reads partitions from offsets (no consumer group, no commits, no produce).
 ${connection}
   --json                    JSON lines
-  --encoding E              bytes in --json: base64 (default), utf8 or hex
+  --encoding E              bytes in --json and csv: base64 (default), utf8 or hex
+${formatUsage}
   --decode-threads N        decode fetch responses on N worker threads while records are printed
                             (faster on gzip and zstd topics on a machine with cores to spare;
                             default 0: on the main thread)
@@ -86,7 +87,7 @@ function progress(stream) {
 /** Runs consume or capture; resolves with the exit code. */
 async function run(command, argv, out = process.stdout, err = process.stderr) {
   const spec = command === 'consume'
-    ? { ...common, '--json': {}, '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') }, '--decode-threads': { value: 'N', parse: parse.integer(0, 16) }, ...valueOptions }
+    ? { ...common, '--json': {}, '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') }, '--decode-threads': { value: 'N', parse: parse.integer(0, 16) }, ...valueOptions, ...formatOptions }
     : { ...common, '--out': { value: 'DIR' } };
   const { options: o } = parseArgs(argv, spec, []);
   if (o.help) {
@@ -108,6 +109,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
     const earlier = fs.readdirSync(o.out).filter((f) => /^\d{6}\.(bin|json)$/.test(f));
     if (earlier.length) throw new UsageError(`--out ${o.out} already holds a capture (${earlier.sort()[0]} ...): give an empty or new directory`);
   }
+  const writer = command === 'consume' ? new RecordWriter(o, out, { decoded: Boolean(values) }) : null;
   const client = new KafkaClient({ ...clientOptions(o), decodeThreads: o.decodeThreads ?? 0 });
   const status = progress(err);
   let records = 0;
@@ -144,30 +146,17 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
       }, null, 2)}\n`);
     };
   }
-  let header = command === 'consume' && !o.json;
   try {
     for await (const chunk of client.consume({
       topic: o.topic, partitions: o.partition, from, untilEnd: Boolean(o.untilEnd), maxRecords: o.maxRecords,
       isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint' }, onResponse, values,
     })) {
-      records += chunk.recordCount; // counted without building them (capture writes frames only)
+      records += chunk.recordCount; // counted without building them (capture and Arrow write from the columns)
       partitions.set(chunk.partition, chunk.nextOffset);
-      if (command === 'consume') {
-        let text = '';
-        if (header) {
-          text += `${tableHeader()}\n`;
-          header = false;
-        }
-        for (const r of chunk.records) {
-          if (values) report.add(r);
-          if (!o.json) {
-            text += `${tableRow(chunk.topic, chunk.partition, r)}\n`;
-            continue;
-          }
-          const json = recordJson(chunk.topic, chunk.partition, r, o.encoding ?? 'base64');
-          text += `${JSON.stringify(values ? withDecoded(json, r) : json)}\n`;
-        }
-        if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
+      if (writer) {
+        const built = writer.needsRecords ? chunk.records : null;
+        if (values) for (const r of built) report.add(r);
+        await writer.write({ topic: chunk.topic, partition: chunk.partition, records: built, source: chunk });
       }
       status.update(`${records} records from ${partitions.size} partition(s) of ${o.topic}${command === 'capture' ? `, ${frames} responses` : ''}`);
     }
@@ -181,6 +170,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   } finally {
     client.close();
   }
+  await writer?.end();
   status.done();
   if (report.summary()) err.write(`kafka-fetch-decoder: ${command} ${o.topic}: ${report.summary()}\n`);
   if (command === 'capture') err.write(`kafka-fetch-decoder: wrote ${frames} fetch responses (${records} records) to ${o.out}\n`);

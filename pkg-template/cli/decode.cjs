@@ -8,8 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { decodeFetchResponse, decodeRecordSet, KafkaDecodeError, protocolInfo } = require('../node.cjs');
 const { UsageError, parseArgs, parse } = require('./args.cjs');
-const { recordJson, tableHeader, tableRow } = require('./output.cjs');
-const { ValueReport, valueDecoderFrom, valueOptions, valueUsage, withDecoded } = require('./values.cjs');
+const { RecordWriter, formatOptions, formatUsage } = require('./formats.cjs');
+const { ValueReport, valueDecoderFrom, valueOptions, valueUsage } = require('./values.cjs');
 
 const SAMPLE = path.join(__dirname, '..', 'samples', 'kpb_v12_mixed_magic.bin');
 // the FetchResponse versions the decoder reads
@@ -25,8 +25,9 @@ const usage = `kafka-fetch-decoder [decode] [FILE] [options]
                         .json beside FILE says \"header\": false)
   --record-set          read FILE as a record set even if it is not named .log
   --json                one JSON object per record and line (offsets and timestamps as strings)
-  --encoding E          bytes in --json: base64 (default), utf8 (text; bytes that are not UTF-8 as
-                        {"base64": ...}) or hex
+  --encoding E          bytes in --json and csv: base64 (default), utf8 (text; bytes that are not
+                        UTF-8 as {"base64": ...}) or hex
+${formatUsage}
   --isolation-level L   read_uncommitted (default) or read_committed (drops aborted transactions)
   --crc M               report (default: bad batches marked BAD-CRC, exit code 1), verify (stop at
                         the first) or skip
@@ -37,6 +38,7 @@ const spec = {
   '--no-header': {},
   '--record-set': {},
   '--json': {},
+  ...formatOptions,
   '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') },
   '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
   '--crc': { value: 'M', parse: parse.oneOf('report', 'verify', 'skip') },
@@ -96,13 +98,13 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   try {
     if (options.recordSet || file.endsWith('.log')) {
       const set = decodeRecordSet(bytes, common);
-      partitions = [{ topic: path.basename(file), p: { partition: '-', errorCode: 0, ...set } }];
+      partitions = [{ topic: path.basename(file), p: { partition: '-', errorCode: 0, ...set }, source: set }];
     } else {
       const meta = sidecar(file);
       const res = decodeFetchResponse(bytes, {
         ...common, apiVersion: apiVersionFor(file, options.apiVersion, meta), header: !options.noHeader && meta.header !== false, topicNames: meta.topic_names,
       });
-      partitions = res.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, p })));
+      partitions = res.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, p, source: p })));
       if (res.error) problems.push(`the response ends early: ${res.error.message}${res.hint ? ` (hint: ${res.hint})` : ''}`);
       if (res.trailingBytes) problems.push(`${res.trailingBytes} bytes after the end of the response were ignored${res.hint ? `: ${res.hint}` : ' (a wrong --api-version, or a capture glued to the next frame?)'}`);
     }
@@ -123,19 +125,14 @@ async function run(argv, out = process.stdout, err = process.stderr) {
       for (const r of p.records) report.add(r);
     }
   }
-  if (!positionals.length && !options.json) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
-  if (options.json) {
-    for (const { topic, p } of partitions) {
-      for (const r of p.records) {
-        const json = recordJson(topic, p.partition, r, options.encoding ?? 'base64');
-        out.write(`${JSON.stringify(values ? withDecoded(json, r) : json)}\n`);
-      }
-    }
-  } else {
-    out.write(`${tableHeader()}\n`);
-    for (const { topic, p } of partitions) {
-      for (const r of p.records) out.write(`${tableRow(topic, p.partition, r)}\n`);
-    }
+  const writer = new RecordWriter(options, out, { decoded: Boolean(values) });
+  if (!positionals.length && writer.format === 'table' && !options.out) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
+  for (const { topic, p, source } of partitions) {
+    await writer.write({ topic, partition: p.partition, records: writer.needsRecords ? p.records : null, source });
+  }
+  if (writer.format === 'table' && !writer.started) await writer.write({ records: [] });
+  await writer.end();
+  if (writer.format === 'table' && !options.out) {
     out.write('\n');
     for (const { topic, p } of partitions) {
       const flags = [p.partial ? 'partial' : null, p.errorCode ? `error ${p.errorCode}` : null, p.error ? p.error.code : null].filter(Boolean).join(', ');

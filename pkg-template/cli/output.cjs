@@ -40,6 +40,38 @@ function recordJson(topic, partition, r, encoding) {
   return out;
 }
 
+// CSV (RFC 4180): a field with a comma, a quote or a line end is quoted, its quotes doubled
+const CSV_COLUMNS = ['topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'compression', 'leader_epoch'];
+const csvField = (v) => {
+  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** CSV's header line (with the decoded values' format columns when values are decoded). */
+function csvHeader(decoded) {
+  return (decoded ? [...CSV_COLUMNS, 'key_format', 'value_format'] : CSV_COLUMNS).join(',');
+}
+
+/**
+ * One record as a CSV line: bytes per `encoding` (not UTF-8 under utf8: "base64:" and the
+ * base64), null as an empty field, headers as their JSON; decoded keys and values as their JSON
+ * text (strings as they are).
+ */
+function csvRow(topic, partition, r, encoding, decoded) {
+  const bytes = (b) => {
+    const e = encodeBytes(b, encoding);
+    return e !== null && typeof e === 'object' ? `base64:${e.base64}` : e;
+  };
+  const side = (b, d) => {
+    if (!decoded || !d || d.format === 'bytes' || d.format === 'null') return bytes(b);
+    return typeof d.value === 'string' ? d.value : JSON.stringify(d.value);
+  };
+  const headers = r.headers.map((h) => ({ key: h.key, value: encodeBytes(h.value, encoding) }));
+  const row = [topic, partition, String(r.offset), String(r.timestamp), side(r.key, r.decodedKey), side(r.value, r.decodedValue), headers, r.batch.compression, r.leaderEpoch];
+  if (decoded) row.push(r.decodedKey?.format ?? '', r.decodedValue?.format ?? '');
+  return row.map(csvField).join(',');
+}
+
 function preview(bytes, width) {
   if (bytes === null) return '(null)';
   let s = lenientUtf8.decode(bytes.subarray(0, width * 4)).replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '.');
@@ -77,4 +109,4 @@ function tableRow(topic, partition, r) {
   return line([printable(topic), partition, r.offset, time, key, value, r.headers.length, r.batch.compression, flags]);
 }
 
-module.exports = { encodeBytes, recordJson, tableHeader, tableRow };
+module.exports = { csvHeader, csvRow, encodeBytes, recordJson, tableHeader, tableRow };

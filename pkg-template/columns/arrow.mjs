@@ -54,12 +54,13 @@ function schemaFields(f, decoded) {
  * The records of `input` as an Arrow table (flechette's Table): a response or record set of
  * decodeFetchResponse / decodeRecordSet, a consume chunk, or an array of them, one record batch per
  * partition. `options.decoded`: add key_decoded and value_decoded, the records' decoded sides (a
- * ValueDecoder's attach) in their JSON form.
+ * ValueDecoder's attach) in their JSON form; `options.topic`: the topic of record sets, which have
+ * none of their own.
  */
 export function toArrow(input, options = {}) {
   const f = arrowLibrary();
   const parts = [];
-  for (const item of Array.isArray(input) ? input : [input]) parts.push(...rangesOf(item));
+  for (const item of Array.isArray(input) ? input : [input]) parts.push(...rangesOf(item, options.topic ?? ''));
   const decoded = Boolean(options.decoded);
   const fields = schemaFields(f, decoded);
   const batches = parts.filter((p) => p.end > p.start || parts.length === 1).map((p) => recordBatch(f, fields, p, decoded));
@@ -71,11 +72,11 @@ export function toArrow(input, options = {}) {
  * The partitions of one result as ranges of its call's columns: [{ topic, partition, columns,
  * start, end, records? }]. A consume chunk is the first `recordCount` records of its set.
  */
-function rangesOf(item) {
+function rangesOf(item, topic) {
   const chunk = chunkSource(item);
   if (chunk) return [rangeOf(chunk.set, item.topic, chunk.count, item.records)];
   const set = RecordSet.sourceOf(item);
-  if (set) return [rangeOf(item, null, null)];
+  if (set) return [rangeOf(item, topic, null)];
   const source = item?.[SOURCE];
   if (source?.kind === 'response') {
     return item.topics.flatMap((t) => t.partitions.map((p) => rangeOf(p, t.topic ?? t.topicId ?? '', null)));

@@ -135,3 +135,36 @@ test('--help lists every command and option; --version prints the version', () =
     assert.ok(r.out.includes(word), word);
   }
 });
+
+test('--format arrow --out FILE, csv and ndjson: the records of --json, in each', () => {
+  const json = cli(MULTIBATCH, '--json').out.trim().split('\n').map((l) => JSON.parse(l));
+  const file = path.join(tmp, 'multibatch.arrows');
+  const arrow = cli(MULTIBATCH, '--format', 'arrow', '--out', file);
+  assert.equal(arrow.code, 0, arrow.err);
+  assert.equal(arrow.out, '', 'nothing on standard output');
+  const read = `
+import sys, json, base64
+import pyarrow as pa, pyarrow.ipc as ipc
+t = ipc.open_stream(open(sys.argv[1], 'rb')).read_all()
+ts = t.column('timestamp').cast(pa.int64()).to_pylist()
+b = lambda v: None if v is None else base64.b64encode(v).decode()
+print(json.dumps([{'topic': r['topic'], 'partition': r['partition'], 'offset': str(r['offset']), 'timestamp': str(ts[i]), 'key': b(r['key']), 'value': b(r['value']),
+  'headers': [{'key': h['key'], 'value': b(h['value'])} for h in r['headers']], 'compression': r['compression'], 'leaderEpoch': r['leader_epoch']} for i, r in enumerate(t.to_pylist())]))`;
+  const rows = JSON.parse(spawnSync(path.join(root, '.venv-brokers/bin/python'), ['-c', read, file], { maxBuffer: 1 << 28 }).stdout.toString());
+  assert.deepEqual(rows, json.map(({ topic, partition, offset, timestamp, key, value, headers, compression, leaderEpoch }) => ({ topic, partition, offset, timestamp, key, value, headers, compression, leaderEpoch })));
+  // ndjson is --json; csv: one line a record after the header, the same bytes
+  assert.equal(cli(MULTIBATCH, '--format', 'ndjson').out, cli(MULTIBATCH, '--json').out);
+  const csv = cli(MULTIBATCH, '--format', 'csv').out.trim().split('\n');
+  assert.equal(csv.length, json.length + 1);
+  assert.equal(csv[1], `payments-none,0,0,${json[0].timestamp},${json[0].key},${json[0].value},[],none,0`);
+  // a record set keeps its file name as the topic, as the table does
+  const log = path.join(tmp, 'segment.arrows');
+  assert.equal(cli(path.join(root, 'samples/segment.log'), '--format', 'arrow', '--out', log).code, 0);
+  const topics = spawnSync(path.join(root, '.venv-brokers/bin/python'), ['-c', "import sys, pyarrow.ipc as ipc; t = ipc.open_stream(open(sys.argv[1], 'rb')).read_all(); print(sorted(set(t.column('topic').to_pylist())), t.num_rows)", log]).stdout.toString().trim();
+  assert.equal(topics, "['segment.log'] 288");
+  // errors: a format that does not exist, two formats, a directory that does not exist
+  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, csv, arrow, got 'xml'\n$/);
+  assert.match(cli(MULTIBATCH, '--json', '--format', 'csv').err, /one output format/);
+  const missing = cli(MULTIBATCH, '--format', 'arrow', '--out', path.join(tmp, 'no/such/dir/f.arrows'));
+  assert.deepEqual([missing.code, missing.err], [2, `kafka-fetch-decoder: --out ${path.join(tmp, 'no/such/dir/f.arrows')}: cannot write it (no such directory)\n`]);
+});

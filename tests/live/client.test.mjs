@@ -2,7 +2,7 @@
 // broker) and librdkafka's mock cluster (three brokers). Records are written by a real producer
 // (librdkafka through confluent-kafka) and every one read back is compared with what was written.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -199,6 +199,45 @@ describe('Tansu', () => {
     const rows = cliRows(stdout);
     assert.deepEqual([...rows].sort(byPosition), [...topics['codec-zstd']].sort(byPosition));
     assert.equal(new Set(rows.map((r) => `${r.partition}/${r.offset}`)).size, rows.length, 'no duplicates');
+  });
+
+  test('consume --format arrow --out F, every codec: pyarrow reads every record as written; csv and ndjson too', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-formats-'));
+    try {
+      const files = [];
+      for (const codec of CODECS) {
+        const file = path.join(dir, `${codec}.arrows`);
+        const { code, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', `codec-${codec}`, '--from', 'earliest', '--until-end', '--format', 'arrow', '--out', file]);
+        assert.equal(code, 0, stderr);
+        files.push(file);
+      }
+      const read = `
+import sys, json, base64
+import pyarrow as pa, pyarrow.ipc as ipc
+b = lambda v: None if v is None else base64.b64encode(v).decode()
+out = {}
+for name in sys.argv[1:]:
+    t = ipc.open_stream(open(name, 'rb')).read_all()
+    ts = t.column('timestamp').cast(pa.int64()).to_pylist()
+    out[name] = [{'partition': r['partition'], 'offset': str(r['offset']), 'timestamp': str(ts[i]), 'key': b(r['key']), 'value': b(r['value']),
+                  'headers': [{'key': h['key'], 'value': b(h['value'])} for h in r['headers']]} for i, r in enumerate(t.to_pylist())]
+    out[name + ':topics'] = sorted(set(t.column('topic').to_pylist()))
+print(json.dumps(out))`;
+      const got = JSON.parse(execFileSync(path.join(root, '.venv-brokers', 'bin', 'python'), ['-c', read, ...files], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+      CODECS.forEach((codec, i) => {
+        assert.deepEqual([...got[files[i]]].sort(byPosition), [...topics[`codec-${codec}`]].sort(byPosition), codec);
+        assert.deepEqual(got[`${files[i]}:topics`], [`codec-${codec}`]);
+      });
+      // csv: a header line, a row per record, bytes base64; ndjson: the --json lines
+      const csv = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'codec-lz4', '--until-end', '--format', 'csv']);
+      const [head, ...lines] = csv.stdout.trim().split('\n');
+      assert.equal(head, 'topic,partition,offset,timestamp,key,value,headers,compression,leader_epoch');
+      assert.equal(lines.length, topics['codec-lz4'].length);
+      const ndjson = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'codec-lz4', '--until-end', '--format', 'ndjson']);
+      assert.deepEqual([...cliRows(ndjson.stdout)].sort(byPosition), [...topics['codec-lz4']].sort(byPosition));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a transactional topic: data records only, the control records left out', async () => {

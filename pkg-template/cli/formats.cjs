@@ -1,0 +1,122 @@
+// How the FILE command and consume write records: a table for people (the default), JSON lines
+// (`--json`, `--format ndjson`), CSV or Arrow IPC (`--format csv|arrow`), to standard output or a
+// file (`--out FILE`), a partition's records at a time, so that a topic larger than memory streams
+// through. Arrow is made from the decoder's columns (kafka-fetch-decoder/arrow): no record objects.
+'use strict';
+
+const fs = require('node:fs');
+const { UsageError } = require('./args.cjs');
+const { csvHeader, csvRow, recordJson, tableHeader, tableRow } = require('./output.cjs');
+const { withDecoded } = require('./values.cjs');
+
+const FORMATS = ['table', 'ndjson', 'csv', 'arrow'];
+
+const formatUsage = `  --format F                table (default), ndjson (as --json), csv (a header line, then a row per
+                            record: bytes per --encoding, headers as JSON) or arrow (Arrow IPC, the
+                            stream format: pyarrow.ipc.open_stream, Polars, DuckDB through pyarrow)
+  --out FILE                write there instead of standard output (arrow needs it, or a pipe)`;
+
+const formatOptions = {
+  '--format': { value: 'F', parse: (v, name) => {
+    if (!FORMATS.includes(v)) throw new UsageError(`${name} must be one of ${FORMATS.join(', ')}, got '${v}'`);
+    return v;
+  } },
+  '--out': { value: 'FILE' },
+};
+
+/** The format the options ask for: --format, or ndjson for --json. */
+function formatOf(o) {
+  if (o.json && o.format && o.format !== 'ndjson') throw new UsageError(`--json and --format ${o.format}: one output format`);
+  return o.format ?? (o.json ? 'ndjson' : 'table');
+}
+
+/**
+ * Writes records in one format to `out` (a stream) or `o.out` (a file, opened here). `write(part)`
+ * takes { topic, partition, records (built, for text formats), source (what toArrow takes) };
+ * `end()` closes it. Both return promises: a slow reader of the output slows the reading.
+ */
+class RecordWriter {
+  constructor(o, out, { decoded = false } = {}) {
+    this.format = formatOf(o);
+    this.encoding = o.encoding ?? 'base64';
+    this.decoded = decoded;
+    this.file = o.out ?? null;
+    if (this.format === 'arrow' && !this.file && out.isTTY) throw new UsageError('--format arrow writes binary: give --out FILE, or pipe it');
+    this.out = this.file ? openFile(this.file) : out;
+    this.started = false;
+    this.arrow = null;
+    this.count = 0;
+  }
+
+  /** Whether the format needs record objects (the text formats) or reads the columns (arrow). */
+  get needsRecords() {
+    return this.format !== 'arrow' || this.decoded;
+  }
+
+  async write({ topic, partition, records, source }) {
+    if (this.format === 'arrow') {
+      this.arrow ??= arrowWriter(this);
+      const { toArrow } = require('../arrow-node.cjs');
+      await this.arrow.write(toArrow(source, { decoded: this.decoded, topic: String(topic) }));
+      return;
+    }
+    let text = '';
+    if (!this.started) {
+      if (this.format === 'table') text += `${tableHeader()}\n`;
+      if (this.format === 'csv') text += `${csvHeader(this.decoded)}\n`;
+    }
+    this.started = true;
+    for (const r of records) {
+      if (this.format === 'table') text += `${tableRow(topic, partition, r)}\n`;
+      else if (this.format === 'csv') text += `${csvRow(topic, partition, r, this.encoding, this.decoded)}\n`;
+      else {
+        const json = recordJson(topic, partition, r, this.encoding);
+        text += `${JSON.stringify(this.decoded ? withDecoded(json, r) : json)}\n`;
+      }
+    }
+    this.count += records.length;
+    await this.send(text);
+  }
+
+  async send(bytes) {
+    if (!bytes.length) return;
+    if (!this.out.write(bytes)) await new Promise((resolve) => this.out.once('drain', resolve));
+  }
+
+  /** Ends the output: Arrow's end-of-stream marker (a schema first if nothing came), a file closed. */
+  async end() {
+    if (this.format === 'arrow') {
+      this.arrow ??= arrowWriter(this);
+      if (!this.arrow.started) {
+        const { toArrow } = require('../arrow-node.cjs');
+        await this.arrow.write(toArrow([], { decoded: this.decoded }));
+      }
+      await this.arrow.end();
+    } else if (!this.started && this.format === 'csv') {
+      await this.send(`${csvHeader(this.decoded)}\n`);
+    }
+    if (this.file) await new Promise((resolve, reject) => this.out.end((e) => (e ? reject(e) : resolve())));
+  }
+}
+
+function arrowWriter(w) {
+  const { ArrowStreamWriter } = require('../arrow-node.cjs');
+  return new ArrowStreamWriter((bytes) => w.send(bytes));
+}
+
+function openFile(file) {
+  let fd;
+  try {
+    fd = fs.openSync(file, 'w');
+  } catch (e) {
+    throw new UsageError(`--out ${file}: cannot write it (${e.code === 'ENOENT' ? 'no such directory' : e.code ?? e.message})`);
+  }
+  const stream = fs.createWriteStream(null, { fd });
+  stream.on('error', (e) => {
+    process.stderr.write(`kafka-fetch-decoder: --out ${file}: ${e.code ?? e.message}\n`);
+    process.exit(1);
+  });
+  return stream;
+}
+
+module.exports = { RecordWriter, formatOf, formatOptions, formatUsage };
