@@ -114,6 +114,14 @@ impl FetchDecoder {
         Ok(self.arena.len())
     }
 
+    /// The bytes the last call decompressed, where they lie: the benchmarks' "decompression plus
+    /// one copy out" reference copies them out of wasm memory.
+    #[doc(hidden)]
+    #[cfg(feature = "bench")]
+    pub fn decompressed(&self) -> &[u8] {
+        self.arena.as_slice()
+    }
+
     /// Reserves at once the room the record sets' batches say they decompress to, within the
     /// call's budget (and the byte past it a codec asks for to see a stream go on). An arena grown
     /// batch by batch is copied at each step, with the old and the new buffer held together: a

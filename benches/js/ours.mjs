@@ -255,6 +255,82 @@ export function codecAlone(loaded) {
   }
 }
 
+// The copy that a result taken out of wasm memory costs at the least: decompression alone, then
+// its output copied out once (what the Arrow path's ceiling is on compressed frames).
+export function codecAndCopy(loaded) {
+  const codec = codecAlone(loaded)
+  const raw = new loaded.bindings.WasmDecoder()
+  return {
+    ...codec,
+    id: 'wasm-codec-copy',
+    label: 'decompression alone + one copy out of wasm memory',
+    decode({ frame, triples }) {
+      const ptr = raw.input_buffer(frame.length)
+      new Uint8Array(loaded.mod.wasmMemory().buffer, ptr, frame.length).set(frame)
+      const n = raw.decompressOnly(triples)
+      return new Uint8Array(loaded.mod.wasmMemory().buffer, raw.decompressedPtr(), n).slice()
+    },
+    touch(bytes) {
+      return bytes.length
+    },
+  }
+}
+
+// The Arrow path: a transient decode with the arrow option (the wasm call writes Arrow arrays), made a table by
+// the package's column layer (one record batch per partition, views onto the bytes). The touch
+// reads what touchOurs sums, from the columns: each record's key, value and header lengths.
+export function arrowDecoder(loaded, arrow) {
+  const { mod } = loaded
+  const options = { apiVersion: 12, header: true, crc: 'skip', transient: true, int64: 'bigint', arrow: true }
+  const lengths = (batch) => {
+    const views = new Int32Array(batch.values.buffer, batch.values.byteOffset, batch.length * 4)
+    let s = 0
+    for (let i = 0; i < batch.length; i++) s += views[4 * i]
+    return s
+  }
+  return {
+    id: 'wasm-arrow',
+    label: 'kafka-fetch-decoder (wasm), Arrow table (crc skip)',
+    kind: 'ours',
+    version: loaded.version,
+    async: false,
+    options,
+    unavailable() {
+      return null
+    },
+    prepare({ frame }) {
+      return frame
+    },
+    decode(frame) {
+      return arrow.toArrow(mod.decodeFetchResponse(frame, options))
+    },
+    touch(table) {
+      let s = table.numRows
+      for (const name of ['key', 'value']) for (const b of table.getChild(name).data) s += lengths(b)
+      for (const b of table.getChild('headers').data) {
+        const [keys, values] = b.children[0].children
+        s += lengths(keys) + lengths(values)
+      }
+      return s
+    },
+    // the records in the common shape, for the manifest's check (untimed)
+    normalize(table) {
+      const partitions = new Map()
+      for (const r of table.toArray()) {
+        const k = `${r.topic}/${r.partition}`
+        if (!partitions.has(k)) partitions.set(k, { topic: r.topic, partition: r.partition, records: [] })
+        partitions.get(k).records.push({ offset: r.offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers })
+      }
+      const topics = new Map()
+      for (const p of partitions.values()) {
+        if (!topics.has(p.topic)) topics.set(p.topic, { topic: p.topic, partitions: [] })
+        topics.get(p.topic).partitions.push(p)
+      }
+      return { topics: [...topics.values()] }
+    },
+  }
+}
+
 // CRC-32C's own speed in wasm, in GB/s (10^9 B), over `bytes` already in wasm memory (no copy
 // timed): the decoder's implementation (src/checksum.rs) and, for reference, the crc crate's
 // slicing-by-16. Bench builds only (crc32cOfInput); median of 15 samples of ~50 ms each.
@@ -304,8 +380,12 @@ export async function loadOurs() {
         // the crc skip row read through the text helpers (keyText, valueText, header(key))
         wasmDecoder(loaded, 'wasm-text', `${wasmLabel}, crc skip, read as text (keyText, valueText, header)`, { apiVersion: 12, header: true, crc: 'skip' }, touchText),
         codecAlone(loaded),
+        codecAndCopy(loaded),
         jsFloor(loaded),
       )
+      // the column layer, where the build has it
+      const arrowEntry = join(PKG_DIR, 'arrow-node.cjs')
+      if (existsSync(arrowEntry)) decoders.push(arrowDecoder(loaded, createRequire(join(PKG_DIR, 'package.json'))(arrowEntry)))
     } catch (e) {
       skipped.push({ label: wasmLabel, reason: `failed to load ${PKG_DIR}: ${e.message}` })
     }

@@ -101,7 +101,8 @@ function parseArgs(argv) {
 const readmeUsage = `usage: node --expose-gc run.mjs [options]
   --frames DIR     folder with MANIFEST.jsonl and bench_*.bin/.json (default ../shared/bench beside the repo)
   --only a,b       frames to run (e.g. none,tiny_none)
-  --decoders a,b   decoder ids: kafkajs, platformatic, wasm-skip, wasm-verify, wasm-fast, wasm-text, wasm-codec, js-floor, native, kafka-protocol
+  --decoders a,b   decoder ids: kafkajs, platformatic, wasm-skip, wasm-verify, wasm-fast, wasm-text, wasm-arrow, wasm-codec,
+                   wasm-codec-copy, js-floor, native, kafka-protocol
   --rounds N       timed samples per decoder and frame (default ${DEFAULTS.rounds})
   --sample-ms MS   target duration of one sample (default ${DEFAULTS.sampleMs})
   --warmup-ms MS   warm-up per decoder and frame (default ${DEFAULTS.warmupMs})

@@ -1,9 +1,11 @@
 //! Any bytes, decoded as a FetchResponse of any version with any options, by one reused decoder:
 //! Ok or a typed error, never a panic; every record of an Ok result can be read. The same bytes
 //! through `fetch_positions` (the live client's next-fetch positions, from batch headers): never a
-//! panic, and where both succeed, the positions the decode reports.
+//! panic, and where both succeed, the positions the decode reports. Every Ok result also through
+//! the Arrow export (`js::arrow`, the `arrow` option): never a panic, every array inside its buffer.
 #![no_main]
 
+use kafka_fetch_decoder::js::arrow::ArrowExport;
 use kafka_fetch_decoder::protocol::fetch_positions;
 use kafka_fetch_decoder::{CrcMode, FetchDecoder, FetchOptions, IsolationLevel, SetEnd};
 use libfuzzer_sys::fuzz_target;
@@ -12,6 +14,7 @@ use std::cell::RefCell;
 thread_local! {
     // reused across inputs, as users reuse it across responses
     static DECODER: RefCell<FetchDecoder> = RefCell::new(FetchDecoder::new());
+    static ARROW: RefCell<ArrowExport> = RefCell::new(ArrowExport::default());
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -40,6 +43,17 @@ fuzz_target!(|data: &[u8]| {
                     std::hint::black_box(record);
                 }
             }
+            ARROW.with_borrow_mut(|arrow| {
+                arrow.write(decoded.columns, decoded.input, decoded.arena);
+                for entry in arrow.layout.chunks(3) {
+                    if let [at, len, ..] = *entry {
+                        assert!(
+                            (at + len) as usize <= arrow.buf.len(),
+                            "an Arrow array past its buffer"
+                        );
+                    }
+                }
+            });
             if let Ok(Some(positions)) = positions {
                 let from_decode: Vec<_> = decoded
                     .partitions(&response)

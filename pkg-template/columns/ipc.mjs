@@ -1,14 +1,14 @@
 // Arrow IPC, the stream format, from the column layer's tables: all at once (arrowIPC), or written
-// as the records come (ArrowStreamWriter: the schema once, then each table's record batches, then
-// the end-of-stream marker), so that a topic larger than memory streams through a bounded buffer.
-// The data is compacted first (arrow.mjs compact): a file holds the records' bytes only.
+// as the records come (ArrowStreamWriter: the schema and the dictionaries once, then each table's
+// record batches, then the end-of-stream marker), so that a topic larger than memory streams through
+// a bounded buffer. The data is compacted first (arrow.mjs compact): a file holds the records' bytes.
 
 import { compact } from './arrow.mjs';
 import { arrowLibrary } from './library.mjs';
 
-// An IPC message: 0xFFFFFFFF, the metadata's length (int32 LE), the metadata, then its body.
 const CONTINUATION = 0xffffffff;
 const END_OF_STREAM = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+const RECORD_BATCH = 3; // Arrow's MessageHeader.RecordBatch
 
 /** The Arrow IPC stream of a table from toArrow, its data compacted. */
 export function arrowIPC(table) {
@@ -33,11 +33,19 @@ export class ArrowStreamWriter {
     if (table.numRows === 0 && this.started) return undefined;
     const bytes = arrowIPC(table);
     this.rows += table.numRows;
-    // every stream of ours starts with the same schema and ends with the marker: the first keeps
-    // its schema, the others give their record batches only
-    const from = this.started ? schemaLength(bytes) : 0;
+    // the first table's stream whole but its end; the others' record batches only: their schema
+    // and dictionaries (the contract's name tables) are the first one's
+    const pieces = this.started ? recordBatchMessages(bytes) : [bytes.subarray(0, bytes.length - END_OF_STREAM.length)];
     this.started = true;
-    return this.sink(bytes.subarray(from, bytes.length - END_OF_STREAM.length));
+    const size = pieces.reduce((s, p) => s + p.length, 0);
+    if (pieces.length === 1) return this.sink(pieces[0]);
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const p of pieces) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return this.sink(out);
   }
 
   /** Ends the stream; a stream of no table at all still gets a schema (write an empty table first). */
@@ -48,9 +56,37 @@ export class ArrowStreamWriter {
   }
 }
 
-/** The length of the schema message at the start of an IPC stream (it has no body). */
-function schemaLength(bytes) {
+/**
+ * The record batch messages of an IPC stream: each message is the continuation marker, the length
+ * of its metadata (a flatbuffers Message: its header type and body length say what it is and how
+ * long its body is), the metadata, the body.
+ */
+function recordBatchMessages(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== CONTINUATION) throw new Error('kafka-fetch-decoder: an IPC stream without its continuation marker');
-  return 8 + view.getInt32(4, true);
+  const out = [];
+  for (let at = 0; at + 8 <= bytes.length;) {
+    if (view.getUint32(at, true) !== CONTINUATION) throw new Error('kafka-fetch-decoder: an IPC message without its continuation marker');
+    const metaLength = view.getInt32(at + 4, true);
+    if (metaLength === 0) break; // the end-of-stream marker
+    const meta = at + 8;
+    const { headerType, bodyLength } = messageFields(view, meta);
+    const end = meta + metaLength + bodyLength;
+    if (headerType === RECORD_BATCH) out.push(bytes.subarray(at, end));
+    at = end;
+  }
+  return out;
+}
+
+/** Message.header_type (field 1, a ubyte) and Message.bodyLength (field 3, a long) of a flatbuffers Message at `at`. */
+function messageFields(view, at) {
+  const table = at + view.getUint32(at, true);
+  const vtable = table - view.getInt32(table, true);
+  const vtableLength = view.getUint16(vtable, true);
+  const field = (i) => (4 + 2 * i < vtableLength ? view.getUint16(vtable + 4 + 2 * i, true) : 0);
+  const type = field(1);
+  const length = field(3);
+  return {
+    headerType: type ? view.getUint8(table + type) : 0,
+    bodyLength: length ? Number(view.getBigInt64(table + length, true)) : 0,
+  };
 }

@@ -45,7 +45,7 @@ const newBuffer = (n) => (typeof Buffer === 'function' ? Buffer.allocUnsafeSlow(
 const align8 = (n) => (n + 7) & ~7;
 
 /** Copies `views` (typed arrays) into one new buffer, each 8-byte aligned; returns the copies, in order. */
-function copyOut(views) {
+export function copyOut(views) {
   let total = 0;
   for (const v of views) total += align8(v.byteLength);
   const buffer = newBuffer(total);
@@ -61,12 +61,13 @@ function copyOut(views) {
   return copies;
 }
 
-/** The decompressed bytes (`arena`) and the per-record columns of `from`, copied by copyOut. */
-export function copyColumnsOut(from) {
-  const copies = copyOut([from.arena, ...PER_RECORD_COLUMNS.map((name) => from[name])]);
+/** The decompressed bytes (`arena`), the per-record columns of `from` and `arrow`'s arrays, copied by copyOut. */
+export function copyColumnsOut(from, arrow = null) {
+  const copies = copyOut([from.arena, ...PER_RECORD_COLUMNS.map((name) => from[name]), ...(arrow ? [arrow.buf, arrow.layout] : [])]);
   const columns = {};
   PER_RECORD_COLUMNS.forEach((name, i) => { columns[name] = copies[i + 1]; });
-  return { arena: copies[0], columns };
+  const n = PER_RECORD_COLUMNS.length + 1;
+  return { arena: copies[0], columns, arrow: arrow ? { buf: copies[n], layout: copies[n + 1] } : null };
 }
 
 /**
@@ -84,15 +85,18 @@ export class Columns {
       const [name, type] = columnTypes[i];
       views[name] = columnView(buffer, type, cols[2 * i], cols[2 * i + 1], bigint);
     }
-    // kept: the decompressed bytes and the record columns copied out, so that later calls never
-    // touch them; transient: the views into wasm memory themselves
-    const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v) } : copyColumnsOut(views);
+    // with the arrow option: each record set's Arrow arrays, and where they are (js::arrow)
+    const arrow = meta.arrow ? { buf: new Uint8Array(buffer, meta.arrow[0], meta.arrow[1]), layout: new Uint32Array(buffer, meta.arrow[2], meta.arrow[3]) } : null;
+    // kept: the decompressed bytes, the record columns (and the Arrow arrays) copied out, so that
+    // later calls never touch them; transient: the views into wasm memory themselves
+    const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v), arrow } : copyColumnsOut(views, arrow);
     return new Columns({
       input: input.subarray(0, meta.inputLength),
       inputLength: meta.inputLength,
       arena: out.arena,
       ...out.columns,
       headerKeys: meta.headerKeys,
+      arrow: out.arrow,
       // built here and now, so their columns need no copy
       batches: makeBatches(views.batchInt64, views.batchInt32, batchLayout),
       controlTypes: contract.controlTypes,
@@ -113,6 +117,8 @@ export class Columns {
     this.headerKeyIds = c.headerKeyIds;
     this.headerValues = c.headerValues;
     this.headerKeys = c.headerKeys;
+    // each record set's Arrow arrays ({ buf, layout }), with the arrow option
+    this.arrow = c.arrow ?? null;
     this.batches = c.batches;
     this.controlTypes = c.controlTypes;
     this.generation = generationOfTransient;

@@ -6,7 +6,7 @@
 import { batchLayoutOf } from './batches.mjs';
 
 // The shape of the metadata, columns and facts this JS reads (`VERSION` in src/js/contract.rs).
-const CONTRACT_VERSION = 3;
+const CONTRACT_VERSION = 4;
 
 /** The contract of the module loaded (null before `attach`). */
 export let contract = null;

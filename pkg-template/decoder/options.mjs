@@ -49,6 +49,7 @@ const OPTIONS = {
   includeControlRecords: isBoolean,
   onError: oneOf('throw', 'partition'),
   transient: isBoolean,
+  arrow: isBoolean,
   fetchOffsets: offsetsByTopic,
   topicNames: topicNameMap,
   fetchOffset: isOffset,
@@ -91,6 +92,7 @@ export function parseOptions(options, recordSet) {
   if (o.includeControlRecords === true) flags |= bit.includeControl;
   if (o.int64 === 'bigint') flags |= bit.bigint;
   if (o.onError === 'partition') flags |= bit.onErrorPartition;
+  if (o.arrow === true) flags |= bit.arrow;
   return {
     apiVersion: o.apiVersion ?? 0,
     flags,

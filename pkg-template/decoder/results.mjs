@@ -20,10 +20,14 @@ export const SOURCE = Symbol('kafka-fetch-decoder.source');
  * seconds, 70% of the time collecting; with a class it stays at 3.1-4.4M.
  */
 class RecordSource {
-  constructor(columns, start, end) {
+  constructor(columns, start, end, index, setStart) {
     this.columns = columns;
     this.start = start;
     this.end = end;
+    // the record set's place in the call (its Arrow arrays, with the arrow option) and where its
+    // records start in the columns before any fetch-offset trim
+    this.index = index;
+    this.setStart = setStart;
     this.records = undefined;
     this.kind = null;
     this.meta = null;
@@ -44,7 +48,7 @@ export class RecordSet {
    * next offset, error), read here for every kind of result; a response's partition (its metadata
    * array) gives its fields first, a bare record set has none (null).
    */
-  constructor(columns, set, int64, partition, fetchOffset) {
+  constructor(columns, set, int64, partition, fetchOffset, index = 0) {
     // A response's partition: its fields first, by name from its metadata array. Written here in
     // the constructor, where V8 counts them and keeps them inside the object, rather than copied from
     // an object literal with Object.assign, which took its slow path (both together: 10,000
@@ -78,7 +82,7 @@ export class RecordSet {
       const floor = typeof columns.offsets[0] === 'bigint' ? BigInt(fetchOffset) : Number(fetchOffset);
       while (start < end && columns.offsets[start] < floor) start++;
     }
-    this.#source = new RecordSource(columns, start, end);
+    this.#source = new RecordSource(columns, start, end, index, set[S.recordsStart]);
     // an own property, as data is (JSON, structuredClone, spread see it), built on first read; one
     // getter for every set, so that V8 gives all sets one shape (a closure each would not)
     Object.defineProperty(this, 'records', RecordSet.#recordsOnFirstRead);
@@ -164,6 +168,7 @@ export function recordsOf(set, count) {
 /** Builds the result of a decodeFetchResponse call from its metadata and columns. */
 export function responseResult(r, columns, o) {
   const int64 = int64Converter(o.bigint);
+  let index = 0; // the record sets in call order
   const errorName = (code) => (code == null ? null : errorNameOf(code));
   const result = {
     correlationId: r.correlationId,
@@ -176,7 +181,7 @@ export function responseResult(r, columns, o) {
       return {
         topic,
         topicId: t.topicId,
-        partitions: t.partitions.map((p) => new RecordSet(columns, p[P.recordSet], int64, p, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]))),
+        partitions: t.partitions.map((p) => new RecordSet(columns, p[P.recordSet], int64, p, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]), index++)),
       };
     }),
     nodeEndpoints: r.nodeEndpoints,

@@ -11,7 +11,8 @@ use crate::output::{BatchInfo, CrcStatus, TimestampType};
 /// it, so that a JS layer and a wasm module from different builds refuse each other at load.
 /// 2: the metadata's `cols` became one flat array of address/length pairs in `COLUMNS` order.
 /// 3: Kafka's facts (versions, api and error names) moved into `kafka`.
-pub const VERSION: u32 = 3;
+/// 4: the `arrow` flag and the Arrow arrays (`arrowArrays`, the metadata's `arrow`).
+pub const VERSION: u32 = 4;
 
 /// Option bits of the wasm `decode` call.
 pub mod flag {
@@ -29,9 +30,11 @@ pub mod flag {
     pub const BIGINT: u32 = 32;
     /// `OnError::Partition`: errors stay with their partition.
     pub const ON_ERROR_PARTITION: u32 = 64;
+    /// Also write each record set as Arrow arrays (`js::arrow`).
+    pub const ARROW: u32 = 128;
 }
 
-const FLAGS: [(&str, u32); 7] = [
+const FLAGS: [(&str, u32); 8] = [
     ("header", flag::HEADER),
     ("readCommitted", flag::READ_COMMITTED),
     ("crcReport", flag::CRC_REPORT),
@@ -39,6 +42,7 @@ const FLAGS: [(&str, u32); 7] = [
     ("includeControl", flag::INCLUDE_CONTROL),
     ("bigint", flag::BIGINT),
     ("onErrorPartition", flag::ON_ERROR_PARTITION),
+    ("arrow", flag::ARROW),
 ];
 
 /// How JS views a column of the output.
@@ -123,6 +127,31 @@ pub const CONTROL_TYPE_NAMES: [&str; 7] = [
     "SNAPSHOT_FOOTER",
     "KRAFT_VERSION",
     "KRAFT_VOTERS",
+];
+
+/// With the arrow flag, the Arrow arrays a call writes (`js::arrow`), in the order it writes them.
+/// Codecs, timestamp types and control types are one-byte indexes into the name tables above.
+pub const ARROW_ARRAYS: [&str; 20] = [
+    "offset",
+    "timestamp",
+    "timestampValidity",
+    "timestampType",
+    "key",
+    "keyValidity",
+    "value",
+    "valueValidity",
+    "headerOffsets",
+    "headerKey",
+    "headerValue",
+    "headerValueValidity",
+    "leaderEpoch",
+    "compression",
+    "producerId",
+    "isTransactional",
+    "isControl",
+    "controlType",
+    "controlTypeValidity",
+    "isAborted",
 ];
 
 fn timestamp_type_index(t: TimestampType) -> i64 {
@@ -336,6 +365,12 @@ pub fn describe() -> String {
     j.end_object();
     j.key("controlTypes").begin_array();
     for n in CONTROL_TYPE_NAMES {
+        j.item().string(n);
+    }
+    j.end_array();
+    // with the arrow flag: each record set's Arrow arrays, in this order (js::arrow)
+    j.key("arrowArrays").begin_array();
+    for n in ARROW_ARRAYS {
         j.item().string(n);
     }
     j.end_array();

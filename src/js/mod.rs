@@ -7,12 +7,14 @@
 //! ```text
 //! js
 //! ├─ contract        columns, batch fields, enum names, option bits, Kafka's names: described once
+//! ├─ arrow           with the arrow flag, each record set's Arrow arrays (views onto the bytes)
 //! ├─ call_json       one decode call's metadata document (response structure, record-set ranges) and errors
 //! ├─ protocol_json   the protocol layer's responses, version tables and request checks as JSON
 //! ├─ json            JsonWriter: the writer all of them use
 //! └─ wasm            the wasm-bindgen exports (wasm32 only): the decoder, and `wasm::protocol`
 //! ```
 
+pub mod arrow;
 #[cfg(any(target_arch = "wasm32", test))]
 pub(crate) mod call_json;
 pub mod contract;

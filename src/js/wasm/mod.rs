@@ -103,6 +103,7 @@ impl WasmDecoder {
             },
         };
         let bigint = flags & flag::BIGINT != 0;
+        let arrow = flags & flag::ARROW != 0;
         let Self {
             decoder,
             input,
@@ -143,6 +144,15 @@ impl WasmDecoder {
             decoded.arena,
             bigint,
         )?;
+        if arrow {
+            export.arrow.write(decoded.columns, decoded.input, decoded.arena);
+            j.key("arrow").begin_array();
+            for (ptr, len) in [col(&export.arrow.buf), col(&export.arrow.layout)] {
+                j.item().number(ptr);
+                j.item().number(len);
+            }
+            j.end_array();
+        }
         j.end_object();
         // kept for the next call (after an error it is dropped and grows again)
         export.json = json;
@@ -185,6 +195,14 @@ impl WasmDecoder {
             .decompress_only(&bodies, usize::MAX)
             .map_err(error_json)?;
         Ok(n as f64)
+    }
+
+    /// Benchmark reference, not part of the JS API: the address of what the last `decompressOnly`
+    /// produced (its length is what that returned).
+    #[cfg(feature = "bench")]
+    #[wasm_bindgen(js_name = decompressedPtr)]
+    pub fn decompressed_ptr(&self) -> *const u8 {
+        self.decoder.decompressed().as_ptr()
     }
 
     /// Benchmark reference, not part of the JS API: CRC-32C of the last input, `rounds` times, by
@@ -235,6 +253,7 @@ struct Exporter {
     batch_i64: Vec<i64>,
     batch_f64: Vec<f64>,
     batch_i32: Vec<i32>,
+    arrow: crate::js::arrow::ArrowExport,
 }
 
 impl Exporter {

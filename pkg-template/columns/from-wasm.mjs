@@ -1,0 +1,113 @@
+// A record batch from the Arrow arrays the wasm call wrote for all its records (the `arrow` decode
+// option; src/js/arrow.rs): typed views into one buffer, copied out of wasm memory with the call's
+// columns (or, for a transient result, once per call: copies.mjs), cut to the records of one or
+// more partitions that follow one another in the call (a whole response is one batch). Only the
+// topic and partition columns are made here, a partition at a time; nothing is done per record but
+// where a cut falls inside a byte of a bitmap.
+
+import { contract } from '../decoder/contract.mjs';
+import { arenaOf, arraysOf } from './copies.mjs';
+import { batchOf, NO_BYTES } from './schema.mjs';
+import { countNulls, encodeText, writeView } from './views.mjs';
+
+// the arrays' places by name, from the contract (the order src/js/arrow.rs writes them in)
+let places = null;
+
+/** The batches, in schema order (decoded values aside), of `parts` (consecutive ranges of one call). */
+export function fromWasmArrays(f, schema, c, parts) {
+  places ??= new Map(contract.arrowArrays.map((name, i) => [name, i]));
+  const { buf, layout } = arraysOf(c);
+  const start = parts[0].start;
+  const end = parts[parts.length - 1].end;
+  const n = end - start;
+  const at = (name) => 3 * places.get(name);
+  const bytes = (name) => new Uint8Array(buf.buffer, buf.byteOffset + layout[at(name)], layout[at(name) + 1]);
+  const typed = (Type, name, from, count) => new Type(buf.buffer, buf.byteOffset + layout[at(name)] + from * Type.BYTES_PER_ELEMENT, count);
+  const views = (name, from, count) => bytes(name).subarray(16 * from, 16 * (from + count));
+  // the header keys the views of buffer 2 refer to
+  const keys = new Uint8Array(buf.buffer, buf.byteOffset + layout[layout.length - 2], layout[layout.length - 1]);
+  const data = [c.input, arenaOf(c), keys];
+  const field = (name) => schema.fields[schema.index.get(name)];
+  // a batch of `values` (views into `data` when asked), its nulls in bitmap `validity`
+  const batch = (fieldOf, from, count, values, withData, validity) => {
+    const nulls = validity && layout[at(validity) + 2] ? cutBits(bytes(validity), from, count) : null;
+    const nullCount = nulls ? countNulls(nulls, count) : 0;
+    return batchOf(f, fieldOf, count, { values, data: withData ? data : undefined, validity: nullCount ? nulls : undefined, nullCount });
+  };
+  const B = (name, values, withData = false, validity = null) => batch(field(name), start, n, values, withData, validity);
+
+  // headers: the call's list offsets, rebased to the first header of these records
+  let headerOffsets = typed(Int32Array, 'headerOffsets', start, n + 1);
+  const first = headerOffsets[0];
+  const h = headerOffsets[n] - first;
+  if (first !== 0) headerOffsets = headerOffsets.map((o) => o - first);
+  const itemType = field('headers').type.children[0].type;
+  const [keyField, valueField] = itemType.children;
+  const item = new (f.batchType(itemType))({
+    type: itemType, length: h, nullCount: 0, validity: NO_BYTES,
+    children: [
+      batch(keyField, first, h, views('headerKey', first, h), true, null),
+      batch(valueField, first, h, views('headerValue', first, h), true, 'headerValueValidity'),
+    ],
+  });
+  const { topics, partitions } = topicAndPartition(parts, n);
+  return [
+    batchOf(f, field('topic'), n, topics),
+    B('partition', partitions),
+    B('offset', typed(BigInt64Array, 'offset', start, n)),
+    B('timestamp', typed(BigInt64Array, 'timestamp', start, n), false, 'timestampValidity'),
+    B('timestamp_type', typed(Int8Array, 'timestampType', start, n)),
+    B('key', views('key', start, n), true, 'keyValidity'),
+    B('value', views('value', start, n), true, 'valueValidity'),
+    batchOf(f, field('headers'), n, { offsets: headerOffsets, children: [item] }),
+    B('leader_epoch', typed(Int32Array, 'leaderEpoch', start, n)),
+    B('compression', typed(Int8Array, 'compression', start, n)),
+    B('producer_id', typed(BigInt64Array, 'producerId', start, n)),
+    B('is_transactional', cutBits(bytes('isTransactional'), start, n)),
+    B('is_control', cutBits(bytes('isControl'), start, n)),
+    B('control_type', typed(Int8Array, 'controlType', start, n), false, 'controlTypeValidity'),
+    B('is_aborted', cutBits(bytes('isAborted'), start, n)),
+  ];
+}
+
+/** Bits from..from+count of a bitmap: a view where `from` starts a byte, else a copy. */
+function cutBits(bitmap, from, count) {
+  if (from % 8 === 0) return bitmap.subarray(from >> 3, (from + count + 7) >> 3);
+  const out = new Uint8Array((count + 7) >> 3);
+  for (let k = 0; k < count; k++) if ((bitmap[(from + k) >> 3] >> ((from + k) & 7)) & 1) out[k >> 3] |= 1 << (k & 7);
+  return out;
+}
+
+/** The topic (Utf8View: each partition's view repeated, doubled) and partition columns of `parts`. */
+function topicAndPartition(parts, n) {
+  const views = new Int32Array(4 * n);
+  const bytes8 = new Uint8Array(views.buffer);
+  const partitions = new Int32Array(n);
+  const names = new Map();
+  const chunks = [];
+  let size = 0;
+  let k = 0;
+  for (const p of parts) {
+    const count = p.end - p.start;
+    partitions.fill(p.partition, k, k + count);
+    let name = names.get(p.topic);
+    if (!name) {
+      name = { bytes: encodeText(p.topic), at: size };
+      names.set(p.topic, name);
+      chunks.push(name.bytes);
+      size += name.bytes.length;
+    }
+    if (count > 0) {
+      writeView(views, bytes8, k, name.bytes, 0, name.bytes.length, 0, name.at);
+      for (let done = 1; done < count; done *= 2) views.copyWithin(4 * (k + done), 4 * k, 4 * (k + Math.min(2 * done, count)));
+    }
+    k += count;
+  }
+  const data = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    data.set(c, at);
+    at += c.length;
+  }
+  return { topics: { values: bytes8, data: [data] }, partitions };
+}
