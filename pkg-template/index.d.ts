@@ -34,6 +34,8 @@ export interface DecodeOptions {
    * only until the next call of any decoder; reading them later throws. Copy what you keep.
    */
   transient?: boolean;
+  /** Also write the records as Arrow arrays in the call (kafka-fetch-decoder/arrow's toArrow then does no work per record). */
+  arrow?: boolean;
 }
 
 export interface FetchOptions extends DecodeOptions {

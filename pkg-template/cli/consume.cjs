@@ -149,7 +149,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   try {
     for await (const chunk of client.consume({
       topic: o.topic, partitions: o.partition, from, untilEnd: Boolean(o.untilEnd), maxRecords: o.maxRecords,
-      isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint' }, onResponse, values,
+      isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint', arrow: writer?.format === 'arrow' }, onResponse, values,
     })) {
       records += chunk.recordCount; // counted without building them (capture and Arrow write from the columns)
       partitions.set(chunk.partition, chunk.nextOffset);

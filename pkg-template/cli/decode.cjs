@@ -92,6 +92,8 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     includeControlRecords: true,
     isolationLevel: options.isolationLevel ?? 'read_uncommitted',
     onError: 'partition',
+    // Arrow from the arrays the call writes
+    arrow: options.format === 'arrow',
   };
   const problems = [];
   let partitions;
