@@ -1,8 +1,8 @@
 // The inspection page: opens a capture, has worker.js decode it, or tails a topic live (live.js),
 // and shows a summary, a virtualized record table with filters, a detail pane and a JSON-lines
 // export. One module per panel: file.js (opening and decoding), summary.js, records.js (the table
-// and the detail pane), filter.js (the filter bar and the view), export.js, live.js; page.js holds
-// what they share.
+// and the detail pane), filter.js (the filter bar and the view), export.js, live.js, sql.js (loaded
+// when opened); page.js holds what they share.
 
 import { h } from './dom.js';
 import { initLive } from './live.js';
@@ -40,6 +40,12 @@ function init() {
     refilter();
   });
   $('export').addEventListener('click', exportJsonLines);
+  // the SQL panel and DuckDB-wasm load when it is first opened
+  $('sql-open').addEventListener('click', async () => {
+    const sql = await import('./sql.js');
+    if ($('sql').hidden) sql.openSql();
+    else sql.closeSql();
+  });
 
   // Drag and drop anywhere on the page.
   const overlay = $('drop-overlay');
@@ -72,7 +78,10 @@ function init() {
   select(-1);
   setStatus('busy', 'Loading the decoder…', null);
   startWorker();
-  uiConfig.then((ui) => ui.relayPath && hideMissingSamples());
+  uiConfig.then((ui) => {
+    if (ui.relayPath) hideMissingSamples();
+    if (ui.sql === false) $('sql-open').title = 'SQL needs DuckDB-wasm beside the package: npm install @duckdb/duckdb-wasm';
+  });
   const sample = SAMPLES.find((s) => s.file === new URLSearchParams(location.search).get('sample'));
   if (sample) openSample(sample);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Serves the repository root on 127.0.0.1 so that /www/ (the inspection page), /pkg/ (the built
 // package) and /samples/ resolve as the page expects. No relay: live mode needs one started apart
-// (kafka-fetch-decoder relay --allow-origin http://127.0.0.1:PORT). No dependencies.
+// (kafka-fetch-decoder relay --allow-origin http://127.0.0.1:PORT); /duckdb/ serves the SQL
+// panel's DuckDB-wasm from node_modules. No dependencies.
 //   node www/serve.mjs [--port 8080]      (--port 0 picks a free port)
 import http from 'node:http';
 import fs from 'node:fs';
@@ -11,7 +12,11 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // one table with the package's `ui` server
-const TYPES = createRequire(import.meta.url)('../pkg-template/cli/content-types.cjs');
+const require = createRequire(import.meta.url);
+const TYPES = require('../pkg-template/cli/content-types.cjs');
+// the SQL panel's DuckDB-wasm, from the repository's node_modules (a devDependency)
+const { findSqlBundles, serveSqlBundle } = require('../pkg-template/cli/sql-bundles.cjs');
+const SQL_BUNDLES = findSqlBundles([ROOT]);
 
 function parsePort(argv) {
   const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));
@@ -45,8 +50,9 @@ const server = http.createServer((req, res) => {
   // `kafka-fetch-decoder ui` names its relay here; this server has none, so the page asks for its URL.
   if (pathname === '/ui.json') {
     res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-store' });
-    return res.end(req.method === 'HEAD' ? undefined : '{}');
+    return res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ sql: Boolean(SQL_BUNDLES) }));
   }
+  if (serveSqlBundle(SQL_BUNDLES, pathname, req, res, (status, text) => send(res, status, text), TYPES)) return;
   // No dot segments: this keeps ".." escapes out as well as .git and other dotfiles.
   if (pathname.split('/').some((segment) => segment.startsWith('.'))) return send(res, 404, `not found: ${pathname}`);
   let file = path.join(ROOT, pathname);

@@ -42,12 +42,13 @@ const serveOptions = {
 };
 
 const TYPES = require('./content-types.cjs');
+const { findSqlBundles, serveSqlBundle } = require('./sql-bundles.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 // URL prefix -> what it serves of the package: the page, the browser build it imports, the samples
 const SERVED = { '/www/': 'www', '/pkg/': '', '/samples/': 'samples' };
 // the browser build's modules (the Node-only ones are inside lib.cjs) and the wasm module
-const PKG_FILES = /^([\w-]+\.mjs|(client|decoder|values|vendor)\/[\w-]+\.mjs|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
+const PKG_FILES = /^([\w-]+\.mjs|(client|columns|decoder|values|vendor)\/[\w-]+\.mjs|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
 
 /**
  * Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files), to
@@ -55,6 +56,9 @@ const PKG_FILES = /^([\w-]+\.mjs|(client|decoder|values|vendor)\/[\w-]+\.mjs|kaf
  * 127.0.0.1 (DNS rebinding) names its own host, and is refused.
  */
 function pageHandler(config) {
+  // DuckDB-wasm as installed beside the package or in the directory ui runs in
+  const sqlBundles = findSqlBundles([process.cwd(), ROOT]);
+  config = { ...config, sql: Boolean(sqlBundles) };
   return (req, res) => {
     const send = (status, text, type = 'text/plain; charset=utf-8') => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -77,6 +81,7 @@ function pageHandler(config) {
       return res.end();
     }
     if (pathname === '/ui.json') return send(200, JSON.stringify(config), TYPES['.json']);
+    if (serveSqlBundle(sqlBundles, pathname, req, res, send, TYPES)) return;
     const prefix = Object.keys(SERVED).find((p) => pathname.startsWith(p));
     let rest = prefix === undefined ? null : pathname.slice(prefix.length) || 'index.html';
     if (rest !== null && rest.endsWith('/')) rest += 'index.html';

@@ -1,0 +1,214 @@
+// The SQL panel: what the page has fetched (a file, or what a live tail keeps) as the DuckDB table
+// `records`, queried in SQL; results in a virtualized table, a bar chart when a result is a time
+// series (a time column, then a number), errors in place. Loaded by app.js only when the panel is
+// first opened, with its stylesheet; DuckDB-wasm is started then (sql-engine.js), so a page that
+// never opens the panel loads none of it.
+
+import { h, formatCount } from './dom.js';
+import { $, state, setStatus } from './page.js';
+import { VirtualTable } from './table.js';
+import { tablesOf } from './sql-data.js';
+import { isTime, loadRecords, query, startEngine, timeOf } from './sql-engine.js';
+import { valueSettings } from './values.js';
+
+const ROW_HEIGHT = 26;
+const MAX_BARS = 400;
+
+const EXAMPLES = [
+  { label: 'Records per minute', sql: 'SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records\nFROM records GROUP BY minute ORDER BY minute' },
+  { label: 'Top 10 keys', sql: 'SELECT key, count(*) AS records\nFROM records WHERE key IS NOT NULL\nGROUP BY key ORDER BY records DESC, key LIMIT 10' },
+  {
+    label: 'Value sizes',
+    sql: 'SELECT topic, partition, count(*) AS records, count(value) AS "values",\n  min(octet_length(value)) AS min_bytes, quantile_cont(octet_length(value), 0.5) AS p50,\n  quantile_cont(octet_length(value), 0.99) AS p99, max(octet_length(value)) AS max_bytes\nFROM records GROUP BY ALL ORDER BY ALL',
+  },
+  { label: 'Per partition', sql: 'SELECT topic, partition, count(*) AS records, min("offset") AS first, max("offset") AS last,\n  min("timestamp") AS oldest, max("timestamp") AS newest, sum(is_control::INT) AS control\nFROM records GROUP BY ALL ORDER BY ALL' },
+];
+
+const panel = {
+  loadedFor: null, // what the table `records` holds: the store, its first and end numbers, the value settings
+  fieldNames: [],
+  running: null,
+};
+
+/** Opens the panel (building it the first time) and loads the records into DuckDB. */
+export async function openSql() {
+  const root = $('sql');
+  if (!root.firstChild) build(root);
+  root.hidden = false;
+  document.querySelector('main.workspace').hidden = true;
+  $('sql-open').setAttribute('aria-pressed', 'true');
+  $('sql-text').focus();
+  try {
+    await ensureLoaded();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+export function closeSql() {
+  $('sql').hidden = true;
+  document.querySelector('main.workspace').hidden = false;
+  $('sql-open').setAttribute('aria-pressed', 'false');
+}
+
+function build(root) {
+  document.head.append(h('link', { rel: 'stylesheet', href: new URL('sql.css', import.meta.url).href }));
+  root.append(
+    h('div', { class: 'sql-bar' },
+      h('span', { class: 'row-label' }, 'SQL'),
+      h('span', { id: 'sql-examples', class: 'sql-examples' }, 'Examples:', ...EXAMPLES.map(exampleButton)),
+      h('span', { id: 'sql-table', class: 'count' }),
+      h('button', { type: 'button', id: 'sql-reload', title: 'Load the records the page holds now', onclick: () => ensureLoaded(true).catch(showError) }, 'Reload records'),
+      h('button', { type: 'button', id: 'sql-close', onclick: closeSql }, 'Close')),
+    h('div', { class: 'sql-edit' },
+      h('textarea', { id: 'sql-text', spellcheck: 'false', rows: '4', 'aria-label': 'SQL query', placeholder: 'SELECT … FROM records', onkeydown: (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) run(); } }),
+      h('div', { class: 'sql-actions' },
+        h('button', { type: 'button', id: 'sql-run', class: 'accent', title: 'Ctrl+Enter', onclick: () => run() }, 'Run'),
+        h('span', { class: 'hint' }, 'Columns: topic, partition, offset, timestamp (TIMESTAMP, UTC), key, value (BLOBs: key::VARCHAR), headers, leader_epoch, compression, producer_id, is_transactional, is_control, control_type, is_aborted; value_decoded and value_fields when values are objects (value_fields.name). Built-in functions only: no json extension offline.'))),
+    h('div', { id: 'sql-state', class: 'sql-state', role: 'status', 'aria-live': 'polite' }),
+    h('div', { id: 'sql-chart', class: 'sql-chart', hidden: true }),
+    h('div', { id: 'sql-results', class: 'sql-results', role: 'grid', 'aria-label': 'Query results' }),
+  );
+  $('sql-text').value = EXAMPLES[0].sql;
+}
+
+function exampleButton(example) {
+  return h('button', { type: 'button', class: 'sql-example', onclick: () => { $('sql-text').value = example.sql; run(); } }, example.label);
+}
+
+/** The table `records` holds what the page holds now; loaded again when that changed (or `force`). */
+async function ensureLoaded(force = false) {
+  const store = state.store;
+  if (!store) {
+    sqlState('info', 'Open a capture or start a tail: its records become the table records.');
+    return false;
+  }
+  const settings = JSON.stringify(valueSettings());
+  const want = { store, first: store.first, end: store.end, settings };
+  const had = panel.loadedFor;
+  if (!force && had && had.store === want.store && had.first === want.first && had.end === want.end && had.settings === want.settings) return true;
+  sqlState('busy', panel.loadedFor ? 'Loading the records…' : 'Starting DuckDB…');
+  const engine = await startEngine();
+  const started = performance.now();
+  const tables = await tablesOf(store);
+  await loadRecords(tables);
+  panel.loadedFor = want;
+  panel.fieldNames = tables.fieldNames;
+  const ms = Math.round(performance.now() - started);
+  $('sql-table').textContent = `records: ${formatCount(tables.count)} rows${tables.fieldNames.length ? `, value_fields: ${tables.fieldNames.slice(0, 6).join(', ')}${tables.fieldNames.length > 6 ? ', …' : ''}` : ''} (DuckDB ${engine.version})`;
+  addFieldExample(tables.fieldNames);
+  sqlState('ok', `Loaded ${formatCount(tables.count)} records into DuckDB in ${ms} ms.`);
+  return true;
+}
+
+/** An example that groups by the first field of the values, when they have fields. */
+function addFieldExample(names) {
+  document.querySelector('#sql-examples .field-example')?.remove();
+  if (!names.length) return;
+  const name = names[0].replaceAll('"', '""');
+  const sql = `SELECT value_fields."${name}" AS "${name}", count(*) AS records\nFROM records WHERE value_fields IS NOT NULL\nGROUP BY 1 ORDER BY records DESC LIMIT 20`;
+  const button = exampleButton({ label: `By value field "${names[0]}"`, sql });
+  button.classList.add('field-example');
+  $('sql-examples').append(button);
+}
+
+async function run() {
+  const sql = $('sql-text').value.trim();
+  if (!sql) return;
+  const mine = {};
+  panel.running = mine;
+  $('sql-run').disabled = true;
+  try {
+    if (!await ensureLoaded()) return;
+    sqlState('busy', 'Running…');
+    const result = await query(sql);
+    if (panel.running !== mine) return;
+    showResult(result);
+    sqlState('ok', `${formatCount(result.rows)} ${result.rows === 1 ? 'row' : 'rows'} in ${Math.round(result.ms)} ms`);
+  } catch (e) {
+    if (panel.running === mine) showError(e);
+  } finally {
+    if (panel.running === mine) $('sql-run').disabled = false;
+  }
+}
+
+function showError(e) {
+  const message = String(e?.message ?? e).replace(/^Error: /, '');
+  const hint = /json_|->>|Extension|extension/.test(message) ? ' The json extension is not loaded here (it would be fetched from the network); reach fields with value_fields.name, or regexp_extract(value::VARCHAR, …).'
+    : /signature mismatch|unreachable|RuntimeError/.test(message) ? ' DuckDB-wasm failed inside a function that needs an extension it cannot load offline (time zones need ICU: use TIMESTAMP values, as "timestamp" is, in UTC).' : '';
+  sqlState('error', message.split('\n').filter((l) => l.trim()).slice(0, 6).join('\n') + hint);
+  if (!panel.loadedFor && /not served/.test(message)) setStatus('warn', message, null);
+}
+
+function sqlState(kind, text) {
+  const el = $('sql-state');
+  el.dataset.kind = kind;
+  el.textContent = text;
+}
+
+function showResult(result) {
+  const old = $('sql-results');
+  const root = h('div', { id: 'sql-results', class: 'sql-results', role: 'grid', 'aria-label': 'Query results' });
+  old.replaceWith(root);
+  const columns = result.columns.map((c, k) => ({
+    id: `c${k}`, label: c.name, title: String(c.type.typeId), width: c.kind === 'number' ? 'minmax(90px, auto)' : 'minmax(140px, 1fr)', className: c.kind === 'number' ? 'num' : 'mono',
+  }));
+  const table = new VirtualTable(root, {
+    columns,
+    rowHeight: ROW_HEIGHT,
+    renderRow(r, cells) {
+      columns.forEach((c, k) => {
+        const text = result.cell(r, k);
+        const cell = cells[c.id];
+        cell.textContent = text === null ? 'NULL' : text.length > 300 ? `${text.slice(0, 299)}…` : text;
+        cell.classList.toggle('null', text === null);
+      });
+    },
+    onSelect: (r) => table.setSelected(r),
+  });
+  table.setRows(result.rows, -1, 'No rows.');
+  drawChart(result);
+}
+
+/** Bars for a time series: a time column first, then a number column. */
+function drawChart(result) {
+  const chart = $('sql-chart');
+  const [time, count] = result.columns;
+  if (!time || !count || !isTime(time.kind) || count.kind !== 'number' || result.rows < 1 || result.rows > MAX_BARS) {
+    chart.hidden = true;
+    chart.replaceChildren();
+    return;
+  }
+  const xs = Array.from(result.column(0), timeOf);
+  const ys = Array.from(result.column(1), Number);
+  const max = Math.max(1, ...ys.filter(Number.isFinite));
+  const W = 1000;
+  const H = 120;
+  const bar = W / xs.length;
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `${count.name} by ${time.name}`);
+  ys.forEach((y, k) => {
+    const rect = document.createElementNS(ns, 'rect');
+    const height = Number.isFinite(y) ? (y / max) * (H - 4) : 0;
+    rect.setAttribute('x', String(k * bar + bar * 0.1));
+    rect.setAttribute('width', String(Math.max(bar * 0.8, 0.5)));
+    rect.setAttribute('y', String(H - height));
+    rect.setAttribute('height', String(height));
+    const title = document.createElementNS(ns, 'title');
+    title.textContent = `${result.cell(k, 0)}: ${result.cell(k, 1)}`;
+    rect.append(title);
+    svg.append(rect);
+  });
+  const first = result.cell(0, 0);
+  const last = result.cell(xs.length - 1, 0);
+  chart.replaceChildren(
+    h('div', { class: 'sql-chart-label' }, `${count.name} by ${time.name} (max ${formatCount(max)})`),
+    svg,
+    h('div', { class: 'sql-chart-axis' }, h('span', {}, first), h('span', {}, last)),
+  );
+  chart.hidden = false;
+}
