@@ -14,7 +14,7 @@ import { RecordSet, SOURCE } from '../decoder/results.mjs';
 import { fromColumns } from './from-columns.mjs';
 import { fromWasmArrays } from './from-wasm.mjs';
 import { arrowLibrary } from './library.mjs';
-import { batchOf, recordSchema } from './schema.mjs';
+import { batchOf, recordSchema, topicField } from './schema.mjs';
 import { nullsWhere, textViews } from './views.mjs';
 
 /**
@@ -29,7 +29,14 @@ export function toArrow(input, options = {}) {
   const parts = [];
   for (const item of Array.isArray(input) ? input : [input]) parts.push(...rangesOf(item, options.topic ?? ''));
   const decoded = Boolean(options.decoded);
-  const fields = decoded ? [...schema.fields, ...schema.decodedFields] : schema.fields;
+  // the topic dictionary: this table's topics, each part's records the index of theirs
+  const topicIndex = new Map();
+  for (const p of parts) {
+    if (!topicIndex.has(p.topic)) topicIndex.set(p.topic, topicIndex.size);
+    p.topicIndex = topicIndex.get(p.topic);
+  }
+  const topic = topicField(f, [...topicIndex.keys()]);
+  const fields = [topic.field, ...schema.fields.slice(1), ...(decoded ? schema.decodedFields : [])];
   // decoded with the arrow option: one batch for records that follow one another in a call (a
   // whole response); else one per partition, made from the columns
   const groups = [];
@@ -39,7 +46,7 @@ export function toArrow(input, options = {}) {
     else groups.push({ columns: p.columns, parts: [p] });
   }
   const batches = groups.filter((g) => g.parts.some((p) => p.end > p.start) || groups.length === 1).map((g) => {
-    const columns = g.columns.arrow ? fromWasmArrays(f, schema, g.columns, g.parts) : fromColumns(f, schema, g.parts[0]);
+    const columns = g.columns.arrow ? fromWasmArrays(f, schema, topic, g.columns, g.parts) : fromColumns(f, schema, topic, g.parts[0]);
     return decoded ? [...columns, ...decodedBatches(f, schema, g.parts)] : columns;
   });
   const columns = fields.map((field, i) => new f.Column(batches.map((b) => b[i]), field.type));

@@ -4,10 +4,10 @@
 
 import { arenaOf } from './copies.mjs';
 import { batchOf, NO_BYTES } from './schema.mjs';
-import { bits, bytesViews, encodeText, indexedText, nullsWhere, repeatedText } from './views.mjs';
+import { bits, bytesViews, indexedText, nullsWhere } from './views.mjs';
 
 /** The batches of `part`'s columns, in schema order (decoded values aside). */
-export function fromColumns(f, schema, part) {
+export function fromColumns(f, schema, topic, part) {
   const { columns: c, start, end } = part;
   const n = end - start;
   const data = [c.input, arenaOf(c)];
@@ -48,7 +48,7 @@ export function fromColumns(f, schema, part) {
   const tsHalves = new Int32Array(ts.buffer, ts.byteOffset, 2 * n);
 
   return [
-    B('topic', repeatedText(encodeText(part.topic), n)),
+    batchOf(f, topic.field, n, { values: new Int32Array(n).fill(part.topicIndex), dictionary: topic.column }),
     B('partition', { values: new Int32Array(n).fill(part.partition) }),
     B('offset', { values: int64Column(c.offsets, start, end, c.generation !== null) }),
     B('timestamp', { values: ts, ...nullsWhere(n, (k) => tsHalves[2 * k] === -1 && tsHalves[2 * k + 1] === -1) }),

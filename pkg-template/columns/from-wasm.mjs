@@ -2,19 +2,19 @@
 // option; src/js/arrow.rs): typed views into one buffer, copied out of wasm memory with the call's
 // columns (or, for a transient result, once per call: copies.mjs), cut to the records of one or
 // more partitions that follow one another in the call (a whole response is one batch). Only the
-// topic and partition columns are made here, a partition at a time; nothing is done per record but
-// where a cut falls inside a byte of a bitmap.
+// topic and partition columns are made here, filled a partition at a time; nothing is done per
+// record but where a cut falls inside a byte of a bitmap.
 
 import { contract } from '../decoder/contract.mjs';
 import { arenaOf, arraysOf } from './copies.mjs';
 import { batchOf, NO_BYTES } from './schema.mjs';
-import { countNulls, encodeText, writeView } from './views.mjs';
+import { countNulls } from './views.mjs';
 
 // the arrays' places by name, from the contract (the order src/js/arrow.rs writes them in)
 let places = null;
 
 /** The batches, in schema order (decoded values aside), of `parts` (consecutive ranges of one call). */
-export function fromWasmArrays(f, schema, c, parts) {
+export function fromWasmArrays(f, schema, topic, c, parts) {
   places ??= new Map(contract.arrowArrays.map((name, i) => [name, i]));
   const { buf, layout } = arraysOf(c);
   const start = parts[0].start;
@@ -52,7 +52,7 @@ export function fromWasmArrays(f, schema, c, parts) {
   });
   const { topics, partitions } = topicAndPartition(parts, n);
   return [
-    batchOf(f, field('topic'), n, topics),
+    batchOf(f, topic.field, n, { values: topics, dictionary: topic.column }),
     B('partition', partitions),
     B('offset', typed(BigInt64Array, 'offset', start, n)),
     B('timestamp', typed(BigInt64Array, 'timestamp', start, n), false, 'timestampValidity'),
@@ -78,36 +78,16 @@ function cutBits(bitmap, from, count) {
   return out;
 }
 
-/** The topic (Utf8View: each partition's view repeated, doubled) and partition columns of `parts`. */
+/** The topic (indices into the table's topic dictionary) and partition columns of `parts`. */
 function topicAndPartition(parts, n) {
-  const views = new Int32Array(4 * n);
-  const bytes8 = new Uint8Array(views.buffer);
+  const topics = new Int32Array(n);
   const partitions = new Int32Array(n);
-  const names = new Map();
-  const chunks = [];
-  let size = 0;
   let k = 0;
   for (const p of parts) {
     const count = p.end - p.start;
+    topics.fill(p.topicIndex, k, k + count);
     partitions.fill(p.partition, k, k + count);
-    let name = names.get(p.topic);
-    if (!name) {
-      name = { bytes: encodeText(p.topic), at: size };
-      names.set(p.topic, name);
-      chunks.push(name.bytes);
-      size += name.bytes.length;
-    }
-    if (count > 0) {
-      writeView(views, bytes8, k, name.bytes, 0, name.bytes.length, 0, name.at);
-      for (let done = 1; done < count; done *= 2) views.copyWithin(4 * (k + done), 4 * k, 4 * (k + Math.min(2 * done, count)));
-    }
     k += count;
   }
-  const data = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    data.set(c, at);
-    at += c.length;
-  }
-  return { topics: { values: bytes8, data: [data] }, partitions };
+  return { topics, partitions };
 }

@@ -2,12 +2,16 @@
 // as the records come (ArrowStreamWriter: the schema and the dictionaries once, then each table's
 // record batches, then the end-of-stream marker), so that a topic larger than memory streams through
 // a bounded buffer. The data is compacted first (arrow.mjs compact): a file holds the records' bytes.
+// The topic dictionary is each table's own: when a table's topics differ from the last one written,
+// its topic dictionary goes before its batches and replaces the one before (as the stream format
+// allows; a reader maps each batch's topic indices through the dictionary in force).
 
 import { compact } from './arrow.mjs';
 import { arrowLibrary } from './library.mjs';
 
 const CONTINUATION = 0xffffffff;
 const END_OF_STREAM = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+const DICTIONARY_BATCH = 2; // Arrow's MessageHeader.DictionaryBatch
 const RECORD_BATCH = 3; // Arrow's MessageHeader.RecordBatch
 
 /** The Arrow IPC stream of a table from toArrow, its data compacted. */
@@ -26,6 +30,7 @@ export class ArrowStreamWriter {
     this.started = false;
     this.ended = false;
     this.rows = 0;
+    this.topics = null; // the topic dictionary in force, as text
   }
 
   write(table) {
@@ -33,9 +38,11 @@ export class ArrowStreamWriter {
     if (table.numRows === 0 && this.started) return undefined;
     const bytes = arrowIPC(table);
     this.rows += table.numRows;
+    const topics = topicsOf(table);
     // the first table's stream whole but its end; the others' record batches only: their schema
-    // and dictionaries (the contract's name tables) are the first one's
-    const pieces = this.started ? recordBatchMessages(bytes) : [bytes.subarray(0, bytes.length - END_OF_STREAM.length)];
+    // and the other dictionaries (the contract's name tables) are the first one's
+    const pieces = this.started ? laterMessages(bytes, topics !== this.topics) : [bytes.subarray(0, bytes.length - END_OF_STREAM.length)];
+    this.topics = topics;
     this.started = true;
     const size = pieces.reduce((s, p) => s + p.length, 0);
     if (pieces.length === 1) return this.sink(pieces[0]);
@@ -56,12 +63,20 @@ export class ArrowStreamWriter {
   }
 }
 
+/** A table's topic dictionary as one string (the first batch's: a table has one). */
+function topicsOf(table) {
+  const dictionary = table.getChildAt(0)?.data[0]?.dictionary;
+  return dictionary ? JSON.stringify(dictionary.toArray()) : '';
+}
+
 /**
- * The record batch messages of an IPC stream: each message is the continuation marker, the length
- * of its metadata (a flatbuffers Message: its header type and body length say what it is and how
- * long its body is), the metadata, the body.
+ * The messages of a later table's IPC stream that go into the stream being written: its record
+ * batches, and with `withTopics` its first dictionary (the topic's: the schema's first column).
+ * Each message is the continuation marker, the length of its metadata (a flatbuffers Message: its
+ * header type and body length say what it is and how long its body is), the metadata, the body.
  */
-function recordBatchMessages(bytes) {
+function laterMessages(bytes, withTopics) {
+  let firstDictionary = true;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = [];
   for (let at = 0; at + 8 <= bytes.length;) {
@@ -72,6 +87,10 @@ function recordBatchMessages(bytes) {
     const { headerType, bodyLength } = messageFields(view, meta);
     const end = meta + metaLength + bodyLength;
     if (headerType === RECORD_BATCH) out.push(bytes.subarray(at, end));
+    if (headerType === DICTIONARY_BATCH) {
+      if (firstDictionary && withTopics) out.push(bytes.subarray(at, end));
+      firstDictionary = false;
+    }
     at = end;
   }
   return out;

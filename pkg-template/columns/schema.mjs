@@ -1,7 +1,8 @@
 // The Arrow schema of records, one definition for both ways a record batch is made (from-wasm.mjs,
 // from-columns.mjs): the columns in order, and the dictionaries of the names a record has one of
 // (codec, timestamp type, control type), which are the contract's name tables, so that every batch
-// and every stream shares them.
+// and every stream shares them. The topic is a dictionary too, of the topics of one table
+// (topicField): a record holds a 4-byte index.
 //
 // topic, partition, offset, timestamp (ms, UTC; null for Kafka's -1), timestamp_type, key, value,
 // headers (list<struct<key, value>>, in wire order, duplicates kept), leader_epoch, compression,
@@ -25,7 +26,7 @@ export function recordSchema(f) {
     return f.field(name, type, nullable);
   };
   const fields = [
-    f.field('topic', f.utf8View(), false),
+    topicField(f, []).field, // each table's own (toArrow)
     f.field('partition', f.int32(), false),
     f.field('offset', f.int64(), false),
     f.field('timestamp', f.timestamp(f.TimeUnit.MILLISECOND, 'UTC'), true),
@@ -46,6 +47,12 @@ export function recordSchema(f) {
   return built;
 }
 
+/** The topic field of a table whose records are of `topics` (their dictionary, in that order). */
+export function topicField(f, topics) {
+  const column = f.columnFromArray(topics, f.utf8());
+  return { field: f.field('topic', f.dictionary(column.type, f.int32()), false), column };
+}
+
 /**
  * A batch of field `field` with `n` values: `p` holds its buffers (values, offsets, data, children)
  * and, with nulls, validity and nullCount. (Its properties are read one by one: an object spread
@@ -56,8 +63,8 @@ export function batchOf(f, field, n, p) {
     type: field.type, length: n, nullCount: p.nullCount ?? 0, validity: p.validity ?? NO_BYTES,
     values: p.values, offsets: p.offsets, children: p.children, data: p.data,
   });
-  const dictionary = built.dictionaries[field.name];
-  return dictionary && field.type === dictionary.type ? batch.setDictionary(dictionary.column) : batch;
+  const dictionary = p.dictionary ?? built.dictionaries[field.name]?.column;
+  return dictionary && field.type.typeId === f.Type.Dictionary ? batch.setDictionary(dictionary) : batch;
 }
 
 export const NO_BYTES = new Uint8Array(0);

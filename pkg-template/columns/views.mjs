@@ -48,15 +48,6 @@ export function bytesViews(pairs, start, end, inputLength, data) {
   return { values: bytes8, data, ...(nulls ? { validity, nullCount: nulls } : {}) };
 }
 
-/** Utf8View of one string repeated n times (the views doubled, not written one by one). */
-export function repeatedText(bytes, n) {
-  const views = new Int32Array(4 * n);
-  const bytes8 = new Uint8Array(views.buffer);
-  if (n > 0) writeView(views, bytes8, 0, bytes, 0, bytes.length, 0, 0);
-  for (let done = 1; done < n; done *= 2) views.copyWithin(4 * done, 0, 4 * Math.min(done, n - done));
-  return { values: bytes8, data: [bytes] };
-}
-
 /** Utf8View of strings chosen by index (header keys by id): each string's bytes once, a view per string. */
 export function indexedText(texts, indexes) {
   const bytes = texts.map(encodeText);

@@ -90,7 +90,7 @@ test('every corpus capture: pyarrow reads from the Arrow IPC the records the JS 
     rows += got[file].rows.length;
   }
   assert.ok(rows > 10_000, `${rows} rows compared`);
-  assert.match(got[files[0]].schema, /^topic: string_view not null\npartition: int32 not null\noffset: int64 not null\ntimestamp: timestamp\[ms, tz=UTC\]/);
+  assert.match(got[files[0]].schema, /^topic: dictionary<values=string, indices=int32, ordered=0> not null\npartition: int32 not null\noffset: int64 not null\ntimestamp: timestamp\[ms, tz=UTC\]/);
 });
 
 test('a record set (a log segment), a table of several results, and the streaming writer', () => {
@@ -111,6 +111,25 @@ test('a record set (a log segment), a table of several results, and the streamin
   const got = readBack([streamed]);
   assert.deepEqual(got[streamed].rows, [...expectedRows(set), ...expectedRows(response)]);
   assert.equal(writer.rows, both.numRows);
+});
+
+test('the streaming writer: tables of different topics replace the topic dictionary, each row keeps its topic', () => {
+  const { frame, meta } = loadCapture(path.join(root, 'samples'), 'tansu_v12_multibatch');
+  const response = pkg.decodeFetchResponse(frame, { apiVersion: meta.api_version });
+  // a table per partition, as the CLI writes them: the topics change along the stream
+  const sets = response.topics.flatMap((t) => t.partitions.map((p) => [t.topic, p]));
+  assert.ok(new Set(sets.map(([t]) => t)).size > 1, 'the sample holds several topics');
+  const pieces = [];
+  const writer = new arrow.ArrowStreamWriter((bytes) => pieces.push(Buffer.from(bytes)));
+  for (const [topic, set] of sets) writer.write(arrow.toArrow(set, { topic }));
+  writer.end();
+  const file = path.join(dir, 'topics.arrows');
+  fs.writeFileSync(file, Buffer.concat(pieces));
+  const got = readBack([file])[file].rows;
+  assert.deepEqual(got, expectedRows(response));
+  // the whole response as one table: one dictionary of every topic, in their order
+  const table = arrow.toArrow(response);
+  assert.deepEqual(table.getChild('topic').data[0].dictionary.toArray(), response.topics.map((t) => t.topic));
 });
 
 test('compact: a file holds the records\' bytes, not the frames they came in', () => {
