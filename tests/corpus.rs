@@ -382,3 +382,29 @@ fn positions_from_batch_headers_match_the_decode() {
         "{scanned} captures scanned, {legacy} left to the decode"
     );
 }
+
+/// The Arrow export reuses its buffer without zeroing it: every capture, written after a larger
+/// one by the same export, gives the bytes a fresh export gives.
+#[test]
+fn a_reused_arrow_export_writes_what_a_fresh_one_does() {
+    let mut decoder = FetchDecoder::new();
+    let mut reused = kafka_fetch_decoder::js::arrow::ArrowExport::default();
+    let mut names = capture_names();
+    // largest first: each later capture is written over more bytes than it needs
+    names.sort_by_key(|n| std::cmp::Reverse(Capture::load(n).frame.len()));
+    for name in names {
+        let capture = Capture::load(&name);
+        let o = options(&capture, CrcMode::Skip, IsolationLevel::ReadUncommitted, true);
+        let Ok((_, decoded)) = decoder.decode_fetch_response(&capture.frame, &o) else {
+            continue;
+        };
+        reused.write(decoded.columns, decoded.input, decoded.arena);
+        let mut fresh = kafka_fetch_decoder::js::arrow::ArrowExport::default();
+        fresh.write(decoded.columns, decoded.input, decoded.arena);
+        assert!(
+            reused.buf == fresh.buf,
+            "{name}: the reused export's bytes differ"
+        );
+        assert_eq!(reused.layout, fresh.layout, "{name}");
+    }
+}

@@ -7,14 +7,17 @@
 // Both packages are loaded (two wasm instances) and timed per shared bench frame, interleaved as
 // run.mjs does (warm-up, then rounds with the starting entry rotating, a minor GC before each
 // sample, median of the samples): decode + touch with { apiVersion: 12, header: true } and crc
-// skip, the same with crc verify, and decompression alone (bench builds) on the compressed frames.
+// skip, the same with crc verify, the Arrow path (a transient decode with the arrow option made a
+// table, as run.mjs's wasm-arrow row) when the packages have it, and decompression alone (bench
+// builds) on the compressed frames.
 // The table gives medians (records/s) and B / A. The package folders must sit under the
 // repository, so that their `ws` resolves from its node_modules. simd-ab.mjs uses it too.
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { loadavg } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { loadFrames, resolveFramesDir } from './frames.mjs'
-import { codecAlone, loadPackage, wasmDecoder } from './ours.mjs'
+import { arrowDecoder, codecAlone, loadPackage, wasmDecoder } from './ours.mjs'
 import { checkDecoder } from './verify.mjs'
 import { betweenSamples, median, sample, warmUp } from './timing.mjs'
 
@@ -39,6 +42,8 @@ export async function compareBuilds(dirs, args) {
       { v, what: 'crc verify', d: wasmDecoder(loaded, `${v}-verify`, `${v} crc verify`, options('verify')) },
       { v, what: 'codec alone', d: codecAlone(loaded) },
     )
+    const arrowEntry = join(dirs[v], 'arrow-node.cjs')
+    if (existsSync(arrowEntry)) entries.push({ v, what: 'arrow', d: arrowDecoder(loaded, createRequire(join(dirs[v], 'package.json'))(arrowEntry)) })
   }
   console.log(`# A/B ${variants.join(' / ')}: node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; rounds ${opts.rounds}, sample ≈${opts.sampleMs} ms`)
   const table = []
@@ -68,7 +73,7 @@ export async function compareBuilds(dirs, args) {
     console.log(`  ${entry.name} done (load ${loadavg()[0].toFixed(2)})`)
   }
   const fmt = (x) => (x === undefined ? '–' : x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(0)}k`)
-  const kinds = ['crc skip', 'crc verify', 'codec alone']
+  const kinds = ['crc skip', 'crc verify', 'arrow', 'codec alone'].filter((k) => table.some((row) => row[`${variants[0]} ${k}`] !== undefined))
   const [a, b] = variants
   console.log(`\n| frame | ${kinds.map((k) => `${a} ${k} | ${b} ${k} | ${b}/${a}`).join(' | ')} |`)
   console.log(`| --- | ${kinds.map(() => '--- | --- | ---').join(' | ')} |`)

@@ -2,7 +2,8 @@
 //! Ok or a typed error, never a panic; every record of an Ok result can be read. The same bytes
 //! through `fetch_positions` (the live client's next-fetch positions, from batch headers): never a
 //! panic, and where both succeed, the positions the decode reports. Every Ok result also through
-//! the Arrow export (`js::arrow`, the `arrow` option): never a panic, every array inside its buffer.
+//! the Arrow export (`js::arrow`, the `arrow` option): never a panic, every array inside its buffer,
+//! and the reused export's bytes those of a fresh one.
 #![no_main]
 
 use kafka_fetch_decoder::js::arrow::ArrowExport;
@@ -53,6 +54,14 @@ fuzz_target!(|data: &[u8]| {
                         );
                     }
                 }
+                // the reused buffer is not zeroed between calls: nothing of an earlier input shows
+                let mut fresh = ArrowExport::default();
+                fresh.write(decoded.columns, decoded.input, decoded.arena);
+                assert!(
+                    fresh.buf == arrow.buf,
+                    "the reused Arrow buffer differs from a fresh one"
+                );
+                assert_eq!(fresh.layout, arrow.layout);
             });
             if let Ok(Some(positions)) = positions {
                 let from_decode: Vec<_> = decoded

@@ -29,9 +29,14 @@ export function fromWasmArrays(f, schema, topic, c, parts) {
   const data = [c.input, arenaOf(c), keys];
   const field = (name) => schema.fields[schema.index.get(name)];
   // a batch of `values` (views into `data` when asked), its nulls in bitmap `validity`
-  const batch = (fieldOf, from, count, values, withData, validity) => {
-    const nulls = validity && layout[at(validity) + 2] ? cutBits(bytes(validity), from, count) : null;
-    const nullCount = nulls ? countNulls(nulls, count) : 0;
+  // the call's records and header values (its arrays hold one entry a record, or a header)
+  const records = layout[at('offset') + 1] / 8;
+  const headers = layout[at('headerValue') + 1] / 16;
+  const batch = (fieldOf, from, count, values, withData, validity, total = records) => {
+    const callNulls = validity ? layout[at(validity) + 2] : 0;
+    const nulls = callNulls ? cutBits(bytes(validity), from, count) : null;
+    // the call's own count when the batch is all of the call's values (a whole response)
+    const nullCount = !nulls ? 0 : from === 0 && count === total ? callNulls : countNulls(nulls, count);
     return batchOf(f, fieldOf, count, { values, data: withData ? data : undefined, validity: nullCount ? nulls : undefined, nullCount });
   };
   const B = (name, values, withData = false, validity = null) => batch(field(name), start, n, values, withData, validity);
@@ -47,7 +52,7 @@ export function fromWasmArrays(f, schema, topic, c, parts) {
     type: itemType, length: h, nullCount: 0, validity: NO_BYTES,
     children: [
       batch(keyField, first, h, views('headerKey', first, h), true, null),
-      batch(valueField, first, h, views('headerValue', first, h), true, 'headerValueValidity'),
+      batch(valueField, first, h, views('headerValue', first, h), true, 'headerValueValidity', headers),
     ],
   });
   const { topics, partitions } = topicAndPartition(parts, n);

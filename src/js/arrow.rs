@@ -44,7 +44,6 @@ pub struct ArrowExport {
 impl ArrowExport {
     /// Writes the arrays of every record of `c` (its records at `input` and `arena`).
     pub fn write(&mut self, c: &Columns, input: &[u8], arena: &[u8]) {
-        self.buf.clear();
         self.layout.clear();
         self.keys.clear();
         self.key_views.clear();
@@ -54,15 +53,18 @@ impl ArrowExport {
         }
         // every record of the call at once (its record sets follow one another in the columns):
         // JS cuts a partition, or a consume chunk's records, out of them
-        self.write_set(c, 0, c.records.offset.len(), input, arena);
-        let at = self.buf.len().next_multiple_of(8);
-        self.buf.resize(at, 0);
+        let end = self.write_set(c, 0, c.records.offset.len(), input, arena);
+        let at = end.next_multiple_of(8);
+        self.buf[end..at].fill(0);
+        self.buf.truncate(at);
         self.buf.extend_from_slice(&self.keys);
         self.layout.extend([at as u32, self.keys.len() as u32]);
     }
 
-    /// The arrays of records start..end, in one pass over them and one over their headers.
-    fn write_set(&mut self, c: &Columns, start: usize, end: usize, input: &[u8], arena: &[u8]) {
+    /// The arrays of records start..end, in one pass over them and one over their headers;
+    /// returns where they end in `buf`. Every byte up to there is written (the buffer is reused,
+    /// not zeroed again: zeroing it took as long as a quarter of the writing).
+    fn write_set(&mut self, c: &Columns, start: usize, end: usize, input: &[u8], arena: &[u8]) -> usize {
         let r = &c.records;
         let n = end - start;
         let first = if start == 0 { 0 } else { r.headers_end[start - 1] } as usize;
@@ -91,21 +93,25 @@ impl ArrowExport {
             bits(n),
             bits(n),
         ];
-        let base = self.buf.len();
         let mut at = [0usize; 20];
-        let mut len = base;
+        let mut len = 0usize;
         for (i, size) in sizes.iter().enumerate() {
             len = len.next_multiple_of(8);
             at[i] = len;
             len += size;
         }
-        self.buf.resize(len, 0);
-        // one slice per array (the padding between them left behind)
+        // room for the arrays and the padding after them, without zeroing what was there
+        let room = len.next_multiple_of(8);
+        if self.buf.len() < room {
+            self.buf.resize(room, 0);
+        }
+        // one slice per array, the padding between them zeroed
         let mut a: [&mut [u8]; 20] = Default::default();
-        let mut rest = &mut self.buf[base..];
-        let mut pos = base;
+        let mut rest = &mut self.buf[..];
+        let mut pos = 0;
         for i in 0..20 {
-            let (_, tail) = std::mem::take(&mut rest).split_at_mut(at[i] - pos);
+            let (padding, tail) = std::mem::take(&mut rest).split_at_mut(at[i] - pos);
+            padding.fill(0);
             let (array, tail) = tail.split_at_mut(sizes[i]);
             a[i] = array;
             rest = tail;
@@ -134,28 +140,22 @@ impl ArrowExport {
             aborted,
         ] = a;
         let mut nulls = [0u32; 20];
-        let set = |bitmap: &mut [u8], k: usize| bitmap[k / 8] |= 1 << (k % 8);
 
         let records = start..end;
         // per record: offsets, timestamps, keys, values, header offsets
         let pairs = offset.chunks_exact_mut(8).zip(timestamp.chunks_exact_mut(8));
-        for (k, ((o, t), (&offset, &ts))) in pairs
-            .zip(
-                r.offset[records.clone()]
-                    .iter()
-                    .zip(&r.timestamp[records.clone()]),
-            )
-            .enumerate()
-        {
+        let mut valid = Bits::new(timestamp_valid);
+        for ((o, t), (&offset, &ts)) in pairs.zip(
+            r.offset[records.clone()]
+                .iter()
+                .zip(&r.timestamp[records.clone()]),
+        ) {
             o.copy_from_slice(&offset.to_le_bytes());
             t.copy_from_slice(&ts.to_le_bytes());
-            if ts == -1 {
-                nulls[TIMESTAMP_VALID] += 1;
-            } else {
-                set(timestamp_valid, k);
-            }
+            valid.push(ts != -1);
         }
-        for (ranges, views, valid, i) in [
+        nulls[TIMESTAMP_VALID] = valid.finish();
+        for (ranges, views, validity, i) in [
             (&r.key[records.clone()], key, key_valid, KEY_VALID),
             (&r.value[records.clone()], value, value_valid, VALUE_VALID),
             (
@@ -165,13 +165,11 @@ impl ArrowExport {
                 HEADER_VALUE_VALID,
             ),
         ] {
-            for (k, (dst, &range)) in views.chunks_exact_mut(16).zip(ranges).enumerate() {
-                if write_view(dst, range, input, arena) {
-                    set(valid, k);
-                } else {
-                    nulls[i] += 1;
-                }
+            let mut valid = Bits::new(validity);
+            for (dst, &range) in views.chunks_exact_mut(16).zip(ranges) {
+                valid.push(write_view(dst, range, input, arena));
             }
+            nulls[i] = valid.finish();
         }
         header_offsets[..4].copy_from_slice(&0u32.to_le_bytes());
         for (dst, &end) in header_offsets[4..]
@@ -187,6 +185,14 @@ impl ArrowExport {
             dst.copy_from_slice(&self.key_views[id as usize]);
         }
         // per batch: its records follow one another, and share its fields
+        for bitmap in [
+            &mut *transactional,
+            &mut *control,
+            &mut *control_type_valid,
+            &mut *aborted,
+        ] {
+            bitmap.fill(0);
+        }
         let mut k = 0;
         while k < n {
             let id = r.batch[start + k];
@@ -203,16 +209,14 @@ impl ArrowExport {
             for dst in producer_id[8 * k..8 * e].chunks_exact_mut(8) {
                 dst.copy_from_slice(&b.producer_id.to_le_bytes());
             }
-            for bit in k..e {
-                if b.is_transactional {
-                    set(transactional, bit);
-                }
-                if b.aborted {
-                    set(aborted, bit);
-                }
-                if b.is_control {
-                    set(control, bit);
-                    set(control_type_valid, bit);
+            for (flag, bitmap) in [
+                (b.is_transactional, &mut *transactional),
+                (b.aborted, &mut *aborted),
+                (b.is_control, &mut *control),
+                (b.is_control, &mut *control_type_valid),
+            ] {
+                if flag {
+                    set_range(bitmap, k, e);
                 }
             }
             if b.is_control {
@@ -221,8 +225,8 @@ impl ArrowExport {
                 for (dst, &key) in control_type[k..e].iter_mut().zip(keys) {
                     *dst = control_index(key_of(key, input, arena)) as u8;
                 }
-            }
-            if !b.is_control {
+            } else {
+                control_type[k..e].fill(0);
                 nulls[CONTROL_TYPE_VALID] += (e - k) as u32;
             }
             k = e;
@@ -230,14 +234,70 @@ impl ArrowExport {
         for i in 0..20 {
             self.layout.extend([at[i] as u32, sizes[i] as u32, nulls[i]]);
         }
+        len
+    }
+}
+
+/// A validity bitmap written a byte at a time (Arrow's order: bit i of byte i/8, LSB first).
+struct Bits<'a> {
+    bytes: &'a mut [u8],
+    byte: u8,
+    count: usize,
+    unset: u32,
+}
+
+impl<'a> Bits<'a> {
+    fn new(bytes: &'a mut [u8]) -> Self {
+        Bits {
+            bytes,
+            byte: 0,
+            count: 0,
+            unset: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, bit: bool) {
+        self.byte |= (bit as u8) << (self.count % 8);
+        self.unset += !bit as u32;
+        self.count += 1;
+        if self.count.is_multiple_of(8) {
+            self.bytes[self.count / 8 - 1] = self.byte;
+            self.byte = 0;
+        }
+    }
+
+    /// Stores the last, partial byte; returns the number of bits not set (the nulls).
+    fn finish(self) -> u32 {
+        if !self.count.is_multiple_of(8) {
+            self.bytes[self.count / 8] = self.byte;
+        }
+        self.unset
+    }
+}
+
+/// Sets bits k..e of a bitmap: whole bytes at once.
+fn set_range(bitmap: &mut [u8], k: usize, e: usize) {
+    let mut i = k;
+    while i < e && !i.is_multiple_of(8) {
+        bitmap[i / 8] |= 1 << (i % 8);
+        i += 1;
+    }
+    let whole = (e - i) / 8;
+    bitmap[i / 8..i / 8 + whole].fill(0xff);
+    i += 8 * whole;
+    while i < e {
+        bitmap[i / 8] |= 1 << (i % 8);
+        i += 1;
     }
 }
 
 /// Writes the BinaryView of a key, value or header value where it lies into `dst` (16 bytes);
-/// false for a null (left zero: its bitmap says it is null).
+/// false for a null (zeros: its bitmap says it is null).
 #[inline(always)]
 fn write_view(dst: &mut [u8], range: ByteRange, input: &[u8], arena: &[u8]) -> bool {
     if range.len < 0 {
+        dst.fill(0);
         return false;
     }
     let pos = range.pos as usize;
@@ -369,6 +429,36 @@ mod tests {
             (CONTROL_TYPE_VALID, "controlTypeValidity"),
         ] {
             assert_eq!(ARRAYS[i], name);
+        }
+    }
+
+    #[test]
+    fn bitmaps_written_a_byte_at_a_time_and_by_ranges() {
+        let naive = |bits: &[bool]| {
+            let mut out = vec![0u8; bits.len().div_ceil(8)];
+            for (i, &b) in bits.iter().enumerate() {
+                out[i / 8] |= (b as u8) << (i % 8);
+            }
+            out
+        };
+        for n in 0..40usize {
+            let pattern: Vec<bool> = (0..n).map(|i| (i * 7 + n) % 3 != 0).collect();
+            let mut bytes = vec![0xaa; n.div_ceil(8)];
+            let mut bits = Bits::new(&mut bytes);
+            for &b in &pattern {
+                bits.push(b);
+            }
+            let unset = bits.finish();
+            assert_eq!(bytes, naive(&pattern), "{n}");
+            assert_eq!(unset as usize, pattern.iter().filter(|b| !**b).count());
+            for k in 0..=n {
+                for e in k..=n {
+                    let mut bytes = vec![0; n.div_ceil(8)];
+                    set_range(&mut bytes, k, e);
+                    let want: Vec<bool> = (0..n).map(|i| (k..e).contains(&i)).collect();
+                    assert_eq!(bytes, naive(&want), "{n} {k}..{e}");
+                }
+            }
         }
     }
 
