@@ -19,6 +19,7 @@ export { decodeFetchResponse, decodeRecordSet, FetchDecoder } from './decoder/de
 export { attach, fetchPositionsOf, protocolBindings, wasmMemory } from './decoder/engine.mjs';
 export { KafkaDecodeError } from './decoder/errors.mjs';
 export { apiKeyOf, apiNameOf, errorName, protocolInfo } from './decoder/kafka.mjs';
+export { int64Converter } from './decoder/options.mjs';
 export { KafkaRecord } from './decoder/records.mjs';
 export { recordsOf } from './decoder/results.mjs';
 export { fromTransferable, toTransferable } from './decoder/transfer.mjs';

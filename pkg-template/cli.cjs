@@ -10,6 +10,8 @@ const COMMANDS = {
   decode: () => require('./cli/decode.cjs'),
   consume: () => ({ run: (argv) => require('./cli/consume.cjs').run('consume', argv) }),
   capture: () => ({ run: (argv) => require('./cli/consume.cjs').run('capture', argv) }),
+  metadata: () => require('./cli/metadata.cjs'),
+  offsets: () => require('./cli/offsets.cjs'),
   relay: () => ({ run: (argv) => require('./cli/serve.cjs').run('relay', argv) }),
   ui: () => ({ run: (argv) => require('./cli/serve.cjs').run('ui', argv) }),
 };
@@ -19,8 +21,10 @@ const HELP = `usage: kafka-fetch-decoder <command> [options]   (kafka-fetch-deco
 commands:
   decode [FILE]     decode a FetchResponse capture or a log segment and print its records
                     (the default command: \`kafka-fetch-decoder FILE\` is \`decode FILE\`)
-  consume           print the records of a live topic
+  consume           print the records of live topics (a table, JSON lines, CSV, Arrow or a format string)
   capture           write a live topic's fetch responses to files, to decode again later
+  metadata          list the cluster: brokers, controller, topics, partitions, leaders, replicas
+  offsets           each partition's earliest, latest or first offset at a time
   ui                serve the inspection page and a relay: a live inspector in the browser
   relay             a read-only WebSocket relay through which browsers reach the brokers
   help              this text (also --help); --version prints the package's version
@@ -30,6 +34,10 @@ ${require('./cli/decode.cjs').usage}
 ${require('./cli/consume.cjs').consumeUsage}
 
 ${require('./cli/consume.cjs').captureUsage}
+
+${require('./cli/metadata.cjs').metadataUsage}
+
+${require('./cli/offsets.cjs').offsetsUsage}
 
 ${require('./cli/serve.cjs').uiUsage}
 

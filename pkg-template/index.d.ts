@@ -323,6 +323,12 @@ export interface KafkaClientOptions {
   /** How long a broker may take to answer (default 30000). */
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /**
+   * How long to keep trying to reach a cluster that does not answer yet (a broker still starting):
+   * refused, silent or unreachable bootstrap brokers are tried again with a growing pause of at most
+   * 1 s. Default 0: fail at once.
+   */
+  connectRetryMs?: number;
   /** The largest response frame accepted (default 100 MiB). */
   maxFrameBytes?: number;
   /** Retries of a failed request or fetch, with growing backoff (default 10). */
@@ -342,16 +348,22 @@ export interface KafkaClientOptions {
   decodeThreads?: number;
 }
 
-export type OffsetSpec = 'earliest' | 'latest' | number | bigint | string | Date | { time: number };
+export type OffsetSpec = 'earliest' | 'latest' | number | bigint | string | Date | { time: number } | { last: number | bigint };
 
 export interface ConsumeOptions {
   topic: string;
   /** Default: every partition. */
   partitions?: number[];
-  /** 'earliest' (default), 'latest', an offset, or a time (the first record at or after it). */
+  /** 'earliest' (default), 'latest', an offset, { last: N } (the last N offsets of each partition), or a time (the first record at or after it). */
   from?: OffsetSpec;
   /** Stop at the end offsets seen at the start (high watermarks; last stable offsets under read_committed). */
   untilEnd?: boolean;
+  /**
+   * Where each partition ends, records at or past it left out: 'end' (as untilEnd), an offset, or a
+   * time (a Date, { time: ms } or an ISO-8601 string: the first record stamped at or after it ends
+   * its partition).
+   */
+  until?: 'end' | number | bigint | string | Date | { time: number };
   maxRecords?: number;
   isolationLevel?: 'read_uncommitted' | 'read_committed';
   /** What an out-of-range offset does: 'error' (default), or start again at 'earliest' / 'latest'. */
@@ -366,6 +378,17 @@ export interface ConsumeOptions {
   onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64> }) => void;
   /** Decode keys and values too: each record handed out has decodedKey and decodedValue (a ValueDecoder, or its options; int64 follows `decode`). */
   values?: ValueDecoder | ValueDecoderOptions;
+  /** Its abort ends the iterator with the signal's reason (close() ends it too, quietly: the loop just ends). */
+  signal?: AbortSignal;
+}
+
+export interface WaitForOptions extends Omit<ConsumeOptions, 'from'> {
+  /** Whether a record is the one awaited (default: any record). */
+  match?: (record: KafkaRecord<Int64>, chunk: ConsumedChunk<Int64>) => boolean | Promise<boolean>;
+  /** Rejects with TIMEOUT after this long (default 30000). */
+  timeoutMs?: number;
+  /** Where to start reading (default 'earliest'). */
+  from?: OffsetSpec;
 }
 
 export interface ConsumedChunk<T extends Int64 = Int64> {
@@ -392,26 +415,45 @@ export interface TopicMetadata {
   errorCode: number;
   errorName: string;
   isInternal: boolean;
-  partitions: { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; errorCode: number; errorName: string }[];
+  partitions: { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; offlineReplicas: number[]; errorCode: number; errorName: string }[];
 }
 
 /** An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no produce. */
 export declare class KafkaClient {
   constructor(options: KafkaClientOptions);
-  /** Brokers and topics (every topic when omitted). */
-  metadata(topics?: string | string[] | null): Promise<{ clusterId: string | null; controllerId: number | null; broker: string; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; topics: TopicMetadata[] }>;
-  /** Offsets at 'earliest', 'latest' or a time, per partition. */
-  listOffsets(topic: string, options?: { partitions?: number[]; at?: 'earliest' | 'latest' | number | string | Date | { time: number }; isolationLevel?: 'read_uncommitted' | 'read_committed' }): Promise<Map<number, { offset: bigint; timestamp: bigint }>>;
+  /** Brokers and topics (every topic when omitted); `signal` abandons the request. */
+  metadata(topics?: string | string[] | null, options?: { signal?: AbortSignal }): Promise<{ clusterId: string | null; controllerId: number | null; broker: string; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; topics: TopicMetadata[] }>;
+  /**
+   * Offsets at 'earliest', 'latest' or a time, per partition: numbers, or BigInts with int64:
+   * 'bigint' (as records' int64 values). A time no record is stamped at or after gives offset -1.
+   */
+  listOffsets<const O extends ListOffsetsOptions = {}>(topic: string, options?: O): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
   /** One Fetch of the given partitions from their leaders: one entry per leader. */
-  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean }): Promise<{ broker: string; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
+  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean; signal?: AbortSignal }): Promise<{ broker: string; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
   /** Consumes partitions from chosen positions. */
   consume<const O extends ConsumeOptions>(options: O): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
+  /**
+   * The first record `match` accepts, read from `from` (default 'earliest'); rejects with TIMEOUT
+   * after `timeoutMs` (default 30000), NOT_FOUND when the pass ends first (until, untilEnd). For tests:
+   * `await client.waitFor({ topic: 'orders', match: (r) => r.keyText() === id })`.
+   */
+  waitFor<const O extends WaitForOptions>(options: O): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
+  /** Closes the connections: consume loops under way end (quietly), other calls in flight and later fail with CLOSED. */
   close(): void;
+}
+
+export interface ListOffsetsOptions {
+  partitions?: number[];
+  at?: 'earliest' | 'latest' | number | string | Date | { time: number };
+  isolationLevel?: 'read_uncommitted' | 'read_committed';
+  /** 'number' (default; an error beyond 2^53) or 'bigint'. */
+  int64?: 'number' | 'bigint';
+  signal?: AbortSignal;
 }
 
 export type KafkaClientErrorCode =
   | 'BOOTSTRAP' | 'CONNECTION' | 'TLS' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
-  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT';
+  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT' | 'NOT_FOUND';
 
 export declare class KafkaClientError extends Error {
   readonly code: KafkaClientErrorCode;

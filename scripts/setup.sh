@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One idempotent set-up for tests, demo and build: the wasm target, the wasm-bindgen CLI at the
-# exact version Cargo.lock pins, Debian's chromium + chromedriver (browser tests), and npm packages.
+# exact version Cargo.lock pins, Debian's chromium + chromedriver (browser tests) and kcat (the
+# CLI's oracle), and npm packages.
 # Fast when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,14 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# kcat, the oracle of the CLI's kcat-like commands (tests/live/kcat.test.mjs): Debian's package
+if ! command -v kcat >/dev/null 2>&1; then
+  echo "setup: installing Debian's kcat"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq kcat >/dev/null
 fi
 
 # npm ci when node_modules is missing or older than the lockfile

@@ -175,7 +175,7 @@ async function listTopics(api, relay) {
       let error = t.errorCode ? t.errorName : null;
       if (!error && partitions.length) {
         try {
-          const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at })));
+          const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at, int64: 'bigint' })));
           for (const p of partitions) {
             p.earliest = earliest.get(p.partition)?.offset ?? null;
             p.latest = latest.get(p.partition)?.offset ?? null;

@@ -16,6 +16,7 @@ class RunError extends Error {}
 function parseArgs(argv, spec, positionalNames = []) {
   const options = {};
   const positionals = [];
+  const given = new Set();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg.startsWith('--') && arg.length > 2) {
@@ -33,8 +34,14 @@ function parseArgs(argv, spec, positionalNames = []) {
         throw new UsageError(`${name} takes no value`);
       }
       const key = opt.key ?? name.slice(2).replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-      if (opt.repeat) (options[key] ??= []).push(value);
-      else options[key] = value;
+      if (opt.repeat) {
+        (options[key] ??= []).push(value);
+        continue;
+      }
+      // the last of two silently winning hides a typo in a long command line
+      if (opt.value && given.has(name)) throw new UsageError(`${name} was given twice: it takes one value`);
+      given.add(name);
+      options[key] = value;
     } else if (arg === '-h') {
       options.help = true;
     } else {

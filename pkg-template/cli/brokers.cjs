@@ -8,6 +8,8 @@ const { UsageError, parse } = require('./args.cjs');
 const brokerUsage = `  --bootstrap HOST:PORT[,HOST:PORT...]   brokers to start from (required)
   --timeout-ms N            how long a broker may take to answer a request (default 30000); one
                             that stops answering fails the command after about twice this
+  --connect-retry-ms N      keep trying for up to N ms to reach a cluster that does not answer yet
+                            (a broker still starting); default 0: fail at once
   --tls                     connect with TLS (system CAs, or --ca)
   --ca FILE                 a PEM file of CA certificates to trust (implies --tls)
   --sasl-mechanism M        plain, scram-sha-256 or scram-sha-512, with --sasl-username; the
@@ -17,6 +19,7 @@ const brokerUsage = `  --bootstrap HOST:PORT[,HOST:PORT...]   brokers to start f
 const brokerOptions = {
   '--bootstrap': { value: 'HOST:PORT' },
   '--timeout-ms': { value: 'N', parse: parse.integer(1, 2 ** 31 - 1) },
+  '--connect-retry-ms': { value: 'N', parse: parse.integer(0, 2 ** 31 - 1) },
   '--tls': {},
   '--ca': { value: 'FILE' },
   '--sasl-mechanism': { value: 'M', parse: parse.oneOf('plain', 'scram-sha-256', 'scram-sha-512') },
@@ -27,7 +30,7 @@ const brokerOptions = {
 /** KafkaClient options from the parsed command line. */
 function clientOptions(o) {
   if (!o.bootstrap) throw new UsageError('--bootstrap HOST:PORT is required');
-  const options = { bootstrap: o.bootstrap, requestTimeoutMs: o.timeoutMs ?? 30_000 };
+  const options = { bootstrap: o.bootstrap, requestTimeoutMs: o.timeoutMs ?? 30_000, connectRetryMs: o.connectRetryMs ?? 0 };
   if (o.tls || o.ca) {
     options.tls = {};
     if (o.ca) {

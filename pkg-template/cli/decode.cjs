@@ -8,8 +8,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { decodeFetchResponse, decodeRecordSet, KafkaDecodeError, protocolInfo } = require('../node.cjs');
 const { UsageError, parseArgs, parse } = require('./args.cjs');
-const { RecordWriter, formatOptions, formatUsage } = require('./formats.cjs');
-const { ValueReport, valueDecoderFrom, valueOptions, valueUsage } = require('./values.cjs');
+const { filterOptions, filterUsage, recordFilter } = require('./filter.cjs');
+const { RecordWriter, formatDecodes, formatOptions, formatUsage } = require('./formats.cjs');
+const { ValueReport, autoDecoder, valueDecoderFrom, valueOptions, valueUsage } = require('./values.cjs');
 
 const SAMPLE = path.join(__dirname, '..', 'samples', 'kpb_v12_mixed_magic.bin');
 // the FetchResponse versions the decoder reads
@@ -31,6 +32,7 @@ ${formatUsage}
   --isolation-level L   read_uncommitted (default) or read_committed (drops aborted transactions)
   --crc M               report (default: bad batches marked BAD-CRC, exit code 1), verify (stop at
                         the first) or skip
+${filterUsage}
 ${valueUsage}`;
 
 const spec = {
@@ -43,6 +45,7 @@ const spec = {
   '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
   '--crc': { value: 'M', parse: parse.oneOf('report', 'verify', 'skip') },
   ...valueOptions,
+  ...filterOptions,
   '--help': {},
 };
 
@@ -84,7 +87,10 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     return 0;
   }
   const file = positionals[0] ?? SAMPLE;
-  const values = valueDecoderFrom(options);
+  let values = valueDecoderFrom(options);
+  const filter = recordFilter(options, values);
+  // %{key:json} and %{value:json} print decoded data: decoded as auto does when no option says how
+  if (!values && formatDecodes(options)) values = autoDecoder();
   const bytes = readInput(file);
   const common = {
     crc: options.crc ?? 'report',
@@ -130,12 +136,17 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   const writer = new RecordWriter(options, out, { decoded: Boolean(values) });
   if (!positionals.length && writer.format === 'table' && !options.out) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
   for (const { topic, p, source } of partitions) {
-    await writer.write({ topic, partition: p.partition, records: writer.needsRecords ? p.records : null, source });
+    let records = writer.needsRecords ? p.records : null;
+    if (filter?.values) await filter.values.attach(records);
+    if (filter) records = filter.pick(topic, p.partition, records);
+    await writer.write({ topic, partition: p.partition, records, source });
   }
-  if (writer.format === 'table' && !writer.started) await writer.write({ records: [] });
+  // an empty table says "no records"; a file that did not decode has its problems said instead
+  const failed = problems.length && !partitions.some(({ p }) => p.records.length);
+  if (writer.format === 'table' && !writer.started && !failed) await writer.write({ records: [] });
   await writer.end();
   if (writer.format === 'table' && !options.out) {
-    out.write('\n');
+    if (writer.started) out.write('\n');
     for (const { topic, p } of partitions) {
       const flags = [p.partial ? 'partial' : null, p.errorCode ? `error ${p.errorCode}` : null, p.error ? p.error.code : null].filter(Boolean).join(', ');
       out.write(`${topic}/${p.partition}: ${p.records.length} records in ${p.batches.length} batches, next offset ${p.nextOffset}${flags ? ` (${flags})` : ''}\n`);

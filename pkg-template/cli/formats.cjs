@@ -1,33 +1,52 @@
 // How the FILE command and consume write records: a table for people (the default), JSON lines
-// (`--json`, `--format ndjson`), CSV or Arrow IPC (`--format csv|arrow`), to standard output or a
-// file (`--out FILE`), a partition's records at a time, so that a topic larger than memory streams
-// through. Arrow is made from the decoder's columns (kafka-fetch-decoder/arrow): no record objects.
+// (`--json`, `--format ndjson`), CSV, Arrow IPC (`--format csv|arrow`) or a format string
+// (`--format '%k %s\n'`, format-string.cjs), to standard output or a file (`--out FILE`), a
+// partition's records at a time, so that a topic larger than memory streams through. Arrow is made
+// from the decoder's columns (kafka-fetch-decoder/arrow): no record objects.
 'use strict';
 
 const fs = require('node:fs');
 const { UsageError } = require('./args.cjs');
+const { compileFormat, isFormatString, TOKENS_HELP } = require('./format-string.cjs');
 const { csvHeader, csvRow, recordJson, tableHeader, tableRow } = require('./output.cjs');
 const { withDecoded } = require('./values.cjs');
 
 const FORMATS = ['table', 'ndjson', 'csv', 'arrow'];
 
 const formatUsage = `  --format F                table (default), ndjson (as --json), csv (a header line, then a row per
-                            record: bytes per --encoding, headers as JSON) or arrow (Arrow IPC, the
-                            stream format: pyarrow.ipc.open_stream, Polars, DuckDB through pyarrow)
+                            record: bytes per --encoding, headers as JSON), arrow (Arrow IPC, the
+                            stream format: pyarrow.ipc.open_stream, Polars, DuckDB through pyarrow),
+                            or a format string as kcat's -f, e.g. '%t/%p@%o %k: %s\\n': kcat's
+                            tokens print kcat's bytes (%t topic, %p partition, %o offset, %T
+                            timestamp ms, %k key, %K its length, %s value, %S its length, %R the
+                            value's length as 4 bytes big-endian, %h headers as k=v,k=v (NULL for a
+                            null value), %% a %); ours: %{key:hex} %{key:base64} %{value:hex}
+                            %{value:base64} %{headers:hex} %{headers:base64}, %{key:json}
+                            %{value:json} (decoded, as JSON), %{compression}, %{leader-epoch}, %{time}
+                            (ISO-8601); escapes \\n \\r \\t \\\\ \\xNN. A null key or value prints
+                            nothing. To a terminal, control characters in them are escaped
   --out FILE                write there instead of standard output (arrow needs it, or a pipe)`;
 
 const formatOptions = {
   '--format': { value: 'F', parse: (v, name) => {
-    if (!FORMATS.includes(v)) throw new UsageError(`${name} must be one of ${FORMATS.join(', ')}, got '${v}'`);
+    if (!FORMATS.includes(v) && !isFormatString(v)) {
+      throw new UsageError(`${name} must be one of ${FORMATS.join(', ')}, or a format string with tokens (${TOKENS_HELP}), got '${v}'`);
+    }
     return v;
   } },
   '--out': { value: 'FILE' },
 };
 
-/** The format the options ask for: --format, or ndjson for --json. */
+/** The format the options ask for: --format, or ndjson for --json ('string' for a format string). */
 function formatOf(o) {
   if (o.json && o.format && o.format !== 'ndjson') throw new UsageError(`--json and --format ${o.format}: one output format`);
+  if (o.format !== undefined && !FORMATS.includes(o.format)) return 'string';
   return o.format ?? (o.json ? 'ndjson' : 'table');
+}
+
+/** Whether the options' format string prints decoded keys or values (%{key:json}, %{value:json}). */
+function formatDecodes(o) {
+  return formatOf(o) === 'string' && compileFormat(o.format).decoded;
 }
 
 /**
@@ -43,6 +62,8 @@ class RecordWriter {
     this.file = o.out ?? null;
     if (this.format === 'arrow' && !this.file && out.isTTY) throw new UsageError('--format arrow writes binary: give --out FILE, or pipe it');
     this.out = this.file ? openFile(this.file) : out;
+    /** A format string, compiled: its tokens print the broker's bytes, escaped only on a terminal. */
+    this.template = this.format === 'string' ? compileFormat(o.format, { terminal: !this.file && Boolean(out.isTTY) }) : null;
     this.started = false;
     this.arrow = null;
     this.count = 0;
@@ -58,6 +79,12 @@ class RecordWriter {
       this.arrow ??= arrowWriter(this);
       const { toArrow } = require('../arrow-node.cjs');
       await this.arrow.write(toArrow(source, { decoded: this.decoded, topic: String(topic) }));
+      return;
+    }
+    if (this.template) {
+      this.started = true;
+      this.count += records.length;
+      await this.send(this.template.write(records, topic, partition));
       return;
     }
     let text = '';
@@ -119,4 +146,4 @@ function openFile(file) {
   return stream;
 }
 
-module.exports = { RecordWriter, formatOf, formatOptions, formatUsage };
+module.exports = { RecordWriter, formatDecodes, formatOf, formatOptions, formatUsage };

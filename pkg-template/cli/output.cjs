@@ -40,6 +40,15 @@ function recordJson(topic, partition, r, encoding) {
   return out;
 }
 
+// What JSON.stringify leaves as it is and a terminal would act on: C1 controls, DEL, bidirectional
+// marks and overrides, line and paragraph separators (as printable() knows them)
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/g;
+
+/** JSON text whose strings carry no character a terminal acts on (escaped as \uXXXX: the same data). */
+function jsonText(value, space) {
+  return JSON.stringify(value, null, space).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 // CSV (RFC 4180): a field with a comma, a quote or a line end is quoted, its quotes doubled
 const CSV_COLUMNS = ['topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'compression', 'leader_epoch'];
 const csvField = (v) => {
@@ -109,4 +118,4 @@ function tableRow(topic, partition, r) {
   return line([printable(topic), partition, r.offset, time, key, value, r.headers.length, r.batch.compression, flags]);
 }
 
-module.exports = { csvHeader, csvRow, encodeBytes, recordJson, tableHeader, tableRow };
+module.exports = { csvHeader, csvRow, encodeBytes, jsonText, recordJson, tableHeader, tableRow };

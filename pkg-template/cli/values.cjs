@@ -67,6 +67,11 @@ function valueDecoderFrom(o) {
   }
 }
 
+/** Keys and values decoded as auto does without a registry (JSON, else text, else bytes), in their JSON form. */
+function autoDecoder() {
+  return new ValueDecoder({ key: 'auto', value: 'auto', json: true });
+}
+
 /** A record's JSON line (recordJson's object) with its decoded key and value in place of their bytes. */
 function withDecoded(json, r) {
   for (const side of ['key', 'value']) {
@@ -116,4 +121,4 @@ class ValueReport {
   }
 }
 
-module.exports = { ValueReport, registryCredentials, valueDecoderFrom, valueOptions, valueUsage, withDecoded };
+module.exports = { ValueReport, autoDecoder, registryCredentials, valueDecoderFrom, valueOptions, valueUsage, withDecoded };

@@ -6,10 +6,11 @@
 // The Rust core encodes every request and decodes every response (client/protocol.mjs, and
 // FetchDecoder for fetch responses); this module owns sockets, timeouts, retries and positions.
 
-import { FetchDecoder, fetchPositionsOf, KafkaDecodeError } from '../api.mjs';
+import { FetchDecoder, fetchPositionsOf, int64Converter, KafkaDecodeError } from '../api.mjs';
+import { abortable, anySignal, checkSignal, sleep, throwIfAborted } from './abort.mjs';
 import { BrokerConnection } from './connection.mjs';
 import { ConsumePass } from './consume.mjs';
-import { Retrier } from './retry.mjs';
+import { backoff, Retrier } from './retry.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
 import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
@@ -17,10 +18,14 @@ import { encode, fetchTopicIdsFrom } from './protocol.mjs';
 import { SASL_MECHANISMS } from './sasl.mjs';
 import { toMillis } from './start.mjs';
 import { webSocketTransport } from './transport-websocket.mjs';
+import { waitFor } from './wait-for.mjs';
 
 // ListOffsets timestamps
 const LATEST = -1n;
 const EARLIEST = -2n;
+
+/** ListOffsets' timestamp for 'earliest', 'latest' or a time. */
+const kafkaTimestamp = (at) => (at === 'latest' ? LATEST : at === 'earliest' ? EARLIEST : BigInt(toMillis(at)));
 
 // How to reach brokers without a relay, the WebSocket class where the runtime has none, and how to
 // decode on other threads: the Node entry sets them (TCP/TLS sockets, the ws package,
@@ -51,7 +56,12 @@ function option(options, name, check, fallback) {
 
 const positiveInt = (v) => Number.isInteger(v) && v > 0;
 
-const CLIENT_OPTIONS = ['bootstrap', 'relay', 'webSocket', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'maxFrameBytes', 'retries', 'retryBackoffMs', 'transport', 'decodeThreads'];
+const CLIENT_OPTIONS = ['bootstrap', 'relay', 'webSocket', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'connectRetryMs', 'maxFrameBytes',
+  'retries', 'retryBackoffMs', 'transport', 'decodeThreads'];
+
+// The longest pause between two tries of a cluster not reached yet (connectRetryMs): a broker that
+// is starting is found within a second of listening.
+const CONNECT_RETRY_MAX_PAUSE_MS = 1000;
 
 // Through a relay without a bootstrap list, the relay picks one of its own bootstrap brokers.
 const RELAY_BOOTSTRAP = { host: 'the relay\'s bootstrap broker', port: 0 };
@@ -94,6 +104,7 @@ export function resolveClientOptions(options = {}) {
     sasl,
     requestTimeoutMs: option(options, 'requestTimeoutMs', positiveInt, 30_000),
     connectTimeoutMs: option(options, 'connectTimeoutMs', positiveInt, 10_000),
+    connectRetryMs: option(options, 'connectRetryMs', (v) => Number.isInteger(v) && v >= 0, 0),
     maxFrameBytes: option(options, 'maxFrameBytes', positiveInt, DEFAULT_MAX_FRAME_BYTES),
     retries: option(options, 'retries', (v) => Number.isInteger(v) && v >= 0, 10),
     retryBackoffMs: option(options, 'retryBackoffMs', positiveInt, 100),
@@ -114,6 +125,8 @@ export class KafkaClient {
   #decoder = new FetchDecoder();
   #threads = null; // the decode threads (decodeThreads), started with the first fetch
   #closed = false;
+  // aborted by close(): every wait of every operation (backoffs, consume rounds) ends with it
+  #closing = new AbortController();
 
   /**
    * options: bootstrap ('host:port,host:port' or an array; optional with a relay), relay (the URL,
@@ -121,7 +134,10 @@ export class KafkaClient {
    * WebSocket class where the runtime has none), clientId, tls (true or node:tls options
    * such as { ca, cert, key, servername, rejectUnauthorized }), sasl ({ mechanism: 'plain' |
    * 'scram-sha-256' | 'scram-sha-512', username, password }), requestTimeoutMs (30000),
-   * connectTimeoutMs (10000), maxFrameBytes (100 MiB), retries (10), retryBackoffMs (100), transport,
+   * connectTimeoutMs (10000), connectRetryMs (0: how long to keep trying to reach a cluster that
+   * does not answer yet, a broker still starting; refused, silent or unreachable bootstrap brokers
+   * are tried again with a growing pause of at most 1 s), maxFrameBytes (100 MiB), retries (10),
+   * retryBackoffMs (100), transport,
    * decodeThreads (Node: decode fetch responses on this many worker threads, each with its own wasm
    * instance, while this thread reads sockets and hands out records; default 0: on this thread).
    */
@@ -146,36 +162,62 @@ export class KafkaClient {
     if (this.#closed) throw new KafkaClientError('CLOSED', 'the client was closed');
   }
 
+  /** The signal of one operation: the caller's (checked) and the client's closing, either ends it. */
+  #operation(signal, where) {
+    const given = checkSignal(signal, where);
+    throwIfAborted(given);
+    return given ? anySignal(given, this.#closing.signal) : { signal: this.#closing.signal, dispose() {} };
+  }
+
   /** Sends a request to any broker that answers: the known ones first, then the bootstrap list. */
-  async #anyBroker(api, build) {
-    this.#check();
-    const candidates = [...this.#brokers.values(), ...this.#bootstrap];
-    const failures = [];
-    for (const address of candidates) {
-      const c = this.#connection(address);
-      try {
-        return { connection: c, ...(await c.request(api, build)) };
-      } catch (e) {
-        if (!(e instanceof KafkaClientError) || !['CONNECTION', 'TIMEOUT', 'TLS'].includes(e.code)) throw e;
-        failures.push(e);
+  async #anyBroker(api, build, signal) {
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      this.#check();
+      const candidates = [...this.#brokers.values(), ...this.#bootstrap];
+      const failures = [];
+      for (const address of candidates) {
+        const c = this.#connection(address);
+        try {
+          return { connection: c, ...(await c.request(api, build, signal)) };
+        } catch (e) {
+          if (!(e instanceof KafkaClientError) || !['CONNECTION', 'TIMEOUT', 'TLS'].includes(e.code)) throw e;
+          failures.push(e);
+        }
       }
+      // Before any broker has answered, the bootstrap list is wrong or the cluster is down: that is
+      // the user's to fix, not something to retry, unless connectRetryMs says to wait for it. Once
+      // the cluster is known, it is retried.
+      const code = failures.every((e) => e.code === 'TLS') ? 'TLS' : this.#brokers.size ? 'CONNECTION' : 'BOOTSTRAP';
+      const left = this.#options.connectRetryMs - (Date.now() - started);
+      if (code === 'BOOTSTRAP' && left > 0) {
+        await sleep(Math.min(backoff(this.#options.retryBackoffMs, attempt), CONNECT_RETRY_MAX_PAUSE_MS, left), signal);
+        continue;
+      }
+      const why = [...new Set(failures.map((e) => e.message))].join('; ');
+      const waited = code === 'BOOTSTRAP' && attempt > 1 ? ` (tried ${attempt} times in ${Date.now() - started} ms)` : '';
+      throw new KafkaClientError(code, `no broker answered${waited}: ${why}`, { broker: this.#bootstrap.map(addressName).join(',') });
     }
-    // Before any broker has answered, the bootstrap list is wrong or the cluster is down: that is
-    // the user's to fix, not something to retry. Once the cluster is known, it is retried.
-    const code = failures.every((e) => e.code === 'TLS') ? 'TLS' : this.#brokers.size ? 'CONNECTION' : 'BOOTSTRAP';
-    const why = [...new Set(failures.map((e) => e.message))].join('; ');
-    throw new KafkaClientError(code, `no broker answered: ${why}`, { broker: this.#bootstrap.map(addressName).join(',') });
   }
 
   /**
    * The cluster's brokers and the named topics' partitions (every topic when `topics` is omitted):
    * { clusterId, controllerId, brokers: [{ nodeId, host, port, rack }], topics: [{ topic, topicId,
    * errorCode, errorName, isInternal, partitions: [{ partition, leader, leaderEpoch, replicas, isr,
-   * errorCode, errorName }] }] }.
+   * errorCode, errorName, offlineReplicas }] }] }. `signal` (an AbortSignal) abandons the request.
    */
-  async metadata(topics = null) {
-    const names = topics === null ? null : [].concat(topics);
-    const { connection, version, frame } = await this.#anyBroker('Metadata', (v, id) => encode.metadata(v, id, this.#options.clientId, names));
+  async metadata(topics = null, { signal } = {}) {
+    const op = this.#operation(signal, 'metadata');
+    try {
+      return await abortable(this.#metadata(topics, op.signal), op.signal);
+    } finally {
+      op.dispose();
+    }
+  }
+
+  async #metadata(topics, signal) {
+    const names = topics === null || topics === undefined ? null : [].concat(topics);
+    const { connection, version, frame } = await this.#anyBroker('Metadata', (v, id) => encode.metadata(v, id, this.#options.clientId, names), signal);
     const md = connection.decode('Metadata', version, frame);
     for (const b of md.brokers) this.#brokers.set(b.nodeId, { host: b.host, port: b.port, rack: b.rack ?? null });
     for (const t of md.topics) {
@@ -202,6 +244,7 @@ export class KafkaClient {
           leaderEpoch: p.leaderEpoch ?? -1,
           replicas: p.replicaNodes,
           isr: p.isrNodes,
+          offlineReplicas: p.offlineReplicas ?? [],
           errorCode: p.errorCode,
           errorName: p.errorName,
         })).sort((a, b) => a.partition - b.partition),
@@ -210,9 +253,9 @@ export class KafkaClient {
   }
 
   /** The topic's metadata, fetched when missing or `refresh`; an unknown topic is an error. */
-  async #topic(topic, refresh = false) {
+  async #topic(topic, refresh = false, signal = this.#closing.signal) {
     if (refresh || !this.#topics.has(topic)) {
-      const md = await this.metadata([topic]);
+      const md = await this.#metadata([topic], signal);
       const t = md.topics.find((x) => x.topic === topic);
       if (!t || t.errorCode !== 0) {
         const why = t ? `${t.errorName} (${t.errorCode})` : 'not in the metadata';
@@ -229,15 +272,16 @@ export class KafkaClient {
     return address ? { address, leaderEpoch: p.leaderEpoch, nodeId: p.leader } : null;
   }
 
-  /** Runs `fn(attempt)` until it succeeds or its failures may not be retried (retry.mjs). */
-  async #withRetries(what, fn) {
+  /** Runs `fn(attempt)` until it succeeds or its failures may not be retried (retry.mjs); an abort of `signal` ends the waits. */
+  async #withRetries(what, fn, signal = this.#closing.signal) {
     const retrier = new Retrier(this.#options);
     for (let attempt = 0; ; attempt++) {
       this.#check();
+      throwIfAborted(signal);
       try {
         return await fn(attempt);
       } catch (e) {
-        await retrier.failed(e);
+        await retrier.failed(e, signal);
       }
     }
   }
@@ -247,13 +291,28 @@ export class KafkaClient {
   /**
    * Offsets of `topic`'s partitions (all when `partitions` is omitted) at `at`: 'earliest',
    * 'latest', or a time (Date, ms number, or ISO-8601 string: the first offset whose timestamp is
-   * at or after it). Resolves with a Map partition -> { offset: bigint, timestamp: bigint }; a time
-   * after the last record gives offset -1n.
+   * at or after it). Resolves with a Map partition -> { offset, timestamp }, numbers or with
+   * `int64: 'bigint'` BigInts, as records' int64 values; a time after the last record (or a broker
+   * that looks no time up) gives offset -1. `signal` (an AbortSignal) abandons the lookup.
    */
-  async listOffsets(topic, { partitions, at = 'latest', isolationLevel = 'read_uncommitted' } = {}) {
-    const timestamp = at === 'latest' ? LATEST : at === 'earliest' ? EARLIEST : BigInt(toMillis(at));
+  async listOffsets(topic, { partitions, at = 'latest', isolationLevel = 'read_uncommitted', int64 = 'number', signal } = {}) {
+    if (int64 !== 'number' && int64 !== 'bigint') throw new KafkaClientError('INVALID_ARGUMENT', `listOffsets: int64 must be 'number' or 'bigint', got '${int64}'`);
+    const timestamp = kafkaTimestamp(at);
+    const op = this.#operation(signal, 'listOffsets');
+    try {
+      const found = await abortable(this.#listOffsets(topic, partitions, timestamp, isolationLevel, op.signal), op.signal);
+      if (int64 === 'bigint') return found;
+      const number = int64Converter(false);
+      return new Map([...found].map(([p, o]) => [p, { offset: number(o.offset), timestamp: number(o.timestamp) }]));
+    } finally {
+      op.dispose();
+    }
+  }
+
+  /** listOffsets with BigInts, `timestamp` being Kafka's (-1 latest, -2 earliest, or ms). */
+  async #listOffsets(topic, partitions, timestamp, isolationLevel, signal) {
     return this.#withRetries(`ListOffsets ${topic}`, async (attempt) => {
-      const meta = await this.#topic(topic, attempt > 0);
+      const meta = await this.#topic(topic, attempt > 0, signal);
       const chosen = partitions ?? [...meta.partitions.keys()];
       const byLeader = this.#groupByLeader(topic, chosen);
       const out = new Map();
@@ -263,7 +322,7 @@ export class KafkaClient {
           readCommitted: isolationLevel === 'read_committed',
           timeoutMs: this.#options.requestTimeoutMs,
           partitions: parts.map((p) => ({ topic, partition: p.partition, leaderEpoch: p.leaderEpoch, timestamp })),
-        }));
+        }), signal);
         const res = c.decode('ListOffsets', version, frame);
         for (const t of res.topics) {
           for (const p of t.partitions) {
@@ -273,7 +332,7 @@ export class KafkaClient {
         }
       }));
       return out;
-    });
+    }, signal);
   }
 
   /** Partitions grouped by their leader's address; an unknown leader is a retriable error. */
@@ -296,19 +355,25 @@ export class KafkaClient {
   /**
    * One Fetch of `topic`'s `partitions` ([{ partition, offset, maxBytes? }]) from their leaders.
    * Resolves with one entry per leader: { broker, apiVersion, frame, response } where `response` is
-   * the decoded FetchResponse (decode options from `decode`); `raw: true` keeps `frame`.
+   * the decoded FetchResponse (decode options from `decode`); `raw: true` keeps `frame`. `signal`
+   * (an AbortSignal) abandons it.
    */
-  async fetch(topic, partitions, { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false } = {}) {
-    const answers = await this.#fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel });
-    const decodeOptions = { isolationLevel, decode, raw };
-    return Promise.all(answers.map((answer) => (this.#options.decodeThreads ? this.#decodeOnThread(answer, decodeOptions) : this.#decodeAnswer(answer, decodeOptions))));
+  async fetch(topic, partitions, { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false, signal } = {}) {
+    const op = this.#operation(signal, 'fetch');
+    try {
+      const answers = await abortable(this.#fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel, signal: op.signal }), op.signal);
+      const decodeOptions = { isolationLevel, decode, raw };
+      return await abortable(Promise.all(answers.map((answer) => (this.#options.decodeThreads ? this.#decodeOnThread(answer, decodeOptions) : this.#decodeAnswer(answer, decodeOptions)))), op.signal);
+    } finally {
+      op.dispose();
+    }
   }
 
   /** Sends one Fetch per leader of `partitions`; resolves with the raw answers (not yet decoded). */
-  async #fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel }) {
+  async #fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel, signal }) {
     // with the metadata known and the connections open, every request is written before this
     // returns its promise (see BrokerConnection.request)
-    const meta = this.#topics.get(topic) ?? (await this.#topic(topic));
+    const meta = this.#topics.get(topic) ?? (await this.#topic(topic, false, signal));
     const byLeader = this.#groupByLeader(topic, partitions.map((p) => p.partition));
     const positions = new Map(partitions.map((p) => [p.partition, p]));
     return Promise.all([...byLeader.values()].map(async ({ address, parts }) => {
@@ -325,7 +390,7 @@ export class KafkaClient {
         const fetchVersion = meta.topicId ? v : Math.min(v, fetchTopicIdsFrom() - 1);
         request.version = fetchVersion;
         return encode.fetch(fetchVersion, id, this.#options.clientId, request);
-      });
+      }, signal);
       return { connection, topic, topicId: meta.topicId, apiVersion: request.version ?? version, frame, request };
     }));
   }
@@ -366,18 +431,32 @@ export class KafkaClient {
    * onResponse({ broker, apiVersion, frame, request, response }) for every fetch response: its raw
    * frame and its decoded result, before its records are handed out. The callback may keep the
    * result, or move it (toTransferable: consume has read what it needs from it; reading the chunks'
-   * `records` then throws, saying they moved).
+   * `records` then throws, saying they moved). signal: an AbortSignal; its abort ends the iterator
+   * with the signal's reason. close() ends it too, quietly: the loop over it just ends.
    */
   consume(options) {
     return new ConsumePass(this.#link, options).run();
   }
 
+  /**
+   * The first record of `topic` that `match(record, chunk)` accepts (any record without `match`),
+   * read from `from` (default 'earliest'): resolves with { topic, partition, record }, or rejects
+   * with TIMEOUT after `timeoutMs` (default 30000). For tests: wait until a record the code under
+   * test writes is there. Other options are consume's (partitions, values, decode, signal, ...).
+   */
+  waitFor(options) {
+    return waitFor(this, options);
+  }
+
   // What a consume pass asks of its client (client/consume.mjs).
   #link = {
     options: null, // set in the constructor
-    topic: (name, refresh) => this.#topic(name, refresh),
-    withRetries: (what, fn) => this.#withRetries(what, fn),
-    listOffsets: (topic, query) => this.listOffsets(topic, query),
+    closing: this.#closing.signal,
+    closed: () => this.#closed,
+    check: () => this.#check(),
+    topic: (name, refresh, signal) => this.#topic(name, refresh, signal),
+    withRetries: (what, fn, signal) => this.#withRetries(what, fn, signal),
+    listOffsets: (topic, query, signal) => this.#listOffsets(topic, query.partitions, kafkaTimestamp(query.at), query.isolationLevel, signal),
     fetchFrames: (topic, partitions, request) => this.#fetchFrames(topic, partitions, request),
     positionsOf: (answer, decodeOptions) => this.#positionsOf(answer, decodeOptions),
     decodeAnswer: (answer, decodeOptions) => this.#decodeAnswer(answer, decodeOptions),
@@ -399,9 +478,14 @@ export class KafkaClient {
     return { partitions: scanned.partitions, decoded: null };
   }
 
-  /** Closes every connection; later calls fail. */
+  /**
+   * Closes every connection; later calls fail with CLOSED. Consume passes under way end quietly
+   * (their loops end), other operations in flight fail with CLOSED.
+   */
   close() {
+    if (this.#closed) return;
     this.#closed = true;
+    this.#closing.abort(new KafkaClientError('CLOSED', 'the client was closed'));
     for (const c of this.#connections.values()) c.close();
     this.#connections.clear();
     this.#threads?.close();
@@ -412,12 +496,14 @@ export class KafkaClient {
  * `read()` of one Fetch answer, a decoding error naming the broker and the request it answered:
  * the bytes came from there, and a garbage answer otherwise said neither.
  */
-function fromBroker({ connection, apiVersion, topic }, read) {
+function fromBroker({ connection, apiVersion, topic, topicId }, read) {
   try {
     return read();
   } catch (e) {
     if (!(e instanceof KafkaDecodeError) || e.broker) throw e;
-    throw new KafkaDecodeError({ ...e.toJSON(), message: `broker ${connection.name} answered Fetch v${apiVersion} of ${topic}: ${e.message}`, broker: connection.name });
+    // responses from v13 name topics by id: the name is what the reader knows them by
+    const message = topicId ? e.message.replaceAll(`topic ${topicId}`, `topic ${topic}`) : e.message;
+    throw new KafkaDecodeError({ ...e.toJSON(), message: `broker ${connection.name} answered Fetch v${apiVersion} of ${topic}: ${message}`, broker: connection.name });
   }
 }
 

@@ -7,6 +7,7 @@
 
 import { errorName, KafkaDecodeError } from '../api.mjs';
 import { addressName } from './address.mjs';
+import { abortable, onAbort, reasonOf } from './abort.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { FrameSplitter } from './frames.mjs';
 import { decodeResponse, encode, negotiate } from './protocol.mjs';
@@ -31,6 +32,7 @@ export class BrokerConnection {
     this.closed = false;
     this.opening = null;
     this.ready = false; // connected, versions negotiated, authenticated
+    this.everReady = false;
     this.piped = null; // { onBytes, onClose } once handed to a byte pipe (the relay)
     this.answered = false;
   }
@@ -56,7 +58,18 @@ export class BrokerConnection {
       if (e instanceof KafkaClientError && e.code === 'CONNECTION') await this.#connect();
       else if (!(e instanceof KafkaClientError && e.code === 'PROTOCOL')) throw e;
     }
-    if (answer === null || answer.errorCode === 35) answer = await this.#apiVersions(0);
+    if (answer === null || answer.errorCode === 35) {
+      try {
+        answer = await this.#apiVersions(0);
+      } catch (e) {
+        // closed again, at the version every broker speaks: no Kafka broker does that (a TLS port
+        // given a plain connection often closes without a word)
+        const closedSilently = e instanceof KafkaClientError && e.code === 'CONNECTION' && e.message.startsWith(`broker ${this.name} closed`) && !this.answered;
+        if (!closedSilently || this.options.tls) throw e;
+        throw new KafkaClientError('NOT_KAFKA', `${this.name} is not a Kafka broker, or it expects TLS: it closed the connection at ApiVersions v0 without a word (with TLS: --tls, or the option tls)`,
+          { broker: this.name, cause: e });
+      }
+    }
     if (answer.errorCode !== 0) throw this.brokerError(`ApiVersions failed`, answer.errorCode);
     this.versions = negotiate(answer.apiKeys);
     for (const api of ['Metadata', 'ListOffsets', 'Fetch']) {
@@ -66,6 +79,7 @@ export class BrokerConnection {
     }
     if (this.options.sasl) await this.#authenticate(this.options.sasl);
     this.ready = true;
+    this.everReady = true;
   }
 
   async #connect() {
@@ -134,12 +148,12 @@ export class BrokerConnection {
    * Sends one request of `api` ('Fetch', ...) and resolves with its response frame.
    * `build(version, correlationId)` encodes it at the negotiated version.
    */
-  async request(api, build) {
+  async request(api, build, signal) {
     // Once open, the request is written before this returns (no await first): a consumer that asks
     // for its next fetch before decoding the last one has the broker working while it decodes.
-    if (!this.ready) await this.open();
+    if (!this.ready) await abortable(this.open(), signal);
     const version = this.versions[api];
-    return { version, frame: await this.#send(api, version, build) };
+    return { version, frame: await this.#send(api, version, build, this.options.requestTimeoutMs, signal) };
   }
 
   /** A response of `api` decoded (protocol.mjs); bytes that do not decode are a PROTOCOL error naming this broker. */
@@ -153,24 +167,43 @@ export class BrokerConnection {
     }
   }
 
-  #send(api, version, build, timeoutMs = this.options.requestTimeoutMs) {
+  #send(api, version, build, timeoutMs = this.options.requestTimeoutMs, signal = undefined) {
     if (this.closed) return Promise.reject(new KafkaClientError('CLOSED', 'the client was closed', { broker: this.name }));
     if (!this.socket) return Promise.reject(new KafkaClientError('CONNECTION', `not connected to broker ${this.name}`, { broker: this.name }));
+    if (signal?.aborted) return Promise.reject(reasonOf(signal));
     const id = this.nextCorrelationId;
     this.nextCorrelationId = id === 0x7fffffff ? 1 : id + 1;
     const frame = build(version, id);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const opening = this.ready ? '' : ': not a Kafka broker, or not ready';
-        const error = new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${api} within ${timeoutMs} ms${opening}`, { broker: this.name });
+        stop();
+        // silence at the opening of a peer never heard from: no Kafka broker lets ApiVersions go
+        // unanswered for this long (one that answered before may just be stuck)
+        const error = this.ready || this.everReady
+          ? new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${api} within ${timeoutMs} ms`, { broker: this.name })
+          : new KafkaClientError('TIMEOUT', `${this.name} is not a Kafka broker, or not ready: no answer to ${api} within ${timeoutMs} ms`, { broker: this.name });
         reject(error);
         // a late answer could not be told from the next one: start over on a fresh connection
         this.#drop(error);
       }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      // an abort forgets the request: its answer, when it comes, is skipped by its correlation id
+      const stop = onAbort(signal, (reason) => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(timer);
+        reject(reason);
+        this.#idle();
+      });
+      this.pending.set(id, { resolve, reject, timer, stop });
+      // a socket with a request in flight keeps the process alive, an idle one does not
+      this.socket.ref?.();
       this.socket.write(frame);
     });
+  }
+
+  /** Lets the process exit while nothing is asked of this connection (a client not closed does not hold it). */
+  #idle() {
+    if (this.pending.size === 0) this.socket?.unref?.();
   }
 
   #onData(chunk) {
@@ -197,16 +230,19 @@ export class BrokerConnection {
       if (frame.length < 4) continue;
       const id = ((frame[0] << 24) | (frame[1] << 16) | (frame[2] << 8) | frame[3]) | 0;
       const waiting = this.pending.get(id);
-      if (!waiting) continue; // an answer to a request that timed out
+      if (!waiting) continue; // an answer to a request that timed out or was aborted
       this.pending.delete(id);
       clearTimeout(waiting.timer);
+      waiting.stop();
       waiting.resolve(frame);
     }
+    this.#idle();
   }
 
   #failAll(error) {
-    for (const { reject, timer } of this.pending.values()) {
+    for (const { reject, timer, stop } of this.pending.values()) {
       clearTimeout(timer);
+      stop();
       reject(error);
     }
     this.pending.clear();

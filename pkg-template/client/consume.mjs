@@ -13,21 +13,20 @@
 
 import { recordsOf } from '../api.mjs';
 import { ValueDecoder } from '../values/decoder.mjs';
+import { anySignal, checkSignal, onAbort, reasonOf, sleep, throwIfAborted } from './abort.mjs';
 import { errorNameOf } from './connection.mjs';
 import { PartitionCursor } from './cursor.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { isRetriable, Retrier } from './retry.mjs';
-import { startPosition } from './start.mjs';
+import { endPosition, startPosition } from './start.mjs';
 
-const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
-  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'values'];
+const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'until', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
+  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'values', 'signal'];
 
 const CONSUME_DEFAULTS = {
-  partitions: undefined, from: 'earliest', untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
-  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, values: null,
+  partitions: undefined, from: 'earliest', until: null, untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
+  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, values: null, signal: undefined,
 };
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Rounds in a row that may leave a partition where it was while its broker says there is more.
 const STALLED_ROUNDS = 20;
@@ -55,8 +54,9 @@ function consumeOptions(options) {
 
 /**
  * One pass of KafkaClient.consume. `link` is what it asks of its client: { options (the client's
- * connection options), topic(name, refresh), withRetries(what, fn), listOffsets(topic, query),
- * fetchFrames(topic, partitions, request), positionsOf(answer, decodeOptions),
+ * connection options), closing (a signal close() aborts), closed(), check() (throws once closed),
+ * topic(name, refresh, signal), withRetries(what, fn, signal), listOffsets(topic, query, signal)
+ * (BigInts), fetchFrames(topic, partitions, request), positionsOf(answer, decodeOptions),
  * decodeAnswer(answer, decodeOptions), decodeOnThread(answer, decodeOptions) }.
  */
 export class ConsumePass {
@@ -85,31 +85,68 @@ export class ConsumePass {
     // its copy to a thread and back costs; told by the last response decoded that held batches
     // (topics rarely mix codecs, and a wrong guess costs one response).
     this.decodeHere = false;
+    /** The pass's signal: the caller's and the client's closing; it ends every wait of the pass. */
+    this.signal = null;
   }
 
-  /** The chunks of the pass, in order (KafkaClient.consume). */
+  /**
+   * The chunks of the pass, in order (KafkaClient.consume). The client's close() ends them quietly;
+   * the caller's signal with its reason.
+   */
   async *run() {
     // the options and the start are checked before any request
     this.o = consumeOptions(this.given);
+    const given = checkSignal(this.o.signal, 'consume');
+    throwIfAborted(given);
+    this.link.check();
+    const { signal, dispose } = given ? anySignal(given, this.link.closing) : { signal: this.link.closing, dispose() {} };
+    this.signal = signal;
+    // an abort wakes a reader waiting for a round: it then throws the reason
+    const stop = onAbort(signal, () => {
+      this.stopped = true;
+      this.#wake('reader');
+      this.#wake('fetcher');
+    });
+    try {
+      yield* this.#chunks();
+    } catch (e) {
+      if (given?.aborted) throw reasonOf(given);
+      if (this.link.closed()) return;
+      throw e;
+    } finally {
+      stop();
+      dispose();
+    }
+  }
+
+  async *#chunks() {
     const start = startPosition(this.o.from);
+    const until = endPosition(this.o.until);
     const { topic, partitions, untilEnd, isolationLevel, partitionMaxBytes, decode, onResponse } = this.o;
     // results are kept, never transient: the client decodes while the caller reads (a response
     // with legacy messages as it comes in, to learn where it ends), which would end a transient one
     this.decodeOptions = { isolationLevel, decode: { ...decode, transient: false }, raw: onResponse !== null };
-    const meta = await this.link.withRetries(`Metadata ${topic}`, () => this.link.topic(topic));
+    const meta = await this.link.withRetries(`Metadata ${topic}`, () => this.link.topic(topic, false, this.signal), this.signal);
     const chosen = partitions ?? [...meta.partitions.keys()].sort((a, b) => a - b);
     for (const p of chosen) {
       if (!meta.partitions.has(p)) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${meta.partitions.size})`, { topic, partition: p });
     }
-    const starts = await startOffsets(this.link, topic, chosen, start, isolationLevel);
+    const query = (at) => this.link.listOffsets(topic, { partitions: chosen, at, isolationLevel }, this.signal);
+    const starts = await startOffsets(query, chosen, start);
+    const ends = until?.time === undefined ? null : await timeOffsets(query, chosen, until.time);
     const readCommitted = isolationLevel === 'read_committed';
     for (const p of chosen) {
-      this.cursors.set(p, new PartitionCursor(topic, p, { offset: starts.get(p), maxBytes: partitionMaxBytes, stopAtEnd: untilEnd, readCommitted }));
+      this.cursors.set(p, new PartitionCursor(topic, p, {
+        offset: starts.get(p), maxBytes: partitionMaxBytes, stopAtEnd: untilEnd || Boolean(until?.end), readCommitted,
+        until: until?.offset ?? ends?.get(p) ?? null, untilTime: until?.time ?? null,
+      }));
     }
     this.#fetcher();
     try {
       while (this.emitted < this.o.maxRecords) {
-        while (!this.rounds.length && this.fetching) await this.#waitFor('reader');
+        throwIfAborted(this.signal);
+        while (!this.rounds.length && this.fetching && !this.signal.aborted) await this.#waitFor('reader');
+        throwIfAborted(this.signal);
         if (!this.rounds.length) break;
         const round = this.rounds.shift();
         if (round.error) throw round.error;
@@ -121,12 +158,10 @@ export class ConsumePass {
         const chunks = await this.#chunksOf(round);
         this.pendingSpan -= round.span;
         this.#wake('fetcher');
-        if (!this.o.values) {
-          yield* handOut(chunks);
-          continue;
-        }
         for (const chunk of handOut(chunks)) {
-          await this.o.values.attach(chunk.records);
+          // close() or an abort while the caller held the last chunk: none after it
+          if (this.signal.aborted) break;
+          if (this.o.values) await this.o.values.attach(chunk.records);
           yield chunk;
         }
       }
@@ -157,7 +192,7 @@ export class ConsumePass {
     const { topic, maxWaitMs, fetchMaxBytes, isolationLevel } = this.o;
     // the first round asks for no wait: its answers tell where each partition ends
     const wait = this.asked++ === 0 ? 0 : maxWaitMs;
-    const asked = this.link.fetchFrames(topic, live.map((c) => c.request()), { maxWaitMs: wait, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel });
+    const asked = this.link.fetchFrames(topic, live.map((c) => c.request()), { maxWaitMs: wait, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel, signal: this.signal });
     return { wait, answers: this.#decodingAhead(asked) };
   }
 
@@ -205,7 +240,7 @@ export class ConsumePass {
         this.#wake('reader');
         // nothing moved on: wait out the max wait a broker that answered at once did not
         const early = next.wait - (Date.now() - askedAt);
-        if (!round.progressed && early > 0) await sleep(early);
+        if (!round.progressed && early > 0) await sleep(early, this.signal);
       }
     } catch (e) {
       this.rounds.push({ error: e });
@@ -237,11 +272,11 @@ export class ConsumePass {
         const broker = answers[k].connection.name;
         const next = cursor.onError({ errorCode: p.errorCode, errorName: p.errorName ?? errorNameOf(p.errorCode) }, broker, { ...this.o, ...this.link.options });
         if (next.reset) {
-          const offsets = await this.link.listOffsets(this.o.topic, { partitions: [p.partition], at: next.reset, isolationLevel: this.o.isolationLevel });
+          const offsets = await this.link.listOffsets(this.o.topic, { partitions: [p.partition], at: next.reset, isolationLevel: this.o.isolationLevel }, this.signal);
           cursor.offset = offsets.get(p.partition).offset;
         } else {
-          await sleep(next.retryAfterMs);
-          await this.link.topic(this.o.topic, true).catch(() => {});
+          await sleep(next.retryAfterMs, this.signal);
+          await this.link.topic(this.o.topic, true, this.signal).catch(() => {});
         }
       }
     }
@@ -258,9 +293,9 @@ export class ConsumePass {
 
   /** After a failed fetch round: back off and learn the metadata again, or give up with the error (retry.mjs). */
   async #recover(error) {
-    await this.retrier.failed(error);
+    await this.retrier.failed(error, this.signal);
     try {
-      await this.link.topic(this.o.topic, true);
+      await this.link.topic(this.o.topic, true, this.signal);
     } catch (e) {
       if (!isRetriable(e)) throw e;
     }
@@ -305,19 +340,36 @@ export class ConsumePass {
   }
 }
 
-/** Each partition's first offset, from a startPosition(). */
-async function startOffsets(link, topic, partitions, start, isolationLevel) {
+/**
+ * Each partition's first offset, from a startPosition(); `query(at)` looks the partitions' offsets
+ * up (BigInts).
+ */
+async function startOffsets(query, partitions, start) {
   if (start.at) {
-    const offsets = await link.listOffsets(topic, { partitions, at: start.at, isolationLevel });
+    const offsets = await query(start.at);
     return new Map(partitions.map((p) => [p, offsets.get(p).offset]));
   }
   if (start.offset !== undefined) return new Map(partitions.map((p) => [p, start.offset]));
+  if (start.last !== undefined) {
+    // the last N offsets, not before the first one the partition still has
+    const [earliest, latest] = [await query('earliest'), await query('latest')];
+    return new Map(partitions.map((p) => {
+      const from = latest.get(p).offset - start.last;
+      return [p, from > earliest.get(p).offset ? from : earliest.get(p).offset];
+    }));
+  }
   // a time: the first offset at or after it; none (a time after the last record) means the end
-  const byTime = await link.listOffsets(topic, { partitions, at: { time: start.time }, isolationLevel });
-  const latest = await link.listOffsets(topic, { partitions, at: 'latest', isolationLevel });
+  const byTime = await timeOffsets(query, partitions, start.time);
+  const latest = await query('latest');
+  return new Map(partitions.map((p) => [p, byTime.get(p) ?? latest.get(p).offset]));
+}
+
+/** The first offset of each partition stamped at or after `time`, or null where the broker found none. */
+async function timeOffsets(query, partitions, time) {
+  const byTime = await query({ time });
   // none found is offset -1 with timestamp -1 (some brokers answer offset 0 with timestamp -1)
   const found = ({ offset, timestamp }) => offset >= 0n && timestamp >= 0n;
-  return new Map(partitions.map((p) => [p, found(byTime.get(p)) ? byTime.get(p).offset : latest.get(p).offset]));
+  return new Map(partitions.map((p) => [p, found(byTime.get(p)) ? byTime.get(p).offset : null]));
 }
 
 /**

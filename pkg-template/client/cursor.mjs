@@ -12,17 +12,21 @@ export class PartitionCursor {
   /**
    * `offset`: where the pass starts; `maxBytes`: the partition's byte limit of a Fetch (grown when
    * one batch is larger); `stopAtEnd`: the pass ends this partition at the end offset its first
-   * answer reports (the high watermark, or the last stable offset under `readCommitted`).
+   * answer reports (the high watermark, or the last stable offset under `readCommitted`);
+   * `until`: an offset it ends at in any case (null: none); `untilTime`: ms, the first record
+   * stamped at or after it ends the partition (null: none).
    */
-  constructor(topic, partition, { offset, maxBytes, stopAtEnd, readCommitted }) {
+  constructor(topic, partition, { offset, maxBytes, stopAtEnd, readCommitted, until = null, untilTime = null }) {
     this.topic = topic;
     this.partition = partition;
     this.offset = offset;
     this.maxBytes = maxBytes;
     this.stopAtEnd = stopAtEnd;
     this.readCommitted = readCommitted;
-    /** Where the pass ends this partition (stopAtEnd): null until its first answer says. */
-    this.end = null;
+    /** Where the pass ends this partition: `until`, or the end its first answer says (stopAtEnd), the lower; null: none yet. */
+    this.end = until;
+    this.sawEnd = false;
+    this.untilTime = untilTime;
     /** Failed answers in a row (reset by one that succeeds). */
     this.failures = 0;
     /** Where the broker last said the partition ends (the high watermark, or the last stable offset under read_committed). */
@@ -52,7 +56,10 @@ export class PartitionCursor {
     this.failures = 0;
     const lso = position.lastStableOffset === null ? -1n : BigInt(position.lastStableOffset);
     this.brokerEnd = this.readCommitted && lso >= 0n ? lso : BigInt(position.highWatermark);
-    if (this.stopAtEnd && this.end === null) this.end = this.brokerEnd;
+    if (this.stopAtEnd && !this.sawEnd) {
+      this.sawEnd = true;
+      if (this.end === null || this.brokerEnd < this.end) this.end = this.brokerEnd;
+    }
     let moved = 0n;
     let grew = false;
     if (position.nextOffset !== null) {
@@ -87,10 +94,21 @@ export class PartitionCursor {
       { broker, topic: this.topic, partition: this.partition });
   }
 
-  /** How many of `set`'s first `count` records lie below the end (all of them when there is none). */
+  /**
+   * How many of `set`'s first `count` records lie below the end (all of them when there is none);
+   * with `untilTime`, the first record stamped at or after it is where the partition ends.
+   */
   recordsBefore(set, count) {
-    if (this.end === null || count === 0 || BigInt(set.record(count - 1).offset) < this.end) return count;
-    return firstAtOrAfter(set, this.end);
+    const take = this.end === null || count === 0 || BigInt(set.record(count - 1).offset) < this.end ? count : firstAtOrAfter(set, this.end);
+    if (this.untilTime === null) return take;
+    for (let i = 0; i < take; i++) {
+      const r = set.record(i);
+      if (Number(r.timestamp) >= this.untilTime) {
+        this.end = BigInt(r.offset);
+        return i;
+      }
+    }
+    return take;
   }
 
   /**

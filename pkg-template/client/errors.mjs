@@ -10,7 +10,8 @@ export class KafkaClientError extends Error {
    *   | TIMEOUT | AUTHENTICATION | BROKER_ERROR | UNKNOWN_TOPIC | OFFSET_OUT_OF_RANGE
    *   | FRAME_TOO_LARGE | PROTOCOL (a response that does not decode) | NOT_KAFKA (the peer is not a
    *   Kafka broker) | NO_PROGRESS (a partition that stays put while its broker says there is more)
-   *   | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT
+   *   | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT | NOT_FOUND (waitFor: the pass ended
+   *   without a match)
    */
   constructor(code, message, { broker = null, topic = null, partition = null, errorCode = null, errorName = null, cause } = {}) {
     super(printable(message), cause === undefined ? undefined : { cause });

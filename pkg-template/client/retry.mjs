@@ -4,6 +4,7 @@
 // after the first timeout the operation goes on trying for one request timeout more, not for all
 // its retries (a silent broker fails in about twice the request timeout, not eleven times it).
 
+import { sleep } from './abort.mjs';
 import { KafkaClientError } from './errors.mjs';
 
 // Partition errors that a metadata refresh and a retry can cure, as the Java consumer treats them
@@ -15,8 +16,6 @@ const REFRESH = new Set([
 
 /** Whether a broker error (by Kafka's name) is one that learning the leader again and retrying can cure. */
 export const curedByRefresh = (errorName) => REFRESH.has(errorName);
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The pause before retry `attempt` (1, 2, ...): `backoffMs` doubled each time, at most 5 s. */
 export const backoff = (backoffMs, attempt) => Math.min(backoffMs * 2 ** (attempt - 1), 5000);
@@ -44,12 +43,12 @@ export class Retrier {
   /**
    * After a failed try: waits the backoff before the next, or throws `error` when it is not
    * retriable, the retries are used up, or the tries since the first timeout took a request
-   * timeout already.
+   * timeout already. An abort of `signal` ends the wait with its reason.
    */
-  async failed(error) {
+  async failed(error, signal) {
     if (!isRetriable(error) || ++this.failures > this.retries) throw error;
     if (error.code === 'TIMEOUT') this.firstTimeoutAt ??= Date.now();
     if (this.firstTimeoutAt !== null && Date.now() - this.firstTimeoutAt >= this.timeoutMs) throw error;
-    await sleep(backoff(this.backoffMs, this.failures));
+    await sleep(backoff(this.backoffMs, this.failures), signal);
   }
 }

@@ -1,5 +1,5 @@
-// Where a consume pass starts, as the caller says it: 'earliest', 'latest', an offset or a time;
-// and times as milliseconds since the epoch.
+// Where a consume pass starts and ends, as the caller says it: 'earliest', 'latest', an offset, the
+// last N offsets or a time; 'end', an offset or a time; and times as milliseconds since the epoch.
 
 import { KafkaClientError } from './errors.mjs';
 
@@ -7,11 +7,17 @@ import { KafkaClientError } from './errors.mjs';
 const MAX_OFFSET = 2n ** 63n - 1n;
 
 /**
- * consume's `from` as { at: 'earliest' | 'latest' }, { offset: bigint } or { time: ms }: an integer
- * (number, bigint or digits) is an offset; a Date, { time: ms } or an ISO-8601 string is a time.
+ * consume's `from` as { at: 'earliest' | 'latest' }, { offset: bigint }, { last: bigint } or
+ * { time: ms }: an integer (number, bigint or digits) is an offset; { last: N } the last N offsets
+ * of each partition; a Date, { time: ms } or an ISO-8601 string is a time.
  */
 export function startPosition(from) {
   if (from === 'earliest' || from === 'latest') return { at: from };
+  if (typeof from === 'object' && from !== null && 'last' in from) {
+    const n = from.last;
+    if ((typeof n === 'bigint' || Number.isSafeInteger(n)) && n >= 0 && BigInt(n) <= MAX_OFFSET) return { last: BigInt(n) };
+    throw new KafkaClientError('INVALID_ARGUMENT', `from: { last: N } takes a count of offsets from 0 to 2^63-1, got ${String(n)}`);
+  }
   if (typeof from === 'bigint' || (typeof from === 'number' && Number.isSafeInteger(from)) || (typeof from === 'string' && /^\d+$/.test(from))) {
     const offset = BigInt(from);
     if (offset >= 0n && offset <= MAX_OFFSET) return { offset };
@@ -23,7 +29,28 @@ export function startPosition(from) {
       // the message below names every form
     }
   }
-  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
+  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1), { last: N } or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
+}
+
+/**
+ * consume's `until` as null (none), { end: true } ('end': the end offsets seen at the start, as
+ * untilEnd), { offset: bigint } or { time: ms }: the pass leaves out records at or past it.
+ */
+export function endPosition(until) {
+  if (until === undefined || until === null) return null;
+  if (until === 'end') return { end: true };
+  if (typeof until === 'bigint' || (typeof until === 'number' && Number.isSafeInteger(until)) || (typeof until === 'string' && /^\d+$/.test(until))) {
+    const offset = BigInt(until);
+    if (offset >= 0n && offset <= MAX_OFFSET) return { offset };
+  }
+  if (typeof until !== 'number') {
+    try {
+      return { time: toMillis(until) };
+    } catch {
+      // the message below names every form
+    }
+  }
+  throw new KafkaClientError('INVALID_ARGUMENT', `until is 'end', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof until === 'string' ? `'${until}'` : String(until)}`);
 }
 
 /** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */

@@ -1,7 +1,8 @@
 // How the client reaches brokers in Node: a TCP socket, or TLS (node:tls) when the client has a `tls`
 // option. Every transport gives the connection the same small interface: write(bytes), close(),
 // onData(fn), onClose(fn(error?)); sockets can also pause() and resume() reading (the relay's
-// back-pressure). A chunk given to onData's fn is valid only during that call: copy what you keep.
+// back-pressure), and ref() and unref() (whether they keep the process alive). A chunk given to
+// onData's fn is valid only during that call: copy what you keep.
 
 import net from 'node:net';
 import tls from 'node:tls';
@@ -53,6 +54,9 @@ function connect({ host, port, tls: tlsOptions, timeoutMs }) {
         close: () => socket.destroy(),
         pause: () => socket.pause(),
         resume: () => socket.resume(),
+        // the connection holds the process only while it waits for an answer
+        ref: () => socket.ref(),
+        unref: () => socket.unref(),
         onData: (fn) => {
           deliver = fn;
           for (const chunk of early.splice(0)) fn(chunk);

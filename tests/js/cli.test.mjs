@@ -76,6 +76,26 @@ test('every user error is one line and exit code 2', () => {
     [['capture', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--out', path.join(MULTIBATCH, 'sub')], /--out .*: cannot create it \(ENOTDIR\)/],
     [['capture', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--out', path.join(tmp, 'earlier-capture')], /already holds a capture \(000001\.bin/],
     [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '18446744073709551616'], /past the largest offset Kafka has/],
+    // a scheme or no port: refused before any connection (tcp://host:9092 was tried as host 'tcp://host')
+    [['consume', '--bootstrap', 'tcp://127.0.0.1:9092', '--topic', 't'], /a broker address is HOST:PORT without a scheme, got 'tcp:\/\/127\.0\.0\.1:9092' \(give '127\.0\.0\.1:9092'\)/],
+    [['metadata', '--bootstrap', 'kafka://broker:9092'], /without a scheme, got 'kafka:\/\/broker:9092' \(give 'broker:9092'\)/],
+    [['offsets', '--bootstrap', 'localhost', '--topic', 't', '--at', 'latest'], /a broker address is HOST:PORT, got 'localhost' \(the port is missing\)/],
+    [['consume', '--bootstrap', '127.0.0.1:1,::1', '--topic', 't'], /a broker address is HOST:PORT, got '::1'/],
+    // an option that takes one value, given twice: the first would silently lose
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '5', '--from', '6'], /^kafka-fetch-decoder: --from was given twice: it takes one value$/m],
+    [[MULTIBATCH, '--api-version', '12', '--api-version', '11'], /--api-version was given twice/],
+    [['metadata', '--bootstrap', '127.0.0.1:1', '--bootstrap', '127.0.0.1:2'], /--bootstrap was given twice/],
+    // positions
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', 'stored'], /--from stored is a consumer group's position/],
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', 'yesterday'], /--from must be earliest \(or beginning\), latest \(or end\), an offset, -N/],
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--until', '-15'], /--until must be end, an offset, or a time/],
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '-18446744073709551616'], /--from -N: 18446744073709551616 is past the largest offset/],
+    [['consume', '--bootstrap', '127.0.0.1:1'], /--topic NAME \(or --topic-regex REGEX\) is required/],
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic-regex', '(orders'], /--topic-regex \(orders: not a regular expression/],
+    [['offsets', '--bootstrap', '127.0.0.1:1', '--topic', 't'], /--at is required: earliest, latest, or a time/],
+    [['offsets', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--at', 'soon'], /--at must be earliest, latest, or a time/],
+    [['offsets', '--bootstrap', '127.0.0.1:1', '--at', 'latest'], /--topic NAME is required/],
+    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--connect-retry-ms', '-1'], /--connect-retry-ms must be an integer from 0/],
   ];
   fs.mkdirSync(path.join(tmp, 'earlier-capture'));
   fs.writeFileSync(path.join(tmp, 'earlier-capture', '000001.bin'), fs.readFileSync(MULTIBATCH));
@@ -131,9 +151,35 @@ test('--help lists every command and option; --version prints the version', () =
   const r = cli('--help');
   assert.equal(r.code, 0);
   assert.equal(cli('--version').out, `${JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8')).version}\n`);
-  for (const word of ['decode', '--api-version', '--no-header', '--json', '--encoding', '--isolation-level', '--crc', '--record-set']) {
+  for (const word of ['decode', '--api-version', '--no-header', '--json', '--encoding', '--isolation-level', '--crc', '--record-set',
+    'metadata', 'offsets', '--offsets', '--at', '--topic-regex', '--until', '--grep', '--filter', '--connect-retry-ms']) {
     assert.ok(r.out.includes(word), word);
   }
+  // consume's JSON lines: the partition is a number (offset and timestamp are strings)
+  const consume = cli('consume', '--help').out;
+  assert.match(consume, /\(topic, offset and timestamp as strings, partition a number,/);
+  assert.equal(JSON.parse(cli(MULTIBATCH, '--json').out.split('\n')[0]).partition, 0);
+  for (const command of ['metadata', 'offsets']) {
+    const help = cli(command, '--help');
+    assert.equal(help.code, 0);
+    assert.match(help.out, new RegExp(`^kafka-fetch-decoder ${command} --bootstrap HOST:PORT`));
+  }
+});
+
+test('a FILE that does not decode says so in one line, with no empty table before it', () => {
+  const file = path.join(tmp, 'not-a-response.bin');
+  fs.writeFileSync(file, Buffer.from('00000001000000000000000100000000', 'hex'));
+  const r = cli(file, '--api-version', '4');
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, /^kafka-fetch-decoder: .*not-a-response\.bin: the response ends early: input ends early at byte 14/);
+  assert.equal(r.err.trim().split('\n').length, 1);
+  // a response with no records is still an empty table, as before
+  const empty = path.join(tmp, 'no-topics.bin');
+  fs.writeFileSync(empty, Buffer.from('000000010000000000000000', 'hex'));
+  const e = cli(empty, '--api-version', '4');
+  assert.equal(e.code, 0, e.err);
+  assert.match(e.out, /^topic\s+part\s+offset/);
 });
 
 test('--format arrow --out FILE, csv and ndjson: the records of --json, in each', () => {
@@ -163,7 +209,7 @@ print(json.dumps([{'topic': r['topic'], 'partition': r['partition'], 'offset': s
   const topics = spawnSync(path.join(root, '.venv-brokers/bin/python'), ['-c', "import sys, pyarrow.ipc as ipc; t = ipc.open_stream(open(sys.argv[1], 'rb')).read_all(); print(sorted(set(t.column('topic').to_pylist())), t.num_rows)", log]).stdout.toString().trim();
   assert.equal(topics, "['segment.log'] 288");
   // errors: a format that does not exist, two formats, a directory that does not exist
-  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, csv, arrow, got 'xml'\n$/);
+  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, csv, arrow, or a format string with tokens \(%t .*\), got 'xml'\n$/);
   assert.match(cli(MULTIBATCH, '--json', '--format', 'csv').err, /one output format/);
   const missing = cli(MULTIBATCH, '--format', 'arrow', '--out', path.join(tmp, 'no/such/dir/f.arrows'));
   assert.deepEqual([missing.code, missing.err], [2, `kafka-fetch-decoder: --out ${path.join(tmp, 'no/such/dir/f.arrows')}: cannot write it (no such directory)\n`]);

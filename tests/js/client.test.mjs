@@ -315,3 +315,40 @@ test('decodeThreads: consume and fetch decode on worker threads, to the same rec
   assert.deepEqual(onThreads.got.map((r) => r[1]), Array.from({ length: 48 }, (_, i) => i));
   assert.equal(onThreads.fetches, 2); // one round reached the end; then the single fetch
 });
+
+test('consume from the last N offsets, until an offset or a time; listOffsets by the int64 option', async () => {
+  // partition 0: offsets 0-69 (magic 0/1 messages, timestamps -1 or old); partition 1: 100-117
+  const { frame, meta } = sample('kpb_v12_mixed_magic');
+  const [expected] = meta.expected.topics;
+  const broker = scriptedBroker({ topic: expected.topic, offsets: { 0: [0, 70], 1: [100, 118] }, fetchFrame: frame });
+  const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
+  const read = async (options) => {
+    const got = [];
+    for await (const chunk of client.consume({ topic: expected.topic, ...options })) got.push(...chunk.records.map((r) => `${chunk.partition}/${r.offset}`));
+    return got.sort();
+  };
+  const want = (pick) => expected.partitions.flatMap((p) => p.records.filter((r) => pick(p.partition, r)).map((r) => `${p.partition}/${r.offset}`)).sort();
+  try {
+    assert.deepEqual(await read({ from: { last: 5 }, untilEnd: true }), want((p, r) => r.offset >= (p === 0 ? 65 : 113)));
+    // more than a partition holds: from its first offset
+    assert.deepEqual(await read({ from: { last: 1000n }, untilEnd: true }), want(() => true));
+    // until an offset: the records below it; ends without untilEnd once every partition is there
+    assert.deepEqual(await read({ partitions: [1], until: 103 }), want((p, r) => p === 1 && r.offset < 103));
+    assert.deepEqual(await read({ until: 50, untilEnd: true }), want((p, r) => p === 0 && r.offset < 50));
+    assert.deepEqual(await read({ until: 'end' }), want(() => true));
+    // until a time: each partition ends at its first record stamped at or after it
+    const at = expected.partitions[1].records[4].timestamp; // 104's; 103 is stamped earlier than 102
+    assert.deepEqual(await read({ partitions: [1], until: { time: at }, untilEnd: true }), want((p, r) => p === 1 && r.offset < 104));
+    assert.deepEqual(await read({ partitions: [1], until: new Date(at - 1), untilEnd: true }), want((p, r) => p === 1 && r.offset < 104));
+    for (const until of ['yesterday', -1, {}]) {
+      await assert.rejects(client.consume({ topic: expected.topic, until }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /until is 'end', an offset/.test(e.message), String(until));
+    }
+    await assert.rejects(client.consume({ topic: expected.topic, from: { last: -1 } }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /from: \{ last: N \}/.test(e.message));
+    // offsets as numbers, as records' int64 values are by default; BigInts with int64: 'bigint'
+    assert.deepEqual([...(await client.listOffsets(expected.topic, { at: 'latest' }))].sort(), [[0, { offset: 70, timestamp: -1 }], [1, { offset: 118, timestamp: -1 }]]);
+    assert.equal((await client.listOffsets(expected.topic, { at: 'earliest', int64: 'bigint' })).get(1).offset, 100n);
+    await assert.rejects(client.listOffsets(expected.topic, { int64: 'string' }), /int64 must be 'number' or 'bigint'/);
+  } finally {
+    client.close();
+  }
+});

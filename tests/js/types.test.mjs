@@ -75,8 +75,17 @@ async function tail(): Promise<number> {
     const next: Equal<typeof chunk.nextOffset, bigint | null> = true;
     seen += next ? chunk.recordCount : 0;
   }
-  const offsets: Map<number, { offset: bigint; timestamp: bigint }> = await client.listOffsets('t', { at: 'latest' });
-  return seen + offsets.size;
+  // numbers, or BigInts with int64: 'bigint', as records' int64 values
+  const offsets: Map<number, { offset: number; timestamp: number }> = await client.listOffsets('t', { at: 'latest' });
+  const exact: Map<number, { offset: bigint; timestamp: bigint }> = await client.listOffsets('t', { at: { time: 0 }, int64: 'bigint' });
+  // an AbortSignal on every call; the last N offsets; until; waitFor for tests
+  const controller = new AbortController();
+  await client.metadata(null, { signal: controller.signal });
+  for await (const chunk of client.consume({ topic: 't', from: { last: 10 }, until: { time: Date.now() }, signal: controller.signal })) seen += chunk.recordCount;
+  const found = await client.waitFor({ topic: 't', match: (record) => record.keyText() === 'k', timeoutMs: 5000, decode: { int64: 'bigint' } });
+  const foundOffset: Equal<typeof found.record.offset, bigint> = true;
+  const partitions: number[] = (await client.metadata('t')).topics[0].partitions[0].offlineReplicas;
+  return seen + offsets.size + exact.size + found.partition + (foundOffset ? partitions.length : 0);
 }
 const failed = (e: unknown): string | null => (e instanceof KafkaClientError ? e.code : null);
 export { tail, failed };

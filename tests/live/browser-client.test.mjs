@@ -77,3 +77,34 @@ test('a page of an origin the relay does not allow gets the relay\'s refusal', a
     await relay.close();
   }
 });
+
+// Runs in the page: wait for the record a test's action writes, as a Playwright test would.
+const WAIT_IN_PAGE = async (relay) => {
+  const { default: init, KafkaClient } = await import('/pkg/web.mjs');
+  await init();
+  const client = new KafkaClient({ relay });
+  try {
+    const { partition, record } = await client.waitFor({ topic: 'waited', match: (r) => r.keyText() === 'order-42', timeoutMs: 20_000 });
+    return { partition, value: record.valueJson() };
+  } finally {
+    client.close();
+  }
+};
+
+test('waitFor, in the page and in Node: the record the test writes once both are waiting', async () => {
+  await produce(tansu, { topic: 'waited', create: { partitions: 2 }, records: [{ partition: 0, key_b64: Buffer.from('order-1').toString('base64') }] });
+  const relay = await pkg.startRelay({ bootstrap: tansu.bootstrap, allowOrigins: [origin], log: () => {} });
+  const client = new pkg.KafkaClient({ bootstrap: tansu.bootstrap });
+  try {
+    const inPage = browser.page.evaluate(`(${WAIT_IN_PAGE})(${JSON.stringify(relay.relayUrl)})`);
+    const inNode = client.waitFor({ topic: 'waited', match: (r) => r.keyText() === 'order-42' });
+    // the action under test
+    await produce(tansu, { topic: 'waited', records: [{ partition: 1, key_b64: Buffer.from('order-42').toString('base64'), value_b64: Buffer.from('{"status":"paid"}').toString('base64') }] });
+    assert.deepEqual(await inPage, { partition: 1, value: { status: 'paid' } });
+    const { partition, record } = await inNode;
+    assert.deepEqual([partition, record.valueJson()], [1, { status: 'paid' }]);
+  } finally {
+    client.close();
+    await relay.close();
+  }
+});

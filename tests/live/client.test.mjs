@@ -324,10 +324,12 @@ print(json.dumps(out))`;
       const md = await client.metadata(['codec-none', 'no-such-topic']);
       assert.equal(md.topics.find((t) => t.topic === 'codec-none').partitions.length, 3);
       assert.equal(md.topics.find((t) => t.topic === 'no-such-topic').errorName, 'UNKNOWN_TOPIC_OR_PARTITION');
+      // numbers, or BigInts with int64: 'bigint', as records' int64 values
       const earliest = await client.listOffsets('one-batch', { at: 'earliest' });
-      assert.equal(earliest.get(0).offset, 0n);
-      const byTime = await client.listOffsets('timed', { at: { time: between } });
+      assert.equal(earliest.get(0).offset, 0);
+      const byTime = await client.listOffsets('timed', { at: { time: between }, int64: 'bigint' });
       assert.equal(byTime.get(0).offset, BigInt(topics.timed[10].offset));
+      assert.equal(typeof byTime.get(0).timestamp, 'bigint');
     } finally {
       client.close();
     }

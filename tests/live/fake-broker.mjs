@@ -27,9 +27,11 @@ const APIS = [[1, 4, 4], [2, 1, 1], [3, 1, 1], [17, 1, 1], [18, 0, 0], [36, 0, 0
 /**
  * options: topic, partitions, highWatermark, fetch ('empty' | 'garbage' | 'truncated' |
  * 'huge-prefix' | 'silent'), silent (answer nothing, not even ApiVersions), http (answer
- * everything with an HTTP reply), saslError (the SaslAuthenticate error message; refuses every login).
+ * everything with an HTTP reply), tlsAlert (answer with a TLS alert record, as a TLS port given
+ * plain bytes may), hangUp (close every connection at its first bytes, without a word), saslError
+ * (the SaslAuthenticate error message; refuses every login), port (listen there; default any free one).
  */
-export async function startFakeBroker({ topic = 't', partitions = [0], highWatermark = 100, fetch = 'empty', silent = false, http = false, saslError = null } = {}) {
+export async function startFakeBroker({ topic = 't', partitions = [0], highWatermark = 100, fetch = 'empty', silent = false, http = false, tlsAlert = false, hangUp = false, saslError = null, port = 0 } = {}) {
   const requests = [];
   const sockets = new Set();
   let brokers = null;
@@ -77,6 +79,15 @@ export async function startFakeBroker({ topic = 't', partitions = [0], highWater
         socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
         return;
       }
+      if (tlsAlert) {
+        // a TLS 1.2 record of type alert (21): fatal (2), unexpected_message (10)
+        socket.end(Buffer.from([21, 3, 3, 0, 2, 2, 10]));
+        return;
+      }
+      if (hangUp) {
+        socket.destroy();
+        return;
+      }
       pending = Buffer.concat([pending, chunk]);
       while (pending.length >= 4 && pending.length >= 4 + pending.readInt32BE(0)) {
         const request = pending.subarray(4, 4 + pending.readInt32BE(0));
@@ -90,7 +101,10 @@ export async function startFakeBroker({ topic = 't', partitions = [0], highWater
       }
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   address = server.address();
   return {
     address: `127.0.0.1:${address.port}`,

@@ -96,15 +96,29 @@ test('a SASL refusal with escape codes and newlines reaches the terminal as one 
   assert.match(r.stderr, /denied\\x1b\[2J\\x1b\[H\\x0akafka-fetch-decoder: consume t: all good\\x0d\\u202e/);
 });
 
-test('a peer that is not a Kafka broker is said to be one in one line: HTTP, or silence at the handshake', async () => {
+test('a peer that is not a Kafka broker is said to be one in one line: HTTP, a TLS alert, a hang-up, or silence at the handshake', async () => {
+  const oneLine = (r) => assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   const web = await fake({ http: true });
   const r = await cli(['consume', '--bootstrap', web.address, '--topic', 't']);
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, new RegExp(`${web.address} is not a Kafka broker: it answered HTTP`));
+  assert.match(r.stderr, new RegExp(`^kafka-fetch-decoder: consume t: ${web.address} is not a Kafka broker: it answered HTTP \\(a web server; is this the right port\\?\\)\n$`));
+  // a TLS listener given a plain connection: its alert says what it is
+  const tls = await fake({ tlsAlert: true });
+  const t = await cli(['metadata', '--bootstrap', tls.address]);
+  assert.equal(t.code, 1, t.stderr);
+  assert.match(t.stderr, new RegExp(`^kafka-fetch-decoder: metadata: ${tls.address} is not a Kafka broker: it answered with TLS \\(use --tls, or the option tls\\)\n$`));
+  // one that closes at once, at ApiVersions v3 and again at v0: no Kafka broker does that twice
+  const hangUp = await fake({ hangUp: true });
+  const h = await cli(['offsets', '--bootstrap', hangUp.address, '--topic', 't', '--at', 'latest']);
+  assert.equal(h.code, 1, h.stderr);
+  assert.match(h.stderr, new RegExp(`^kafka-fetch-decoder: offsets: ${hangUp.address} is not a Kafka broker, or it expects TLS: it closed the connection at ApiVersions v0 without a word`));
+  oneLine(h);
+  // silence: the handshake is bounded by connectTimeoutMs, and said plainly
   const silent = await fake({ silent: true });
   const client = new KafkaClient({ bootstrap: silent.address, connectTimeoutMs: 300, retries: 0 });
   const started = Date.now();
-  await assert.rejects(client.metadata(), (e) => e instanceof KafkaClientError && /did not answer ApiVersions within 300 ms: not a Kafka broker, or not ready/.test(e.message));
+  await assert.rejects(client.metadata(), (e) => e instanceof KafkaClientError && e.code === 'BOOTSTRAP'
+    && new RegExp(`^no broker answered: ${silent.address} is not a Kafka broker, or not ready: no answer to ApiVersions within 300 ms$`).test(e.message));
   assert.ok(Date.now() - started < 2000);
   client.close();
 });
