@@ -342,16 +342,18 @@ export interface KafkaClientOptions {
   decodeThreads?: number;
 }
 
-export type OffsetSpec = 'earliest' | 'latest' | number | bigint | string | Date | { time: number };
+export type OffsetSpec = 'earliest' | 'latest' | number | bigint | string | Date | { time: number } | { last: number | bigint };
 
 export interface ConsumeOptions {
   topic: string;
   /** Default: every partition. */
   partitions?: number[];
-  /** 'earliest' (default), 'latest', an offset, or a time (the first record at or after it). */
+  /** 'earliest' (default), 'latest', an offset, a time (the first record at or after it), or { last: N } (each partition's N offsets before its end). */
   from?: OffsetSpec;
   /** Stop at the end offsets seen at the start (high watermarks; last stable offsets under read_committed). */
   untilEnd?: boolean;
+  /** Stop each partition before its first record at or after this time (at its end at the start when it has none). */
+  until?: Date | string | { time: number };
   maxRecords?: number;
   isolationLevel?: 'read_uncommitted' | 'read_committed';
   /** What an out-of-range offset does: 'error' (default), or start again at 'earliest' / 'latest'. */

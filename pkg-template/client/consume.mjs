@@ -17,13 +17,13 @@ import { errorNameOf } from './connection.mjs';
 import { PartitionCursor } from './cursor.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { isRetriable, Retrier } from './retry.mjs';
-import { startPosition } from './start.mjs';
+import { startPosition, toMillis } from './start.mjs';
 
-const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
+const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'until', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
   'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'values'];
 
 const CONSUME_DEFAULTS = {
-  partitions: undefined, from: 'earliest', untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
+  partitions: undefined, from: 'earliest', untilEnd: false, until: null, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
   maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, values: null,
 };
 
@@ -92,6 +92,7 @@ export class ConsumePass {
     // the options and the start are checked before any request
     this.o = consumeOptions(this.given);
     const start = startPosition(this.o.from);
+    const until = this.o.until === null ? null : toMillis(this.o.until);
     const { topic, partitions, untilEnd, isolationLevel, partitionMaxBytes, decode, onResponse } = this.o;
     // results are kept, never transient: the client decodes while the caller reads (a response
     // with legacy messages as it comes in, to learn where it ends), which would end a transient one
@@ -102,9 +103,10 @@ export class ConsumePass {
       if (!meta.partitions.has(p)) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${meta.partitions.size})`, { topic, partition: p });
     }
     const starts = await startOffsets(this.link, topic, chosen, start, isolationLevel);
+    const ends = until === null ? null : await endOffsets(this.link, topic, chosen, until, isolationLevel);
     const readCommitted = isolationLevel === 'read_committed';
     for (const p of chosen) {
-      this.cursors.set(p, new PartitionCursor(topic, p, { offset: starts.get(p), maxBytes: partitionMaxBytes, stopAtEnd: untilEnd, readCommitted }));
+      this.cursors.set(p, new PartitionCursor(topic, p, { offset: starts.get(p), maxBytes: partitionMaxBytes, stopAtEnd: untilEnd, readCommitted, end: ends?.get(p) ?? null }));
     }
     this.#fetcher();
     try {
@@ -311,11 +313,29 @@ async function startOffsets(link, topic, partitions, start, isolationLevel) {
     const offsets = await link.listOffsets(topic, { partitions, at: start.at, isolationLevel });
     return new Map(partitions.map((p) => [p, offsets.get(p).offset]));
   }
+  if (start.last !== undefined) {
+    // the last N offsets before each partition's end, or all it has
+    const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => link.listOffsets(topic, { partitions, at, isolationLevel })));
+    return new Map(partitions.map((p) => {
+      const back = latest.get(p).offset - start.last;
+      return [p, back > earliest.get(p).offset ? back : earliest.get(p).offset];
+    }));
+  }
   if (start.offset !== undefined) return new Map(partitions.map((p) => [p, start.offset]));
   // a time: the first offset at or after it; none (a time after the last record) means the end
   const byTime = await link.listOffsets(topic, { partitions, at: { time: start.time }, isolationLevel });
   const latest = await link.listOffsets(topic, { partitions, at: 'latest', isolationLevel });
   // none found is offset -1 with timestamp -1 (some brokers answer offset 0 with timestamp -1)
+  const found = ({ offset, timestamp }) => offset >= 0n && timestamp >= 0n;
+  return new Map(partitions.map((p) => [p, found(byTime.get(p)) ? byTime.get(p).offset : latest.get(p).offset]));
+}
+
+/**
+ * Where each partition ends for `until` (a time): before its first record at or after the time, or
+ * at its end now when it has none (every record it has is older).
+ */
+async function endOffsets(link, topic, partitions, time, isolationLevel) {
+  const [byTime, latest] = await Promise.all([{ time }, 'latest'].map((at) => link.listOffsets(topic, { partitions, at, isolationLevel })));
   const found = ({ offset, timestamp }) => offset >= 0n && timestamp >= 0n;
   return new Map(partitions.map((p) => [p, found(byTime.get(p)) ? byTime.get(p).offset : latest.get(p).offset]));
 }

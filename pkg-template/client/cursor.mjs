@@ -12,17 +12,18 @@ export class PartitionCursor {
   /**
    * `offset`: where the pass starts; `maxBytes`: the partition's byte limit of a Fetch (grown when
    * one batch is larger); `stopAtEnd`: the pass ends this partition at the end offset its first
-   * answer reports (the high watermark, or the last stable offset under `readCommitted`).
+   * answer reports (the high watermark, or the last stable offset under `readCommitted`); `end`:
+   * where it ends, known from the start (consume's `until`).
    */
-  constructor(topic, partition, { offset, maxBytes, stopAtEnd, readCommitted }) {
+  constructor(topic, partition, { offset, maxBytes, stopAtEnd, readCommitted, end = null }) {
     this.topic = topic;
     this.partition = partition;
     this.offset = offset;
     this.maxBytes = maxBytes;
     this.stopAtEnd = stopAtEnd;
     this.readCommitted = readCommitted;
-    /** Where the pass ends this partition (stopAtEnd): null until its first answer says. */
-    this.end = null;
+    /** Where the pass ends this partition (stopAtEnd: null until its first answer says). */
+    this.end = end;
     /** Failed answers in a row (reset by one that succeeds). */
     this.failures = 0;
     /** Where the broker last said the partition ends (the high watermark, or the last stable offset under read_committed). */
