@@ -346,6 +346,17 @@ print(json.dumps(out))`;
       // the two batches of 'timed', written a second apart: until a time between them, the early one
       const early = await readAll(client, { topic: 'timed', until: { time: between }, untilEnd: false, decode: { int64: 'bigint' } });
       assert.deepEqual(withoutBroker(early), topics.timed.slice(0, 10));
+      // onResponse says how many of each response's records the pass hands out: a response may hold more
+      let handed = 0;
+      let taken = 0;
+      let held = 0;
+      for await (const chunk of client.consume({ topic: 'timed', until: { time: between }, onResponse: (r) => {
+        taken += [...r.taken.values()].reduce((a, b) => a + b, 0);
+        held += r.response.topics.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.recordCount, 0), 0);
+      } })) handed += chunk.records.length;
+      assert.equal(handed, 10);
+      assert.equal(taken, 10);
+      assert.ok(held >= taken);
       await assert.rejects(() => readAll(client, { topic: 'recent', from: { last: -1 } }), (e) => e.code === 'INVALID_ARGUMENT');
       await assert.rejects(() => readAll(client, { topic: 'recent', until: 'not a time' }), (e) => e.code === 'INVALID_ARGUMENT');
     } finally {
