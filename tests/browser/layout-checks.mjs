@@ -32,6 +32,10 @@ export function controlsCut(page) {
         problems.push(`${name(el)}: its text is cut (${el.scrollWidth}px in ${el.clientWidth}px)`);
       }
     }
+    // the panels' tables fit their panel
+    for (const box of document.querySelectorAll('#stats .partitions, #stats-sizes, #summary .partitions')) {
+      if (visible(box) && box.scrollWidth > box.clientWidth + 1) problems.push(`${box.id || box.className} of ${box.closest('section').id}: ${box.scrollWidth}px in ${box.clientWidth}px`);
+    }
     for (const head of document.querySelectorAll('#records .vhead .vcell')) {
       if (head.scrollWidth > head.clientWidth + 1) problems.push(`header ${head.dataset.column} is cut`);
     }

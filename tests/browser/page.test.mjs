@@ -270,6 +270,7 @@ test('the statistics panel: counts, sizes, records per minute, per partition, as
     String(p.records.filter((r) => r.key_b64 == null).length), String(p.records.filter((r) => r.value_b64 == null).length)]))
     .sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
   assert.deepEqual(rows, want);
+  assert.deepEqual(await controlsCut(page), []);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'stats-file-1280x720.png') });
   // of the filtered records: one partition
