@@ -374,8 +374,8 @@ export interface ConsumeOptions {
   fetchMaxBytes?: number;
   /** Decoder options for the fetch responses (crc, int64, maxDecompressedBytes, ...); `transient` does not apply: consume's results are always kept. */
   decode?: DecodeOptions;
-  /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: reading the chunks' records then throws, saying they moved). */
-  onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64> }) => void;
+  /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: reading the chunks' records then throws, saying they moved); `taken`: how many of each partition's first records the pass hands out (the others lie past `untilEnd`, `until` or `maxRecords`). */
+  onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64>; taken: Map<number, number> }) => void;
   /** Decode keys and values too: each record handed out has decodedKey and decodedValue (a ValueDecoder, or its options; int64 follows `decode`). */
   values?: ValueDecoder | ValueDecoderOptions;
   /** Its abort ends the iterator with the signal's reason (close() ends it too, quietly: the loop just ends). */

@@ -91,9 +91,13 @@ const manifest = JSON.parse(fs.readFileSync(path.join(template, 'package.json'),
 manifest.version = version;
 fs.writeFileSync(path.join(pkg, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 fs.mkdirSync(path.join(pkg, 'samples'));
-for (const f of ['kpb_v12_mixed_magic.bin', 'kpb_v12_mixed_magic.json']) {
+const shipped = ['kpb_v12_mixed_magic.bin', 'kpb_v12_mixed_magic.json'];
+for (const f of shipped) {
   fs.copyFileSync(path.join(root, 'samples', f), path.join(pkg, 'samples', f));
 }
+// the samples the inspection page lists: those shipped, so that the page asks for no missing file
+const listed = JSON.parse(fs.readFileSync(path.join(root, 'samples', 'index.json'), 'utf8')).filter((s) => shipped.includes(s.file));
+fs.writeFileSync(path.join(pkg, 'samples', 'index.json'), `${JSON.stringify(listed, null, 2)}\n`);
 // The inspection page, served by `kafka-fetch-decoder ui` (not its dev server or README)
 fs.mkdirSync(path.join(pkg, 'www'));
 for (const f of fs.readdirSync(path.join(root, 'www'))) {

@@ -1,24 +1,33 @@
 // The inspection page: opens a capture, has worker.js decode it, or tails a topic live (live.js),
-// and shows a summary, a virtualized record table with filters, a detail pane and a JSON-lines
-// export. One module per panel: file.js (opening and decoding), summary.js, records.js (the table
-// and the detail pane), filter.js (the filter bar and the view), export.js, live.js, sql.js (loaded
-// when opened); page.js holds what they share.
+// and shows a virtualized record table with filters, a detail pane, a summary, statistics, SQL and
+// an export. One module per panel: layout.js (the frame: tabs, splitter, menus, keys), file.js
+// (opening and decoding), summary.js, records.js (the table and the detail pane), filter.js (the
+// filter bar and the view), export.js, live.js, url-state.js (the state in the URL); stats.js,
+// sql.js and the analysis worker load when first used. page.js holds what they share.
 
 import { h } from './dom.js';
 import { initLive } from './live.js';
 import { $, state, setStatus } from './page.js';
-import { SAMPLES, decodeOptions, hideMissingSamples, kindFor, openFile, openSample, requestDecode, startWorker } from './file.js';
+import { decodeOptions, kindFor, loadSamples, openFile, openSample, requestDecode, startWorker } from './file.js';
 import { renderSummary } from './summary.js';
-import { appendRecords, select, showStore, table } from './records.js';
+import { appendRecords, fitColumns, select, showStore, table } from './records.js';
 import { refilter, resetFilters, scheduleFilter } from './filter.js';
-import { exportJsonLines } from './export.js';
+import { exportView } from './export.js';
 import { initValues, openSchema, valueSettings } from './values.js';
 import { VALUE_FORMAT_NAMES } from './kafka.js';
 import { loadPackage } from './store.js';
+import { currentView, initLayout, setMode } from './layout.js';
+import { readUrl, wantedRecord, writeUrl } from './url-state.js';
 
 function init() {
-  $('samples').append(...SAMPLES.map((s) => h('button', { type: 'button', class: 'sample', title: `samples/${s.file}`, dataset: { sample: s.file }, onclick: () => openSample(s) }, s.label)));
-
+  const asked = readUrl();
+  initLayout({
+    viewChanged: () => state.statsChanged?.(),
+    modeChanged: () => {
+      if (!state.store) table.setRows(0, -1, emptyText());
+      writeUrl();
+    },
+  });
   $('file-input').addEventListener('change', (event) => {
     const file = event.target.files[0];
     if (file) openFile(file);
@@ -33,19 +42,16 @@ function init() {
     state.source.kind = kindFor(state.source.name);
     requestDecode();
   });
-  for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']) $(id).addEventListener('input', scheduleFilter);
-  for (const id of ['filter-partition', 'filter-control']) $(id).addEventListener('change', () => refilter());
+  for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']) $(id).addEventListener('input', () => scheduleFilter());
+  // a Where or JS filter is run when typing pauses a little longer (each run goes through the worker)
+  for (const id of ['filter-where', 'filter-js']) $(id).addEventListener('input', () => scheduleFilter(400));
+  for (const id of ['filter-partition', 'filter-control', 'filter-in']) $(id).addEventListener('change', () => refilter());
   $('filter-clear').addEventListener('click', () => {
     resetFilters();
     refilter();
   });
-  $('export').addEventListener('click', exportJsonLines);
-  // the SQL panel and DuckDB-wasm load when it is first opened
-  $('sql-open').addEventListener('click', async () => {
-    const sql = await import('./sql.js');
-    if ($('sql').hidden) sql.openSql();
-    else sql.closeSql();
-  });
+  $('export').addEventListener('click', exportView);
+  for (const id of ['live-topic', 'live-partitions', 'live-from', 'live-from-value', 'live-until', 'live-until-value', 'live-cap']) $(id).addEventListener('change', writeUrl);
 
   // Drag and drop anywhere on the page.
   const overlay = $('drop-overlay');
@@ -69,21 +75,66 @@ function init() {
     initValues({
       uiConfig,
       // an open file is decoded again; a live tail takes the settings when it starts
-      changed: () => state.source && !state.source.live && requestDecode(),
+      changed: () => {
+        showValuesSummary();
+        fitColumns();
+        if (state.source && !state.source.live) requestDecode();
+      },
     });
+    showValuesSummary();
   });
 
+  // what the URL asks is restored as the page fills: filters on the first source, then the record
+  state.filterChanged = writeUrl;
+  state.selectionChanged = writeUrl;
+  state.sortChanged = writeUrl;
+  state.viewShown = selectWanted;
+  state.drawn = () => {
+    selectWanted();
+    if (currentView() === 'stats') state.statsChanged?.();
+  };
+  state.exprError = (error) => setStatus('warn', exprErrorText(error), null);
+
   renderSummary();
-  table.setRows(0, -1, 'Open a capture to see its records.');
+  table.setRows(0, -1, emptyText());
   select(-1);
   setStatus('busy', 'Loading the decoder…', null);
   startWorker();
   uiConfig.then((ui) => {
-    if (ui.relayPath) hideMissingSamples();
     if (ui.sql === false) $('sql-open').title = 'SQL needs DuckDB-wasm beside the package: npm install @duckdb/duckdb-wasm';
+    // served by `kafka-fetch-decoder ui` (a relay here): live mode first, unless a sample was asked
+    if ((ui.relayPath && !asked.sample) || asked.live) {
+      setMode('live');
+      if (!state.store) table.setRows(0, -1, emptyText());
+    }
   });
-  const sample = SAMPLES.find((s) => s.file === new URLSearchParams(location.search).get('sample'));
-  if (sample) openSample(sample);
+  loadSamples().then((samples) => {
+    const sample = samples.find((s) => s.file === asked.sample);
+    if (sample) openSample(sample);
+  });
+}
+
+function emptyText() {
+  return document.body.dataset.mode === 'live' ? state.live.emptyText() : 'Open a capture to see its records (Open file…, a sample, or drop it on the page).';
+}
+
+/** The record a shared URL selected, once the view holds it. */
+function selectWanted() {
+  if (!state.wantSelected) return;
+  const n = wantedRecord();
+  if (n >= 0) select(state.rows.indexOf(n));
+}
+
+function exprErrorText(e) {
+  if (!e.timedOut) return e.message;
+  const where = e.timedOut.slice(0, 3).map((r) => `partition ${r.partition} offset ${r.offset}`).join(', ');
+  return `The JS filter took more than ${e.boundMs} ms on ${e.timedOut.length === 1 ? 'a record' : 'records'} (${where}): ${e.stopped ? 'it was stopped, the records after do not match' : 'they do not match'}.`;
+}
+
+/** The Values button says what is decoded. */
+function showValuesSummary() {
+  const s = valueSettings();
+  $('values-summary').textContent = s ? (s.key === s.value ? s.value : `${s.key} / ${s.value}`) : '';
 }
 
 // `kafka-fetch-decoder ui` says where its relay is in /ui.json; other servers have none (or an empty one).
@@ -91,21 +142,39 @@ const uiConfig = fetch(new URL('../ui.json', import.meta.url), { cache: 'no-stor
   .then((res) => (res.ok ? res.json() : {}))
   .catch(() => ({}));
 
+let autoStarted = false;
 state.live = initLive({
   uiConfig,
   setStatus,
   decodeOptions,
   valueSettings,
   /** A tail's first answer: its (empty) store replaces what the page showed. */
-  begin(store, topic) {
+  begin(store, topic, matchLimit) {
     state.current = state.nextId++; // a file decode still running is no longer wanted
     state.source = { name: topic, live: true };
+    state.matchLimit = matchLimit;
     document.body.dataset.state = 'live';
-    resetFilters();
+    setMode('live');
+    // the filters stay (a tail that stops after N matching records needs its filter from the
+    // start); the partition filter names partitions of the last source
+    $('filter-partition').value = '';
     showStore(store);
+    writeUrl();
   },
   append: appendRecords,
-  refresh: () => state.source?.live && renderSummary(),
+  refresh: () => {
+    if (state.source?.live) renderSummary();
+    if (!state.store) table.setRows(0, -1, emptyText());
+    writeUrl();
+  },
+  /** The topics came: a shared URL's tail starts once (its topic must be there). */
+  listed(topics) {
+    if (autoStarted) return;
+    autoStarted = true;
+    const topic = new URLSearchParams(location.search).get('topic');
+    if (topic && topics.some((t) => t.topic === topic)) state.live.start();
+    else if (!state.store) table.setRows(0, -1, emptyText());
+  },
 });
 
 init();

@@ -125,7 +125,7 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
       onclick: () => { tab = id; prefs[fieldName] = id; draw(); },
     }, label));
   }
-  tabs.append(h('button', { type: 'button', class: 'download', onclick: download, title: 'Download the raw bytes' }, 'Download'));
+  tabs.append(h('button', { type: 'button', class: 'download', onclick: download, title: 'Download the raw bytes', 'aria-label': 'Download the raw bytes' }, '⤓'));
   draw();
   section.append(heading, tabs, notice, view, decodedPane);
   decoded?.then((d) => {

@@ -1,62 +1,44 @@
-// Export of the view: every record that passes the filter, as JSON lines, with bytes as base64
-// or as text (bytes that are not UTF-8 then as { "base64": ... }).
+// Export of the view: the records the filter passes, in the table's order, as NDJSON or JSON (the
+// CLI's --json shape), CSV (as the CLI's) or Arrow IPC (as the CLI's --format arrow), with bytes as
+// base64 or as text. The file is made in the analysis worker (export-build.js) from its copy of the
+// records: the page thread only hands it the record numbers and saves what comes back.
 
 import { formatCount, plural } from './dom.js';
-import { toBase64, utf8 } from './bytes.js';
-import { $, state, setStatus, baseName, download, nextTask } from './page.js';
+import { $, state, setStatus, baseName, download } from './page.js';
 
-/** In text mode, bytes that are not UTF-8 are written as { "base64": … } so nothing is lost. */
-function encodeBytes(bytes, mode) {
-  if (bytes == null) return null;
-  if (mode === 'base64') return toBase64(bytes);
-  const { text, valid } = utf8(bytes);
-  return valid ? text : { base64: toBase64(bytes) };
+const EXTENSIONS = { ndjson: 'ndjson', json: 'json', csv: 'csv', arrow: 'arrows' };
+
+/** The record numbers of the table's rows, in its order. */
+function rowNumbers() {
+  const rows = state.rows;
+  if (rows === state.view) return rows.items.slice(rows.start, rows.end);
+  const out = new Float64Array(rows.length);
+  for (let k = 0; k < out.length; k++) out[k] = rows.at(k);
+  return out;
 }
 
-export async function exportJsonLines() {
+export async function exportView() {
   if (!state.store) return;
-  const mode = $('export-mode').value;
-  // What is kept and shown now: a live tail goes on appending and dropping meanwhile.
-  const store = state.store.snapshot();
-  const view = state.view;
-  const numbers = view.items.slice(view.start, view.end);
-  const lines = [];
+  const format = $('export-format').value;
+  const encoding = $('export-mode').value === 'text' ? 'utf8' : 'base64';
+  const numbers = rowNumbers();
+  const total = numbers.length;
+  const filename = `${baseName()}${format === 'arrow' ? '' : `.${$('export-mode').value}`}.${EXTENSIONS[format]}`;
   const button = $('export');
-  const filename = `${baseName()}.${mode}.jsonl`;
   button.disabled = true;
-  setStatus('busy', `Exporting ${plural(numbers.length, 'record')}…`, 0);
-  let deadline = performance.now() + 10;
-  for (let v = 0; v < numbers.length; v++) {
-    const d = store.chunkOf(numbers[v]);
-    const i = d.position(numbers[v]);
-    const r = d.records;
-    const p = store.partitions[r.part[i]];
-    const batch = d.batches[r.batch[i]];
-    const headers = d.headers(i).map((x) => ({ key: x.key, value: encodeBytes(x.value, mode) }));
-    const head = JSON.stringify({ topic: p.topic, topicId: p.topicId, partition: p.partition });
-    const rest = JSON.stringify({
-      timestamp: r.timestamp[i],
-      timestampType: batch.timestampType,
-      leaderEpoch: batch.partitionLeaderEpoch >= 0 ? batch.partitionLeaderEpoch : null,
-      key: encodeBytes(d.key(i), mode),
-      value: encodeBytes(d.value(i), mode),
-      headers,
-      compression: batch.compression,
-      isTransactional: batch.isTransactional,
-      isControl: r.controlType[i] > 0,
-      controlType: r.controlType[i] ? d.controlTypes[r.controlType[i] - 1] : null,
-      aborted: batch.isAborted,
+  setStatus('busy', `Exporting ${plural(total, 'record')}…`, 0);
+  try {
+    const { exportRecords } = await import('./analysis.js');
+    const store = state.store;
+    const { export: made } = await exportRecords(store, { format, encoding, numbers }, (done) => {
+      setStatus('busy', `Exporting ${formatCount(done)} of ${plural(total, 'record')}…`, done / total);
     });
-    // Offsets are 64-bit: written as exact JSON numbers rather than through a double.
-    lines.push(`${head.slice(0, -1)},"offset":${r.offset[i]},${rest.slice(1)}\n`);
-    if ((v & 1023) === 0 && performance.now() > deadline) {
-      setStatus('busy', `Exporting ${formatCount(v)} of ${plural(numbers.length, 'record')}…`, v / numbers.length);
-      await nextTask();
-      if (store.partitions !== state.store?.partitions) return; // another source was opened: its own state is showing now
-      deadline = performance.now() + 10;
-    }
+    if (store !== state.store) return; // another source was opened: its own state is showing now
+    download(new Blob(made.parts, { type: made.type }), filename);
+    setStatus('ok', `Exported ${plural(made.count, 'record')} to ${filename}.`, null);
+  } catch (e) {
+    setStatus('error', `The export failed: ${e.message}`, null);
+  } finally {
+    button.disabled = false;
   }
-  button.disabled = false;
-  download(new Blob(lines, { type: 'application/x-ndjson' }), filename);
-  setStatus('ok', `Exported ${plural(numbers.length, 'record')} to ${filename}.`, null);
 }

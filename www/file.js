@@ -11,16 +11,29 @@ import { clearRecords, select, showStore, table } from './records.js';
 import { renderSummary } from './summary.js';
 import { resetFilters } from './filter.js';
 import { valueSettings } from './values.js';
+import { setMode } from './layout.js';
 
-// Captures shipped in /samples/ at the repo root; a frame's api version is in NAME.json beside it.
-export const SAMPLES = [
-  { file: 'tansu_v12_multibatch.bin', label: 'All codecs, many batches (v12)' },
-  { file: 'kpb_v12_mixed_magic.bin', label: 'Mixed magic 0/1/2 (v12)' },
-  { file: 'mock_v12_txn_commit_marker.bin', label: 'Transaction marker (v12)' },
-  { file: 'tansu_v13_partial_last_batch_body.bin', label: 'Partial last batch (v13)' },
-  { file: 'segment.log', label: 'Log segment (.log)' },
-];
+// Captures in /samples/, as its index.json lists them (the package lists only those it ships, so
+// the page never asks for a file that is not there): { file, label, apiVersion (frames) }.
 const SAMPLES_URL = new URL('../samples/', import.meta.url);
+
+/** The samples' menu, filled from samples/index.json; resolves with the list (empty when there is none). */
+export async function loadSamples() {
+  let samples = [];
+  try {
+    const res = await fetch(new URL('index.json', SAMPLES_URL));
+    if (res.ok) samples = await res.json();
+  } catch { /* no samples served here */ }
+  $('samples').replaceChildren(...samples.map((s) => h('button', {
+    type: 'button', class: 'sample', title: `samples/${s.file}`, dataset: { sample: s.file },
+    onclick: () => {
+      $('samples-menu').open = false;
+      openSample(s);
+    },
+  }, s.label)));
+  $('samples-menu').hidden = !samples.length;
+  return samples;
+}
 
 // Kafka's facts come with the worker's first 'ready': the api version menu is filled from them, and
 // nothing is decoded before.
@@ -126,7 +139,7 @@ async function readStream(stream, expected, onProgress) {
   return { buffer: bytes.buffer, length };
 }
 
-async function open(name, size, kind, stream) {
+async function open(name, size, kind, stream, sample = null) {
   const id = state.nextId++;
   state.current = id;
   document.body.dataset.state = 'loading';
@@ -141,7 +154,9 @@ async function open(name, size, kind, stream) {
   });
   if (id !== state.current) return; // another file was opened meanwhile
   state.live.leave(); // the table shows one source at a time
-  state.source = { name, size: length, kind };
+  state.matchLimit = Infinity; // a tail's "until N matching records"
+  setMode('file');
+  state.source = { name, size: length, kind, sample };
   resetFilters();
   if (!state.worker) startWorker();
   await protocolReady;
@@ -158,10 +173,7 @@ export async function openSample(sample) {
     const kind = sample.file.endsWith('.log') ? 'recordset' : 'frame';
     await protocolReady;
     if (kind === 'frame') {
-      const info = await fetch(new URL(sample.file.replace(/\.bin$/, '.json'), SAMPLES_URL));
-      if (!info.ok) throw new Error(`${info.status} for samples/${sample.file.replace(/\.bin$/, '.json')}`);
-      const meta = await info.json();
-      $('opt-api').value = String(meta.api_version);
+      $('opt-api').value = String(sample.apiVersion ?? DEFAULT_API_VERSION);
       $('opt-header').checked = true; // captures start with the response header (correlation id)
     }
     $('opt-kind').value = 'auto';
@@ -171,7 +183,7 @@ export async function openSample(sample) {
     // Taken whole first: Chromium can report a fetch body read through a stream reader as aborted
     // (net::ERR_ABORTED) although every byte arrived. Samples are small.
     const blob = await res.blob();
-    await open(sample.file, blob.size, kind, blob.stream());
+    await open(sample.file, blob.size, kind, blob.stream(), sample.file);
   } catch (err) {
     showError({ message: `Could not load the sample: ${err.message}` });
   }
@@ -185,9 +197,12 @@ export function showError(error) {
   table.setRows(0, -1, 'Nothing decoded.');
   $('detail').replaceChildren(h('p', { class: 'placeholder' }, 'No record.'));
   $('match-count').textContent = '';
+  delete $('match-count').dataset.count;
 
   let text = error.code ? `${error.code}: ${error.message}` : error.message;
   if (error.offset != null && !error.message.includes(`byte ${error.offset}`)) text += ` (at byte ${error.offset})`;
+  // what the bytes most likely are, as the decoder tells it (another api version, a record set, ...)
+  if (error.hint) text += `. Hint: ${error.hint}`;
   const actions = [];
   if (state.source?.kind === 'frame' && state.ready) {
     actions.push(h('button', { type: 'button', onclick: probe }, 'Try other API versions'));
@@ -224,8 +239,11 @@ function loaded(store) {
   const decoded = `Decoded ${plural(store.count, 'record')} in ${plural(store.chunks[0].batches.length, 'batch', 'batches')} from ${state.source.name} (${formatSize(stats.inputBytes)}): `
     + `decode ${stats.decodeMs.toFixed(1)} ms, prepare ${stats.collectMs.toFixed(1)} ms${stats.int64 === 'bigint' ? ', 64-bit values beyond 2^53 kept exact' : ''}.`;
   const problems = decodeWarnings(store);
-  if (problems.length) setStatus('warn', `${decoded} ${problems.join(' ')}`, null);
-  else setStatus('ok', decoded, null);
+  // the decoder's hint names the versions the frame does decode as: one click opens it so
+  const version = /decodes as Fetch v(\d+)/.exec(store.response?.hint ?? '')?.[1];
+  const actions = version ? [h('button', { type: 'button', onclick: () => { $('opt-api').value = version; requestDecode(); } }, `Open as v${version}`)] : [];
+  if (problems.length) setStatus('warn', `${decoded} ${problems.join(' ')}`, null, ...actions);
+  else setStatus('ok', decoded, null, ...actions);
   showStore(store);
 }
 
@@ -233,7 +251,7 @@ function loaded(store) {
 function decodeWarnings(data) {
   const out = [];
   const r = data.response;
-  if (r?.error) out.push(`The response ends early (${r.error.code} at byte ${r.error.offset}): the partitions before the cut are shown.`);
+  if (r?.error) out.push(`The response ends early (${r.error.code} at byte ${r.error.offset}): the partitions before the cut are shown.${r.hint && !r.trailingBytes ? ` Hint: ${r.hint}.` : ''}`);
   if (r?.trailingBytes) {
     out.push(`${plural(r.trailingBytes, 'byte')} after the end of the response were ignored: ${r.hint ?? 'the API version may be wrong, or the capture runs into the next frame'}.`);
   }
@@ -242,16 +260,6 @@ function decodeWarnings(data) {
     out.push(`${plural(failed.length, 'partition')} could not be decoded to the end: see the Decode error column.`);
   }
   return out;
-}
-
-/** The package that `kafka-fetch-decoder ui` serves ships fewer samples than the repository: offer those it has. */
-export function hideMissingSamples() {
-  for (const button of $('samples').querySelectorAll('button[data-sample]')) {
-    fetch(new URL(button.dataset.sample, SAMPLES_URL)).then(async (res) => {
-      await res.arrayBuffer(); // read to the end: Chromium reports a response left unread as aborted
-      if (!res.ok) button.remove();
-    }, () => {});
-  }
 }
 
 /** The FetchResponse versions the decoder reads (from the worker's protocolInfo). */

@@ -1,17 +1,19 @@
 // The filter bar and the view it makes: the numbers of the records that pass, built in slices so
-// that typing, scrolling and a live tail stay responsive.
+// that typing, scrolling and a live tail stay responsive. Partition, offsets, time, control records
+// and the text search run here, on the columns; a Where or JS filter then runs in the analysis
+// worker (analysis.js, loaded when one is first typed) on the records the others pass, and the
+// count says how many it has looked at.
 
-import { h } from './dom.js';
-import { foldedNeedle, containsFolded } from './bytes.js';
-import { parseTimeText } from './dom.js';
+import { h, parseTimeText } from './dom.js';
+import { foldedNeedle, containsFolded, utf8 } from './bytes.js';
 import { ViewIndex } from './store.js';
 import { $, state, nextTask } from './page.js';
-import { dropOldRecords, emptyTableText, scheduleDraw, select, showCount, table } from './records.js';
+import { applySort, dropOldRecords, emptyTableText, scheduleDraw, select, showCount, table } from './records.js';
 
 export function fillPartitionFilter() {
   const select = $('filter-partition');
   const before = select.value;
-  select.replaceChildren(h('option', { value: '' }, 'All partitions'),
+  select.replaceChildren(h('option', { value: '' }, 'all'),
     ...state.store.partitions.map((p, i) => h('option', { value: String(i) }, state.labels[i])));
   if (before && Number(before) < state.store.partitions.length) select.value = before;
 }
@@ -29,17 +31,49 @@ function parseTime(input) {
   return Number.isNaN(ms) ? null : ms;
 }
 
+/**
+ * The search text as a test of bytes and of decoded text: ASCII text is searched in the raw bytes
+ * with ASCII letters folded (no decoding, binary values too); other text in the bytes as UTF-8,
+ * then, letters folded by Unicode, in the text they decode to.
+ */
+function textTest(text) {
+  if (!text) return null;
+  const lower = text.toLowerCase();
+  const inText = (s) => s != null && s.toLowerCase().includes(lower);
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) {
+    const needle = foldedNeedle(text);
+    return { bytes: (b) => b != null && b.length > 0 && containsFolded(b, 0, b.length, needle), text: inText };
+  }
+  const exact = new TextEncoder().encode(text);
+  return {
+    bytes: (b) => b != null && b.length >= exact.length && (containsExact(b, exact) || inText(utf8(b).text)),
+    text: inText,
+  };
+}
+
+function containsExact(hay, needle) {
+  outer: for (let i = 0, last = hay.length - needle.length; i <= last; i++) {
+    for (let k = 0; k < needle.length; k++) if (hay[i + k] !== needle[k]) continue outer;
+    return true;
+  }
+  return false;
+}
+
 /** The filter as the bar sets it now. */
 function readFilter() {
-  const text = $('filter-text').value;
   const partValue = $('filter-partition').value;
+  const where = $('filter-where').value.trim();
+  const js = $('filter-js').value.trim();
   return {
-    needle: text ? foldedNeedle(text) : null,
+    test: textTest($('filter-text').value),
+    scope: $('filter-in').value,
     part: partValue === '' ? -1 : Number(partValue),
     from: parseOffset($('filter-offset-from')),
     to: parseOffset($('filter-offset-to')),
     timeFrom: parseTime($('filter-time-from')),
     hideControl: !$('filter-control').checked,
+    expr: where || js ? { where: where || null, js: js || null } : null,
   };
 }
 
@@ -50,9 +84,19 @@ function passes(d, i, f) {
   if (f.to !== null && r.offset[i] > f.to) return false;
   if (f.timeFrom !== null && !(r.timestamp[i] >= f.timeFrom)) return false;
   if (f.hideControl && r.controlType[i]) return false;
-  return !f.needle
-    || (d.keyLength(i) > 0 && containsFolded(d.key(i), 0, d.keyLength(i), f.needle))
-    || (d.valueLength(i) > 0 && containsFolded(d.value(i), 0, d.valueLength(i), f.needle));
+  if (!f.test) return true;
+  const side = (name) => {
+    const bytes = name === 'key' ? d.key(i) : d.value(i);
+    return f.test.bytes(bytes) || f.test.text(d.decoded(name, i)?.text);
+  };
+  const headers = () => d.headers(i).some((x) => f.test.text(x.key) || f.test.bytes(x.value));
+  switch (f.scope) {
+    case 'key': return side('key');
+    case 'value': return side('value');
+    case 'headers': return headers();
+    case 'any': return side('key') || side('value') || headers();
+    default: return side('key') || side('value');
+  }
 }
 
 // Filtering runs in slices of this long so that typing, scrolling and a live tail stay responsive.
@@ -60,25 +104,46 @@ const SLICE_MS = 5;
 
 // The view is built by one loop that filters, in slices, the records not filtered yet: after a
 // filter change all of them, into a new view that replaces the shown one when complete; in a live
-// tail the new ones, into the shown view, whose rows are drawn soon after.
+// tail the new ones, into the shown view, whose rows are drawn soon after. With a Where or JS
+// filter the records that pass the others go to the analysis worker in batches, and its matches
+// come back in order into the view, which is then shown while it grows.
 let filtering = false;
 const caughtUp = []; // resolvers of viewCaughtUp()
+let generation = 0; // of the filter in force: answers for an older one are dropped
+let candidates = []; // record numbers waiting for the Where / JS filter
+let inFlight = 0; // batches sent to the analysis worker and not answered yet
+let exprSettled = false; // the Where / JS filter has gone through the records once (its first match selected)
 
 /** Starts the view again with the filter as set now; `selectFirst` selects its first record when done. */
 export function refilter({ selectFirst = false } = {}) {
   if (!state.store) return;
   $('filters').dataset.busy = 'true';
+  generation++;
+  candidates = [];
+  inFlight = 0;
+  exprSettled = false;
   state.filter = readFilter();
   state.pendingView = new ViewIndex();
   state.filteredTo = state.store.first;
   state.selectFirst = selectFirst;
+  state.exprProgress = state.filter.expr ? { scanned: 0, candidates: 0, timedOut: 0 } : null;
+  showExprError(null);
+  state.filterChanged?.();
+  if (state.filter.expr) showView(); // grown in place: the matches show as they come
   filterInSlices();
 }
 
 /** Resolves once the view holds every record of the store (a live tail then takes more). */
 export function viewCaughtUp() {
-  if (!filtering && !state.pendingView && state.store && state.filteredTo >= state.store.end) return Promise.resolve();
+  if (isCaughtUp()) return Promise.resolve();
   return new Promise((resolve) => caughtUp.push(resolve));
+}
+
+const isCaughtUp = () => !filtering && !state.pendingView && state.store && state.filteredTo >= state.store.end && !candidates.length && !inFlight;
+
+function settle() {
+  if (!isCaughtUp()) return;
+  for (const resolve of caughtUp.splice(0)) resolve();
 }
 
 export async function filterInSlices() {
@@ -88,6 +153,7 @@ export async function filterInSlices() {
     // each round reads the store anew: records come in, and a new store or filter may replace the old
     while (state.store) {
       const done = filterSlice(state.store, performance.now() + SLICE_MS);
+      sendCandidates();
       showView();
       if (done) break;
       await nextTask();
@@ -95,7 +161,15 @@ export async function filterInSlices() {
   } finally {
     filtering = false;
   }
-  for (const resolve of caughtUp.splice(0)) resolve();
+  settle();
+}
+
+/** Adds `n` to `view` unless the tail's "N matching records" is reached (which stops the tail). */
+function pushMatch(view, n) {
+  if (view.length >= state.matchLimit) return false;
+  view.push(n);
+  if (view.length >= state.matchLimit) state.live.matchLimitReached();
+  return true;
 }
 
 /** Filters records from `state.filteredTo` on until done (true) or past the deadline. */
@@ -107,7 +181,10 @@ function filterSlice(store, deadline) {
     const d = store.chunkOf(n);
     const end = d.base + d.count;
     for (; n < end; n++) {
-      if (passes(d, d.position(n), f)) view.push(n);
+      if (passes(d, d.position(n), f)) {
+        if (f.expr) candidates.push(n);
+        else pushMatch(view, n);
+      }
       if ((n & 1023) === 0 && performance.now() > deadline) {
         state.filteredTo = n + 1;
         return false;
@@ -118,40 +195,106 @@ function filterSlice(store, deadline) {
   return true;
 }
 
+// The Where / JS filter's batches: a batch holds up to this many records.
+const BATCH = 4096;
+
+/** Sends what waits for the Where / JS filter to the analysis worker; its matches join the view in order. */
+function sendCandidates() {
+  if (!candidates.length || !state.filter.expr) return;
+  const gen = generation;
+  const { store, filter } = state;
+  const batches = [];
+  while (candidates.length) batches.push(Float64Array.from(candidates.splice(0, BATCH)));
+  state.exprProgress.candidates += batches.reduce((s, b) => s + b.length, 0);
+  inFlight += batches.length;
+  const answers = import('./analysis.js').then((a) => batches.map((numbers) => a.evaluate(store, filter.expr, numbers)));
+  exprQueue = exprQueue.then(() => answers).then(async (promises) => {
+    for (const p of promises) {
+      const answer = await p.catch((e) => ({ error: { message: e.message } }));
+      if (gen !== generation) return;
+      inFlight--;
+      takeMatches(answer);
+    }
+  });
+}
+let exprQueue = Promise.resolve();
+
+function takeMatches(answer) {
+  const progress = state.exprProgress;
+  if (answer.error) {
+    showExprError(answer.error);
+    inFlight = 0;
+    candidates = [];
+  } else {
+    const view = state.pendingView ?? state.view;
+    for (const n of answer.matched) if (n >= state.store.first) pushMatch(view, n);
+    progress.scanned += answer.scanned;
+    progress.timedOut += answer.timedOut.length;
+    if (answer.timedOut.length || answer.stopped) showExprError({ field: 'js', timedOut: answer.timedOut, stopped: answer.stopped, boundMs: answer.boundMs });
+  }
+  showView();
+  settle();
+}
+
+/** Says what is wrong with the Where or JS filter (or nothing); the input is marked. */
+function showExprError(error) {
+  for (const id of ['filter-where', 'filter-js']) $(id).removeAttribute('aria-invalid');
+  if (!error) return;
+  if (error.field) $(error.field === 'where' ? 'filter-where' : 'filter-js').setAttribute('aria-invalid', 'true');
+  state.exprError?.(error);
+}
+
 /** After a slice of filtering: a new filter's complete view replaces the shown one; new records are drawn soon. */
 function showView() {
+  const expr = state.filter?.expr;
   if (!state.pendingView) {
     scheduleDraw();
+    if (!expr) return;
+    showCount();
+    if (!isCaughtUp() || filterTimer) return;
+    // the Where / JS filter has seen every record: the first match is selected, as after other filters
+    delete $('filters').dataset.busy;
+    if (!exprSettled) {
+      exprSettled = true;
+      if (state.selectFirst || state.rows.indexOf(state.selected) < 0) {
+        table.setRows(state.rows.length, -1, emptyTableText());
+        select(0);
+      }
+    }
     return;
   }
-  if (state.filteredTo < state.store.end) return;
+  if (state.filteredTo < state.store.end && !expr) return;
   dropOldRecords();
   state.view = state.pendingView;
+  state.rows = state.view;
   state.pendingView = null;
   state.removedRows = 0;
-  if (!filterTimer) delete $('filters').dataset.busy;
+  if (!filterTimer && !expr) delete $('filters').dataset.busy;
   const kept = state.selectFirst ? -1 : state.view.indexOf(state.selected);
   table.setRows(state.view.length, kept, emptyTableText());
-  select(kept >= 0 ? kept : 0);
+  if (!expr) select(kept >= 0 ? kept : 0);
   showCount();
+  state.viewShown?.();
+  if (state.sort) applySort();
 }
 
 export function resetFilters() {
-  for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']) {
+  for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from', 'filter-where', 'filter-js']) {
     $(id).value = '';
     $(id).removeAttribute('aria-invalid');
   }
+  $('filter-in').value = 'kv';
   $('filter-partition').value = '';
   $('filter-control').checked = true;
 }
 
 // Typing is debounced; the filter bar is marked busy from the first keystroke until the view is final.
 let filterTimer = 0;
-export function scheduleFilter() {
+export function scheduleFilter(delay = 120) {
   clearTimeout(filterTimer);
   $('filters').dataset.busy = 'true';
   filterTimer = setTimeout(() => {
     filterTimer = 0;
     refilter();
-  }, 120);
+  }, delay);
 }

@@ -1,10 +1,13 @@
 // Live mode: the relay's URL (from /ui.json when `kafka-fetch-decoder ui` serves the page, else typed),
-// the topics with their partitions' offsets, and a tail of one topic into the page's record store.
+// the topics with their partitions' offsets (live-topics.js), and a tail of one topic into the page's
+// record store, from where and until when the controls say (live-seek.js).
 // A worker of its own (worker.js) holds the Kafka client and decodes; this module sends it commands,
 // hands what it transfers to the page, and says plainly what the connection is doing.
 
-import { h, formatCount, plural, parseTimeText } from './dom.js';
+import { h, formatCount, plural } from './dom.js';
 import { liveStore, loadPackage } from './store.js';
+import { readFrom, readUntil, syncSeekInputs } from './live-seek.js';
+import { renderTopics as drawTopics } from './live-topics.js';
 
 const $ = (id) => document.getElementById(id);
 const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, remembered in this browser
@@ -16,16 +19,20 @@ const RATE_WINDOW_MS = 3000;
 
 /**
  * Sets up the live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(), valueSettings(),
- * begin(store, topic), append(chunks) -> a promise of the view holding them, refresh() }.
- * Returns { leave(), drawn(), busy(), facts() }.
+ * begin(store, topic, matchLimit), append(chunks) -> a promise of the view holding them, refresh(),
+ * listed(topics) (the topics came) }. Returns what the page asks of live mode (see the end).
  */
 export function initLive(page) {
   let worker = null;
   let nextId = 1;
   let listing = 0; // id of the topic listing in flight
+  let refreshing = 0; // id of a quiet listing in flight (refreshTopics)
   let topics = []; // the last listing
   let brokers = [];
-  let tail = null; // { id, topic, from, relay, cap, partitions, store, droppedInWorker, samples: [[time, received]] }
+  // { id, topic, from, until (texts), relay, cap, partitions, store, droppedInWorker, samples: [[time, received]],
+  //   matches (N or Infinity), clock (timer of an Until time to come), endsBy (how the worker's pass ends:
+  //   'end', 'time' or null), ended (why it stopped by itself) }
+  let tail = null;
   let shown = null; // the tail whose records the page shows
   let phase = 'off';
 
@@ -62,6 +69,14 @@ export function initLive(page) {
       showTopics(msg);
       return;
     }
+    if (msg.id === refreshing) {
+      refreshing = 0;
+      if (msg.type === 'live-topics') {
+        topics = msg.topics;
+        renderTopics();
+      }
+      return;
+    }
     if (msg.type === 'error' && msg.id === listing) {
       listing = 0;
       fail(msg.error, !running()); // a running tail goes on
@@ -72,12 +87,17 @@ export function initLive(page) {
       tail.store = liveStore(msg.topic, msg.partitions, tail.cap);
       tail.partitions = msg.partitions;
       shown = tail;
-      page.begin(tail.store, msg.topic);
+      page.begin(tail.store, msg.topic, tail.matches);
       showTailStatus();
     } else if (msg.type === 'live-records') {
       tookIn(msg);
     } else if (msg.type === 'live-state') {
-      setPhase(msg.phase);
+      if (msg.phase === 'ended') tail.ended ??= tail.endsBy ?? 'end';
+      setPhase(msg.phase === 'ended' ? 'stopped' : msg.phase);
+      if (phase === 'stopped') {
+        clearTimeout(tail.clock);
+        refreshTopics(); // the side list's offsets as they are now
+      }
       showTailStatus();
       page.refresh();
     } else if (msg.type === 'error') {
@@ -87,8 +107,13 @@ export function initLive(page) {
   }
 
   function tookIn(msg) {
-    const { id } = tail;
+    const { id, store } = tail;
     tail.droppedInWorker += msg.dropped;
+    // a partition's received count includes what the worker gave up: they add up to the tail's
+    for (const [p, n] of Object.entries(msg.droppedBy ?? {})) {
+      const part = store.partitions[store.partitionIndex.get(Number(p))];
+      if (part) part.recordCount += n;
+    }
     // the next records once these are in the view: the page is never handed more than it can show
     page.append(msg.chunks).then(() => {
       if (tail?.id === id && worker) worker.postMessage({ type: 'live-ack', id });
@@ -124,62 +149,37 @@ export function initLive(page) {
     ensureWorker().postMessage({ type: 'live-topics', id: listing, relay });
   }
 
+  /** Lists the topics again without a word in the status line (a tail stopped: their offsets moved). */
+  function refreshTopics() {
+    const relay = relayUrl();
+    if (!relay || !worker || refreshing) return;
+    refreshing = nextId++;
+    worker.postMessage({ type: 'live-topics', id: refreshing, relay });
+  }
+
   function showTopics(msg) {
     topics = msg.topics;
     brokers = msg.brokers;
-    if (!running()) {
+    // a listing asked for while a tail ran (or failed) leaves what the status says of it
+    if (phase === 'listing') {
       setPhase('connected');
-      page.setStatus('ok', `${plural(topics.length, 'topic')} on ${brokers.join(', ')}. Pick one and start a tail.`, null);
+      page.setStatus('ok', `${plural(topics.length, 'topic')} on ${brokers.join(', ')}. Pick one on the left, choose where to start, and start the tail.`, null);
     }
     $('live-topic-names').replaceChildren(...topics.map((t) => h('option', { value: t.topic })));
     if (!$('live-topic').value && topics.some((t) => !t.isInternal)) $('live-topic').value = topics.find((t) => !t.isInternal).topic;
     renderTopics();
+    page.listed(topics);
   }
 
   function renderTopics() {
-    const panel = $('topics');
-    panel.hidden = false;
-    $('topics-count').textContent = `(${formatCount(topics.length)})`;
-    const chosen = $('live-topic').value.trim();
-    const rows = topics.map((t) => {
-      const known = t.partitions.filter((p) => p.earliest !== null && p.latest !== null);
-      const records = known.reduce((sum, p) => sum + (p.latest - p.earliest), 0n);
-      const ranges = t.partitions.map((p) => `${p.partition}: ${p.earliest ?? '?'}–${p.latest ?? '?'}`);
-      return h('tr', {
-        class: t.topic === chosen ? 'chosen' : null, dataset: { topic: t.topic }, title: 'Tail this topic',
-        onclick: () => { $('live-topic').value = t.topic; renderTopics(); },
-      },
-      h('td', { class: 'topic' }, t.topic, t.isInternal && h('span', { class: 'badge' }, 'internal')),
-      h('td', { class: 'num' }, formatCount(t.partitions.length)),
-      h('td', { class: 'num' }, t.error ? '—' : formatCount(records)),
-      h('td', { class: 'ranges', title: ranges.join('\n') }, t.error ? h('span', { class: 'error-code' }, t.error) : ranges.join(' · ')));
+    drawTopics(topics, $('live-topic').value.trim(), (topic) => {
+      $('live-topic').value = topic;
+      renderTopics();
+      page.refresh();
     });
-    $('topics-body').replaceChildren(rows.length
-      ? h('table', { class: 'grid', id: 'topic-list' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Topic'), h('th', {}, 'Partitions'), h('th', { title: 'Latest minus earliest offset, summed over the partitions' }, 'Records'),
-          h('th', {}, 'Earliest–latest offset per partition'))),
-        h('tbody', {}, rows))
-      : h('p', { class: 'placeholder' }, 'The cluster has no topics.'));
   }
 
   // ---- a tail ------------------------------------------------------------------------------------
-
-  /** The start position the controls describe, as the client takes it, or an error message. */
-  function startPosition() {
-    const kind = $('live-from').value;
-    const input = $('live-from-value');
-    input.removeAttribute('aria-invalid');
-    if (kind === 'earliest' || kind === 'latest') return { from: kind };
-    const text = input.value.trim();
-    if (kind === 'offset') {
-      if (/^\d+$/.test(text)) return { from: text };
-    } else {
-      const ms = parseTimeText(text);
-      if (ms !== null && !Number.isNaN(ms)) return { from: { time: ms } };
-    }
-    input.setAttribute('aria-invalid', 'true');
-    return { error: kind === 'offset' ? 'Type the offset to start at (a whole number).' : 'Type the time to start at: an ISO date/time (UTC unless it names a zone) or epoch milliseconds.' };
-  }
 
   /** "0,2,5-7" -> [0, 2, 5, 6, 7]; empty = every partition (null); undefined when it does not parse. */
   function chosenPartitions() {
@@ -206,24 +206,27 @@ export function initLive(page) {
     const relay = relayUrl();
     const topic = $('live-topic').value.trim();
     const partitions = chosenPartitions();
-    const position = startPosition();
+    const now = Date.now();
+    const from = readFrom(now);
+    const until = readUntil(now);
     const cap = Number($('live-cap').value);
     const problem = !relay ? 'Type the relay\'s WebSocket URL first, e.g. ws://127.0.0.1:8081/kafka.'
       : !topic ? 'Choose a topic to tail (List topics shows them).'
         : partitions === undefined ? 'Partitions are numbers and ranges, e.g. 0,2,5-7 (empty for all).'
-          : position.error ?? (!(Number.isInteger(cap) && cap > 0) ? 'Keep at least 1 record.' : null);
+          : from.error ?? until.error ?? (!(Number.isInteger(cap) && cap > 0) ? 'Keep at least 1 record.' : null);
     if (problem) {
       fail({ message: problem }, false);
       return;
     }
     remember(relay);
     stopTail();
+    clearTimeout(tail?.clock);
     tail = {
-      id: nextId++, topic, relay, cap, from: describeFrom(position.from), partitions: null, store: null, droppedInWorker: 0, samples: [],
+      id: nextId++, topic, relay, cap, from: from.text, until: until.text, partitions: null, store: null, droppedInWorker: 0, samples: [],
+      matches: until.matches, clock: 0, ended: null, endsBy: until.until === 'end' ? 'end' : until.until ? 'time' : null,
     };
     setPhase('starting');
     page.setStatus('busy', `Starting a tail of ${topic} through ${relay}…`, null);
-    $('topics').open = false; // room for the records
     const { id } = tail;
     try {
       await loadPackage(); // the page rebuilds what the worker transfers with the package's fromTransferable
@@ -232,12 +235,20 @@ export function initLive(page) {
       return;
     }
     if (tail?.id !== id) return; // stopped or started again meanwhile
-    ensureWorker().postMessage({ type: 'live-start', id: tail.id, relay, topic, partitions, from: position.from, cap, options: page.decodeOptions(), values: page.valueSettings() });
+    // an Until time still to come: the page stops the tail when the clock gets there
+    if (until.wallClock) tail.clock = setTimeout(() => endTail('time'), until.wallClock - Date.now());
+    ensureWorker().postMessage({
+      type: 'live-start', id: tail.id, relay, topic, partitions, from: from.from, until: until.until, cap, options: page.decodeOptions(), values: page.valueSettings(),
+    });
+    // a topic made since the list was drawn: the list is drawn again, with its offsets
+    if (!topics.some((t) => t.topic === topic)) refreshTopics();
   }
 
-  function describeFrom(from) {
-    if (typeof from === 'string') return /^\d+$/.test(from) ? `offset ${from}` : from;
-    return new Date(from.time).toISOString();
+  /** The tail stops by itself: `why` is 'matches' (N matching records) or 'time' (the Until time came). */
+  function endTail(why) {
+    if (!tail || !running()) return;
+    tail.ended = why;
+    stopTail();
   }
 
   function togglePause() {
@@ -265,19 +276,37 @@ export function initLive(page) {
 
   function showTailStatus() {
     if (!tail) return;
-    const where = `${tail.topic}${tail.partitions ? ` (${plural(tail.partitions.length, 'partition')})` : ''} from ${tail.from}`;
+    const where = `${tail.topic}${tail.partitions ? ` (${plural(tail.partitions.length, 'partition')})` : ''} from ${tail.from}${tail.until ? ` until ${tail.until}` : ''}`;
     if (phase === 'starting') page.setStatus('busy', `Starting a tail of ${where}…`, null);
     else if (phase === 'tailing') page.setStatus('info', `Tailing ${where} through ${tail.relay}: new records are added as they arrive.`, null);
     else if (phase === 'paused') page.setStatus('info', `Paused the tail of ${tail.topic}: records written meanwhile are read on resume.`, null);
-    else if (phase === 'stopped') page.setStatus('info', `Stopped the tail of ${tail.topic}: its records stay here to filter, inspect and export.`, null, button('Start again', start));
+    else if (phase === 'stopped') page.setStatus(tail.ended ? 'ok' : 'info', `${stoppedText(tail)}: its records stay here to filter, inspect and export.`, null, button('Start again', start));
     showStats();
   }
 
-  /** The counts of the tail shown: kept, dropped and, while it runs, records a second. */
-  function showStats() {
+  function stoppedText(t) {
+    const read = plural(t.store ? received(t) : 0, 'record');
+    if (t.ended === 'end') return `Read ${t.topic} from ${t.from} to the end offsets seen at the start (${read})`;
+    if (t.ended === 'time') return `Read ${t.topic} from ${t.from} until ${t.until} (${read})`;
+    if (t.ended === 'matches') return `Stopped the tail of ${t.topic} after ${plural(t.matches, 'matching record')} (${read} read)`;
+    return `Stopped the tail of ${t.topic} (${read})`;
+  }
+
+  /** The tail's counts now: taken together at a drawing, so that the counts on the page agree. */
+  function snapshot() {
+    if (!shown) return null;
+    return {
+      kept: shown.store.count, dropped: dropped(shown), received: received(shown), cap: shown.cap,
+      partitions: shown.store.partitions.map((p) => p.recordCount), batches: shown.store.partitions.map((p) => p.batchCount),
+    };
+  }
+
+  /** The counts of the tail shown (of a snapshot, or now): kept, dropped and, while it runs, records a second. */
+  function showStats(snap = snapshot()) {
     const el = $('live-stats');
-    if (!shown) {
+    if (!shown || !snap) {
       el.textContent = '';
+      for (const k of ['kept', 'dropped', 'received']) delete el.dataset[k];
       return;
     }
     const now = performance.now();
@@ -285,10 +314,26 @@ export function initLive(page) {
     while (samples.length > 2 && now - samples[0][0] > RATE_WINDOW_MS) samples.shift();
     const [t0, n0] = samples[0] ?? [now, 0];
     const live = shown === tail && phase === 'tailing' && now - t0 > 500;
-    const rate = live ? ((received(shown) - n0) * 1000) / (now - t0) : 0;
-    Object.assign(el.dataset, { kept: shown.store.count, dropped: dropped(shown), received: received(shown) });
-    el.textContent = `${formatCount(shown.store.count)} kept · ${formatCount(dropped(shown))} dropped${rate ? ` · ${formatCount(Math.round(rate))}/s` : ''}`;
-    el.title = `${formatCount(received(shown))} records received since the start; at most ${formatCount(shown.cap)} are kept, the oldest are dropped first`;
+    const rate = live ? ((snap.received - n0) * 1000) / (now - t0) : 0;
+    Object.assign(el.dataset, { kept: snap.kept, dropped: snap.dropped, received: snap.received });
+    el.textContent = `${formatCount(snap.kept)} kept · ${formatCount(snap.dropped)} dropped${rate > 0 ? ` · ${formatCount(Math.round(rate))}/s` : ''}`;
+    el.title = `${formatCount(snap.received)} records received since the start; at most ${formatCount(shown.cap)} are kept, the oldest are dropped first`;
+  }
+
+  /** What the empty table says in live mode: what to do next. */
+  function emptyText() {
+    const t = shown ?? tail;
+    if (!t) {
+      if (!relayUrl()) return 'Live mode reads topics through a relay: run npx kafka-fetch-decoder ui --bootstrap HOST:PORT (it serves this page with one), or type a relay\'s URL on the left and press List.';
+      if (!topics.length) return 'Press List (on the left) to see the topics.';
+      return 'Pick a topic on the left, choose where to start (From) and press Start tail.';
+    }
+    if (t === tail && running()) {
+      return `No record yet: the tail of ${t.topic} from ${t.from} waits for new ones. Produce to ${t.topic}, or start again from earliest or the last hour to read older records.`;
+    }
+    if (t.ended === 'end') return `${t.topic} had no record between ${t.from} and the end offsets seen at the start. Start from earliest to read all it has.`;
+    if (t.ended === 'time') return `${t.topic} had no record from ${t.from} until ${t.until}.`;
+    return `The tail of ${t.topic} stopped before any record came. Start it again, from earliest to read what the topic has.`;
   }
 
   /** Says what went wrong in words a user can act on; `ended`: the tail or the listing ended with it. */
@@ -350,32 +395,38 @@ export function initLive(page) {
   $('live-start').addEventListener('click', start);
   $('live-pause').addEventListener('click', togglePause);
   $('live-stop').addEventListener('click', stopTail);
-  $('live-topic').addEventListener('change', () => topics.length && renderTopics());
-  $('live-from').addEventListener('change', () => {
-    const kind = $('live-from').value;
-    const input = $('live-from-value');
-    input.hidden = kind === 'earliest' || kind === 'latest';
-    input.placeholder = kind === 'offset' ? 'offset' : 'ISO time or ms';
-    input.removeAttribute('aria-invalid');
+  $('live-topic').addEventListener('change', () => {
+    if (topics.length) renderTopics();
+    page.refresh();
   });
+  for (const id of ['live-from', 'live-until']) $(id).addEventListener('change', syncSeekInputs);
+  syncSeekInputs();
   setPhase('off');
   detectRelay();
 
   return {
     /** Stops a running tail: a file is opened instead. */
     leave,
-    /** The table was drawn: the counts next to the controls follow in the same frame. */
-    drawn: showStats,
+    /** The table was drawn (with the counts of `snap`, snapshot()): the counts next to the controls follow. */
+    drawn: (snap) => showStats(snap ?? snapshot()),
     /** Whether live mode is saying something in the status line. */
     busy: () => phase !== 'off',
-    /** The summary's facts about the tail. */
-    facts: () => [
-      ['Source', `${shown.topic} · live from ${shown.from}`],
+    snapshot,
+    emptyText,
+    /** Starts a tail as the controls are set now (a shared URL). */
+    start,
+    /** The relay is known and the topics listed. */
+    listed: () => topics.length > 0,
+    /** The view holds the N matching records the tail was to stop after. */
+    matchLimitReached: () => endTail('matches'),
+    /** The summary's facts about the tail (of a snapshot, or now). */
+    facts: (snap = snapshot()) => [
+      ['Source', `${shown.topic} · live from ${shown.from}${shown.until ? ` until ${shown.until}` : ''}`],
       ['Relay', shown.relay],
       ['State', shown === tail ? PHASE_TEXT[phase] : 'stopped'],
-      ['Kept', `${formatCount(shown.store.count)} of at most ${formatCount(shown.cap)}`],
-      ['Dropped', formatCount(dropped(shown))],
-      ['Received', formatCount(received(shown))],
+      ['Kept', `${formatCount(snap.kept)} of at most ${formatCount(shown.cap)}`],
+      ['Dropped', formatCount(snap.dropped)],
+      ['Received', formatCount(snap.received)],
     ],
   };
 }

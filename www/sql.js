@@ -10,6 +10,7 @@ import { VirtualTable } from './table.js';
 import { tablesOf } from './sql-data.js';
 import { isTime, loadRecords, query, startEngine, timeOf } from './sql-engine.js';
 import { valueSettings } from './values.js';
+import { showView } from './layout.js';
 
 const ROW_HEIGHT = 26;
 const MAX_BARS = 400;
@@ -30,25 +31,25 @@ const panel = {
   running: null,
 };
 
-/** Opens the panel (building it the first time) and loads the records into DuckDB. */
+/** Opens the panel (building it the first time; layout.js shows it) and loads the records into DuckDB. */
 export async function openSql() {
   const root = $('sql');
   if (!root.firstChild) build(root);
-  root.hidden = false;
-  document.querySelector('main.workspace').hidden = true;
-  $('sql-open').setAttribute('aria-pressed', 'true');
   $('sql-text').focus();
+  // every opening says where the panel stands, also when there was nothing new to load
+  const had = panel.loadedFor;
+  sqlState('busy', 'Checking the records…');
   try {
     await ensureLoaded();
+    if (had && panel.loadedFor === had) sqlState('ok', `The records are loaded (${$('sql-table').textContent.split(' (')[0]}).`);
   } catch (e) {
     showError(e);
   }
 }
 
+/** Back to the records. */
 export function closeSql() {
-  $('sql').hidden = true;
-  document.querySelector('main.workspace').hidden = false;
-  $('sql-open').setAttribute('aria-pressed', 'false');
+  showView('records');
 }
 
 function build(root) {

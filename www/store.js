@@ -25,10 +25,10 @@ export async function loadPackage() {
  * (an index into the page's partition list, given by `partIndex(topic, partition)`), the header size,
  * the control type, timestamps as numbers, and which records are shown: a batch that starts before the
  * fetch offset brings records the consumer has already seen, and the decoder leaves them out of the
- * result but not out of its columns. Each batch gets `part` and `records` (how many of its records
- * are shown). Returns the buffers to transfer with it.
+ * result but not out of its columns; and a live tail's past its end (`limits`). Each batch gets
+ * `part` and `records` (how many of its records are shown). Returns the buffers to transfer with it.
  */
-export function prepareChunk(result, data, partIndex) {
+export function prepareChunk(result, data, partIndex, limits = null) {
   const cols = data.columns;
   const n = cols.offsets.length;
   // each set's range of the columns, from the call's metadata: arrays whose fields `data.layout` names
@@ -40,17 +40,20 @@ export function prepareChunk(result, data, partIndex) {
     ? result.topics.flatMap((t, ti) => t.partitions.map((set, pi) => ({ topic: t.topic, set, range: range(data.meta.topics[ti].partitions[pi][P.recordSet]) })))
     : [{ topic: null, set: result, range: range(data.meta) }];
   const part = new Uint32Array(n);
+  // a live tail's records past its end or limit are not shown (`limits`: partition -> how many are)
+  const shown = (set) => Math.min(set.recordCount, limits?.get(set.partition) ?? Infinity);
   let shownCount = 0;
   for (const { topic, set, range: [start, end] } of sets) {
     part.fill(partIndex(topic, set.partition ?? null), start, end);
-    shownCount += set.recordCount;
+    shownCount += shown(set);
   }
   let positions = null;
   if (shownCount < n) {
     positions = new Uint32Array(shownCount);
     let k = 0;
     for (const { set, range: [, end] } of sets) {
-      for (let i = end - set.recordCount; i < end; i++) positions[k++] = i;
+      const from = end - set.recordCount;
+      for (let i = from; i < from + shown(set); i++) positions[k++] = i;
     }
   }
 
@@ -92,8 +95,55 @@ export function prepareChunk(result, data, partIndex) {
   // timestamps as numbers: they are milliseconds, well within 2^53
   const timestamps = cols.timestamps instanceof BigInt64Array ? Float64Array.from(cols.timestamps, Number) : null;
 
-  data.page = { count: shownCount, positions, part, headerBytes, controlType, timestamps };
+  const shownBy = Object.fromEntries(sets.map(({ set }) => [set.partition, shown(set)]));
+  data.page = { count: shownCount, positions, part, headerBytes, controlType, timestamps, shownBy, max: chunkMaxima(data, positions, shownCount, headerBytes) };
   return [part, headerBytes, controlType, positions, timestamps].filter(Boolean).map((a) => a.buffer);
+}
+
+/**
+ * The widest of what the table shows of a chunk's records (columns.js sizes its columns by them):
+ * the longest offset, key, value and header sizes, header count, codec name and flags.
+ */
+function chunkMaxima(data, positions, count, headerBytes) {
+  const cols = data.columns;
+  const max = { offsetChars: 1, keyLength: 0, valueLength: 0, keyChars: 0, headerBytes: 0, headerCount: 0, codecChars: 0, flagChars: 0, schemaChars: 0 };
+  let offset = 0n;
+  for (let k = 0; k < count; k++) {
+    const i = positions ? positions[k] : k;
+    const o = BigInt(cols.offsets[i]);
+    if (o > offset) offset = o;
+    max.keyLength = Math.max(max.keyLength, cols.keys[2 * i + 1]);
+    max.valueLength = Math.max(max.valueLength, cols.values[2 * i + 1]);
+    max.headerBytes = Math.max(max.headerBytes, headerBytes[i]);
+    max.headerCount = Math.max(max.headerCount, cols.headersEnd[i] - (i === 0 ? 0 : cols.headersEnd[i - 1]));
+  }
+  max.offsetChars = String(offset).length;
+  // the widest key preview: text as it is, binary keys as hex (three characters a byte, 32 bytes at most)
+  for (let k = 0; k < count; k++) {
+    const i = positions ? positions[k] : k;
+    const len = cols.keys[2 * i + 1];
+    if (len <= max.keyChars) continue;
+    const pos = cols.keys[2 * i];
+    const bytes = pos < data.inputLength ? data.input : data.arena;
+    const at = pos < data.inputLength ? pos : pos - data.inputLength;
+    let text = true;
+    for (let j = 0; j < Math.min(len, 64) && text; j++) text = bytes[at + j] >= 0x20 && bytes[at + j] < 0x7f;
+    max.keyChars = Math.max(max.keyChars, text ? len : 3 * Math.min(len, 32) + 2);
+  }
+  for (const b of data.batches) {
+    if (!b.records) continue;
+    max.codecChars = Math.max(max.codecChars, String(b.compression).length);
+    // the badges (records.js): a control type or txn, aborted, bad CRC; about two characters of frame each
+    const flags = (b.isControl ? 8 : b.isTransactional ? 5 : 0) + (b.isAborted ? 9 : 0) + (b.crcValid === false ? 9 : 0);
+    max.flagChars = Math.max(max.flagChars, flags);
+  }
+  return max;
+}
+
+/** Merges a chunk's maxima (chunkMaxima) into `into`. */
+export function widen(into, max) {
+  for (const [k, v] of Object.entries(max ?? {})) into[k] = Math.max(into[k] ?? 0, v);
+  return into;
 }
 
 /**
@@ -137,6 +187,8 @@ function chunkFrom(data, base) {
   };
   return {
     result,
+    data, // what the worker sent: the analysis worker gets a copy (analysis.js)
+    max: data.page.max,
     base, // the record number of this chunk's first shown record
     start: 0, // how many of its first records the cap has dropped
     count,
@@ -164,11 +216,11 @@ function chunkFrom(data, base) {
       return out;
     },
     headerCount: (i) => cols.headersEnd[i] - (i === 0 ? 0 : cols.headersEnd[i - 1]),
-    /** Record `i`'s key or value as the worker decoded it for the table: { text, format, failure } or null. */
+    /** Record `i`'s key or value as the worker decoded it for the table: { text, format, schema, failure } or null. */
     decoded: (side, i) => {
       const d = data.page.decoded?.[side];
       if (!d || (d.text[i] == null && !d.failures.has(i))) return null;
-      return { text: d.text[i], format: d.format[i], failure: d.failures.get(i) ?? null };
+      return { text: d.text[i], format: d.format[i], schema: d.schema[i], failure: d.failures.get(i) ?? null };
     },
   };
 }
@@ -216,6 +268,8 @@ export class RecordStore extends RecordReader {
     this.batchCount = 0;
     this.codecCounts = new Map();
     this.magicCounts = new Map();
+    // the widest of what the table shows (chunkMaxima), over every record taken in
+    this.max = {};
   }
 
   get count() {
@@ -227,12 +281,13 @@ export class RecordStore extends RecordReader {
     const chunk = chunkFrom(data, this.end);
     this.end += chunk.count;
     if (chunk.count) this.push(chunk);
-    if (this.partitionIndex) this.#updatePartitions(chunk.result);
+    if (this.partitionIndex) this.#updatePartitions(chunk.result, data.page.shownBy);
   }
 
   push(chunk) {
     this.chunks.push(chunk);
     this.#count(chunk, 1);
+    widen(this.max, chunk.max);
   }
 
   #count(chunk, sign) {
@@ -243,7 +298,7 @@ export class RecordStore extends RecordReader {
     }
   }
 
-  #updatePartitions(result) {
+  #updatePartitions(result, shownBy) {
     for (const t of result.topics) {
       for (const set of t.partitions) {
         const p = this.partitions[this.partitionIndex.get(set.partition)];
@@ -254,7 +309,7 @@ export class RecordStore extends RecordReader {
           preferredReadReplica: set.preferredReadReplica,
         });
         if (set.nextOffset != null) p.nextOffset = set.nextOffset;
-        p.recordCount += set.recordCount;
+        p.recordCount += shownBy?.[set.partition] ?? set.recordCount;
         p.batchCount += set.batches.length;
       }
     }
@@ -349,6 +404,11 @@ export class ViewIndex {
     const removed = k - this.start;
     this.start = k;
     return removed;
+  }
+
+  /** The view position of the first record numbered `n` or more (the length when none is). */
+  positionOf(n) {
+    return this.#lowerBound(n) - this.start;
   }
 
   /** The view position of record number `n`, or -1. */

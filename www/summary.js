@@ -6,16 +6,23 @@ import { formatSize } from './bytes.js';
 import { $, state } from './page.js';
 import { decodeOptions } from './file.js';
 import { refilter } from './filter.js';
+import { showView } from './layout.js';
 
-/** Draws the summary of what the page shows (patched in place: a live one is redrawn every second). */
-export function renderSummary() {
+/**
+ * Draws the summary of what the page shows (patched in place: a live one is redrawn with the table).
+ * `snap`: the tail's counts taken when the table was drawn (live.js snapshot()), so that the
+ * summary's counts are the table's.
+ */
+export function renderSummary(snap = null) {
   const root = $('summary-body');
   const d = state.store;
   if (!d) {
     root.replaceChildren(h('p', { class: 'placeholder' }, state.source ? 'Nothing decoded.' : 'No capture open.'));
     return;
   }
-  const facts = state.source.live ? state.live.facts() : fileFacts(d);
+  const live = state.source.live ? snap ?? state.live.snapshot() : null;
+  if (state.source.live && !live) return;
+  const facts = live ? state.live.facts(live) : fileFacts(d);
   // most batches first (codec names come from the decoder's batch objects)
   const codecs = [...d.codecCounts].sort(([, a], [, b]) => b - a);
   const chips = h('div', { class: 'chips', id: 'codec-counts' }, 'Batches by codec:',
@@ -26,15 +33,15 @@ export function renderSummary() {
   // Tagged fields (v12+) only get a column when some partition carries one.
   const tagged = d.partitions.some((p) => p.currentLeader || p.divergingEpoch || p.snapshotId);
   const failed = d.partitions.some((p) => p.error);
-  const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => { $('filter-partition').value = String(i); refilter(); } },
+  const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => { $('filter-partition').value = String(i); refilter(); showView('records'); } },
     h('td', { class: 'topic' }, p.partition == null ? state.source.name : (p.topic ?? h('span', { class: 'mono' }, p.topicId ?? '—'))),
     h('td', { class: 'num' }, show(p.partition)),
     h('td', {}, errorCell(p.errorCode)),
     h('td', { class: 'num' }, show(p.highWatermark)),
     h('td', { class: 'num' }, show(p.lastStableOffset)),
     h('td', { class: 'num' }, show(p.logStartOffset)),
-    h('td', { class: 'num' }, formatCount(p.recordCount)),
-    h('td', { class: 'num' }, formatCount(p.batchCount)),
+    h('td', { class: 'num' }, formatCount(live ? live.partitions[i] : p.recordCount)),
+    h('td', { class: 'num' }, formatCount(live ? live.batches[i] : p.batchCount)),
     h('td', { class: 'num' }, show(p.nextOffset)),
     h('td', {}, p.partial ? h('span', { class: 'badge warn', title: 'The records end inside a batch (cut at max bytes); that batch is not shown' }, 'partial') : 'no'),
     h('td', { class: 'aborted-list' }, abortedText(p.abortedTransactions)),
@@ -43,7 +50,7 @@ export function renderSummary() {
     failed && h('td', { class: 'decode-error' }, p.error ? h('span', { class: 'badge error', title: p.error.message }, `${p.error.code} at byte ${p.error.offset}`) : '—')));
 
   // live: a partition's records and batches since the tail started (the store may have dropped some)
-  const counted = state.source.live ? ['Received', 'Batches received'] : ['Records', 'Batches'];
+  const counted = live ? ['Received', 'Batches received'] : ['Records', 'Batches'];
   // patched, not replaced: a live summary is redrawn every second and mostly only its numbers change
   patch(root, h('div', {},
     h('dl', { class: 'facts inline' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),

@@ -13,18 +13,23 @@ const ROWS_PER_FRAME = 6;
 
 export class VirtualTable {
   /**
-   * columns: [{ id, label, width (CSS track size), className? }]
+   * columns: [{ id, label, width (CSS track size), px? (its least width), className? }]
    * renderRow(viewIndex, cells): fills the row's cells, an object { [column id]: element }
    * onSelect(viewIndex): a row was clicked or reached with the keyboard
    * onLayout(headCells): after the column widths changed; they can be read here. Returns true when
    *   the rows must be drawn again (what fits in a cell changed).
+   * onSort(columnId), onResize(columnId, px | null): a header was clicked, or its right edge
+   *   dragged (null: double-clicked, back to its fit); without them headers do neither.
+   * onKey(key): Enter or Escape in the table. onWidth(): the table's width changed (before it is laid out).
    */
-  constructor(root, { columns, rowHeight, renderRow, onSelect, onLayout }) {
-    this.columns = columns;
+  constructor(root, { columns, rowHeight, renderRow, onSelect, onLayout, onSort, onResize, onKey, onWidth }) {
     this.rowHeight = rowHeight;
     this.renderRow = renderRow;
     this.onSelect = onSelect;
     this.onLayout = onLayout;
+    this.onSort = onSort;
+    this.onResize = onResize;
+    this.onKeyPressed = onKey;
     this.rowCount = 0;
     this.selected = -1;
     this.pool = []; // { el, cells, index: view index it stands for, shown: view index drawn, stale }
@@ -36,23 +41,12 @@ export class VirtualTable {
 
     root.classList.add('vtable');
     root.tabIndex = 0;
-    root.style.setProperty('--columns', columns.map((c) => c.width).join(' '));
     root.style.setProperty('--row-height', `${rowHeight}px`);
     this.root = root;
 
     this.head = document.createElement('div');
     this.head.className = 'vhead';
     this.head.setAttribute('role', 'row');
-    this.headCells = {};
-    for (const c of columns) {
-      const cell = document.createElement('div');
-      cell.className = `vcell ${c.className ?? ''}`;
-      cell.setAttribute('role', 'columnheader');
-      cell.textContent = c.label;
-      if (c.title) cell.title = c.title;
-      this.head.append(cell);
-      this.headCells[c.id] = cell;
-    }
     this.space = document.createElement('div');
     this.space.className = 'vspace';
     this.layer = document.createElement('div');
@@ -61,6 +55,7 @@ export class VirtualTable {
     this.empty = document.createElement('div');
     this.empty.className = 'vempty';
     root.append(this.head, this.space, this.empty);
+    this.setColumns(columns);
 
     let pending = false;
     root.addEventListener('scroll', () => {
@@ -73,24 +68,97 @@ export class VirtualTable {
         if (this.root.scrollTop !== this.drawnScrollTop) this.update();
       });
     });
+    let width = -1;
     new ResizeObserver(() => {
-      // the header's grid resolves the column widths; rows take them in pixels
-      const widths = columns.map((c) => this.headCells[c.id].getBoundingClientRect().width);
-      let redraw = false;
-      if (widths.join() !== this.widths) {
-        this.widths = widths.join();
-        columns.forEach((c, k) => root.style.setProperty(`--w-${c.id}`, `${widths[k]}px`));
-        redraw = this.onLayout?.(this.headCells) ?? true;
+      if (root.clientWidth !== width) {
+        width = root.clientWidth;
+        onWidth?.();
       }
-      if (this.following) this.scrollToEnd();
-      // a new height only shows more or fewer rows
-      this.update(redraw);
+      this.relayout();
     }).observe(root);
     this.layer.addEventListener('click', (event) => {
       const row = event.target.closest('.vrow');
       if (row) this.onSelect(Number(row.dataset.row));
     });
     root.addEventListener('keydown', (event) => this.onKey(event));
+  }
+
+  /** Sets the columns (shown, widths): the header is made again, and the rows with it. */
+  setColumns(columns) {
+    const same = this.columns && columns.length === this.columns.length && columns.every((c, k) => c.id === this.columns[k].id);
+    this.columns = columns;
+    this.root.style.setProperty('--columns', columns.map((c) => c.width).join(' '));
+    const least = columns.reduce((sum, c) => sum + (c.px ?? (parseInt(c.width, 10) || 0)), 0);
+    this.root.style.setProperty('--table-min-width', `${least}px`);
+    if (same) {
+      this.relayout();
+      return;
+    }
+    this.headCells = {};
+    this.head.replaceChildren(...columns.map((c) => {
+      const cell = document.createElement('div');
+      cell.className = `vcell ${c.className ?? ''}`;
+      cell.setAttribute('role', 'columnheader');
+      cell.dataset.column = c.id;
+      cell.textContent = c.label;
+      if (c.title) cell.title = c.title;
+      if (this.onSort) {
+        cell.classList.add('sortable');
+        cell.addEventListener('click', (e) => !e.target.classList.contains('resize') && this.onSort(c.id));
+      }
+      if (this.onResize) cell.append(this.resizeHandle(c));
+      this.headCells[c.id] = cell;
+      return cell;
+    }));
+    // the rows are made again for the new cells
+    for (const row of this.pool) row.el.remove();
+    this.pool = [];
+    this.widths = '';
+    this.relayout();
+  }
+
+  /** A header's right edge: dragged, it sets the column's width; double-clicked, back to its fit. */
+  resizeHandle(c) {
+    const handle = document.createElement('span');
+    handle.className = 'resize';
+    handle.title = 'Drag to change the width; double-click to fit';
+    handle.addEventListener('pointerdown', (down) => {
+      down.preventDefault();
+      handle.setPointerCapture(down.pointerId);
+      const start = this.headCells[c.id].getBoundingClientRect().width;
+      const move = (e) => this.onResize(c.id, start + e.clientX - down.clientX);
+      const up = () => {
+        handle.removeEventListener('pointermove', move);
+        handle.removeEventListener('pointerup', up);
+      };
+      handle.addEventListener('pointermove', move);
+      handle.addEventListener('pointerup', up);
+    });
+    handle.addEventListener('dblclick', () => this.onResize(c.id, null));
+    handle.addEventListener('click', (e) => e.stopPropagation());
+    return handle;
+  }
+
+  /** Marks the sorted column (aria-sort) or none. */
+  setSort(id, direction) {
+    for (const [cid, cell] of Object.entries(this.headCells)) {
+      if (cid === id) cell.setAttribute('aria-sort', direction === 'desc' ? 'descending' : 'ascending');
+      else cell.removeAttribute('aria-sort');
+    }
+  }
+
+  /** The header's grid resolves the column widths; the rows take them in pixels. */
+  relayout() {
+    const widths = this.columns.map((c) => this.headCells[c.id].getBoundingClientRect().width);
+    let redraw = false;
+    if (widths.join() !== this.widths) {
+      this.widths = widths.join();
+      this.columns.forEach((c, k) => this.root.style.setProperty(`--w-${c.id}`, `${widths[k]}px`));
+      redraw = this.onLayout?.(this.headCells) ?? true;
+    }
+    if (this.following) this.scrollToEnd();
+    // a new height only shows more or fewer rows
+    this.update(redraw);
   }
 
   /** Replaces the rows (after a decode or a filter); `selected` is a view index or -1. */
@@ -179,6 +247,7 @@ export class VirtualTable {
       const cell = document.createElement('div');
       cell.className = `vcell ${c.className ?? ''}`;
       cell.style.width = `var(--w-${c.id})`;
+      cell.dataset.column = c.id;
       cell.setAttribute('role', 'gridcell');
       cells[c.id] = cell;
       el.append(cell);
@@ -262,6 +331,11 @@ export class VirtualTable {
   }
 
   onKey(event) {
+    if ((event.key === 'Enter' || event.key === 'Escape') && this.onKeyPressed) {
+      event.preventDefault();
+      this.onKeyPressed(event.key);
+      return;
+    }
     if (!this.rowCount) return;
     const page = Math.max(1, Math.floor(this.viewportHeight() / this.rowHeight) - 1);
     const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };

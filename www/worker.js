@@ -10,15 +10,18 @@
 //
 // Live (one tail at a time; `id` names it). In:
 //             { type: 'live-topics', id, relay }   list the topics with their partitions' offsets
-//             { type: 'live-start', id, relay, topic, partitions: [n]|null, from, cap, options, values }
+//             { type: 'live-start', id, relay, topic, partitions: [n]|null, from, until, cap, options, values }
+//                 from: as consume takes it ('earliest', 'latest', digits, { time }, { last }); until:
+//                 null (tail until stopped), 'end' (the end offsets seen at the start) or { time }
 //             { type: 'live-ack', id }             the page took the last 'live-records' in
 //             { type: 'live-pause', id } | { type: 'live-resume', id } | { type: 'live-stop', id }
 //        Out: { type: 'live-topics', id, brokers, topics: [{ topic, isInternal, error, partitions:
 //                 [{ partition, leader, earliest, latest, errorName }] }] }
 //             { type: 'live-started', id, topic, partitions: [n] }
-//             { type: 'live-records', id, chunks: [data], dropped }   data as for 'result', one per fetch
-//                 response; dropped: records given up here since the last post (the page was behind)
-//             { type: 'live-state', id, phase: 'tailing'|'paused'|'stopped' }
+//             { type: 'live-records', id, chunks: [data], dropped, droppedBy }   data as for 'result', one per
+//                 fetch response; dropped: records given up here since the last post (the page was
+//                 behind), droppedBy: how many of them per partition ({ partition: n })
+//             { type: 'live-state', id, phase: 'tailing'|'paused'|'stopped'|'ended' }   ended: `until` reached
 //             { type: 'error', id, error: { code, message, ... } }
 // A tail posts at most one 'live-records' every POST_INTERVAL_MS and none while the page has not
 // acknowledged the last one, so the page takes records in small steps however fast they come; what
@@ -93,6 +96,7 @@ function describeError(err) {
     offset: err?.offset ?? null,
     broker: err?.broker ?? null,
     errorName: err?.errorName ?? null,
+    hint: err?.hint ?? null,
     message: String(err?.message ?? err),
   };
 }
@@ -127,9 +131,9 @@ function decodeExact(decode) {
 }
 
 /** The result in transferable form, with the page's per-record columns; partitions numbered by `partIndex`. */
-function forPage(api, result, partIndex) {
+function forPage(api, result, partIndex, limits = null) {
   const { data, transfer } = api.toTransferable(result);
-  transfer.push(...prepareChunk(result, data, partIndex));
+  transfer.push(...prepareChunk(result, data, partIndex, limits));
   return { data, transfer };
 }
 
@@ -208,6 +212,7 @@ class Tail {
     this.pending = []; // { data, transfer, count, ready } not yet posted, in order; ready once its values are decoded
     this.pendingCount = 0;
     this.dropped = 0; // records dropped here while the page was behind
+    this.droppedBy = {}; // the same, per partition
     this.acknowledged = true;
     this.lastPost = 0;
     this.timer = 0;
@@ -218,7 +223,7 @@ class Tail {
   }
 
   async run() {
-    const { topic, from, options } = this.msg;
+    const { topic, from, until, options } = this.msg;
     try {
       const md = await this.client.metadata([topic]);
       const t = md.topics.find((x) => x.topic === topic);
@@ -234,15 +239,20 @@ class Tail {
       self.postMessage({ type: 'live-started', id: this.id, topic, partitions });
       const consumer = this.client.consume({
         topic, partitions, from, isolationLevel: options.isolationLevel,
+        untilEnd: until === 'end', until: until && until !== 'end' ? until : undefined,
         // The page's decode options, with 64-bit values as BigInts (exact whatever comes; the
         // iterator would stop at a value beyond 2^53 as a number) and no lenient mode: a response
         // that fails to decode is an error the page shows, and the tail stops.
         decode: { ...decodeOptions('live', options, 'bigint'), onError: 'throw' },
-        onResponse: ({ response }) => this.received(response, partIndex),
+        onResponse: ({ response, taken }) => this.received(response, partIndex, taken),
       });
       while (!this.stopped) {
         if (this.paused) await new Promise((resolve) => { this.unpause = resolve; });
-        if (this.stopped || (await consumer.next()).done) break;
+        if (this.stopped) break;
+        if ((await consumer.next()).done) {
+          await this.finish();
+          break;
+        }
       }
     } catch (err) {
       if (this.stopped) return; // closing the client fails what was in flight
@@ -251,17 +261,24 @@ class Tail {
     }
   }
 
-  /** A fetch response decoded by the client, queued for the page. */
-  received(result, partIndex) {
+  /** A fetch response decoded by the client, queued for the page (of each partition, the records the pass takes). */
+  received(result, partIndex, taken) {
     if (this.stopped) return;
     if (!this.fetching) {
       // the first answer: the relay and the brokers are there
       this.fetching = true;
       if (!this.paused) self.postMessage({ type: 'live-state', id: this.id, phase: 'tailing' });
     }
-    const count = result.topics.reduce((sum, t) => sum + t.partitions.reduce((s, p) => s + p.recordCount, 0), 0);
+    const counts = {};
+    for (const t of result.topics) {
+      for (const p of t.partitions) {
+        const n = Math.min(p.recordCount, taken?.get(p.partition) ?? Infinity);
+        if (n) counts[p.partition] = (counts[p.partition] ?? 0) + n;
+      }
+    }
+    const count = Object.values(counts).reduce((a, b) => a + b, 0);
     if (!count) return; // a long poll that ended empty
-    const entry = { ...forPage(this.api, result, (_, partition) => partIndex.get(partition)), count, ready: !this.values };
+    const entry = { ...forPage(this.api, result, (_, partition) => partIndex.get(partition), taken), count, counts, ready: !this.values };
     this.pending.push(entry);
     this.pendingCount += count;
     if (this.values) {
@@ -275,6 +292,7 @@ class Tail {
       const oldest = this.pending.shift();
       this.pendingCount -= oldest.count;
       this.dropped += oldest.count;
+      for (const [p, n] of Object.entries(oldest.counts)) this.droppedBy[p] = (this.droppedBy[p] ?? 0) + n;
     }
     this.post();
   }
@@ -293,11 +311,23 @@ class Tail {
     // in order: up to the first whose values are still being decoded
     const waiting = this.pending.findIndex((c) => !c.ready);
     const chunks = this.pending.splice(0, waiting < 0 ? this.pending.length : waiting);
-    self.postMessage({ type: 'live-records', id: this.id, chunks: chunks.map((c) => c.data), dropped: this.dropped }, chunks.flatMap((c) => c.transfer));
+    self.postMessage({ type: 'live-records', id: this.id, chunks: chunks.map((c) => c.data), dropped: this.dropped, droppedBy: this.droppedBy }, chunks.flatMap((c) => c.transfer));
     this.pendingCount -= chunks.reduce((sum, c) => sum + c.count, 0);
     this.dropped = 0;
+    this.droppedBy = {};
+    if (!this.pending.length) this.flushed?.();
     this.acknowledged = false;
     this.lastPost = performance.now();
+  }
+
+  /** The pass reached its end (`until`): what waits goes to the page, then the tail ends. */
+  async finish() {
+    if (this.pending.length) await new Promise((resolve) => { this.flushed = resolve; });
+    if (this.stopped) return;
+    this.stopped = true;
+    this.client.close();
+    if (tail === this) tail = null;
+    self.postMessage({ type: 'live-state', id: this.id, phase: 'ended' });
   }
 
   control(type) {

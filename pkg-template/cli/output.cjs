@@ -2,43 +2,11 @@
 // for a capture file and for a live topic).
 'use strict';
 
-const { jsonForm, printable } = require('../lib.cjs');
+// the JSON and CSV forms of a record are shared with the inspection page's export (decoder/record-json.mjs)
+const { jsonForm, printable, recordOutput } = require('../lib.cjs');
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const { csvHeader, csvRow, encodeBytes, recordJson } = recordOutput;
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
-
-/** Bytes for JSON: base64 (default), hex, or UTF-8 text (bytes that are not UTF-8: { base64 }). */
-function encodeBytes(bytes, encoding) {
-  if (bytes === null) return null;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (encoding === 'hex') return buf.toString('hex');
-  if (encoding === 'utf8') {
-    try {
-      return strictUtf8.decode(bytes);
-    } catch {
-      return { base64: buf.toString('base64') };
-    }
-  }
-  return buf.toString('base64');
-}
-
-/** One record as a JSON line's object. int64 values are strings, so that no tool rounds them. */
-function recordJson(topic, partition, r, encoding) {
-  const out = {
-    topic,
-    partition,
-    offset: String(r.offset),
-    timestamp: String(r.timestamp),
-    key: encodeBytes(r.key, encoding),
-    value: encodeBytes(r.value, encoding),
-    headers: r.headers.map((h) => ({ key: h.key, value: encodeBytes(h.value, encoding) })),
-    compression: r.batch.compression,
-    leaderEpoch: r.leaderEpoch,
-  };
-  if (r.isControl) out.control = r.controlType;
-  if (r.batch.crcValid === false) out.crcValid = false;
-  return out;
-}
 
 // What JSON.stringify leaves as it is and a terminal would act on: C1 controls, DEL, bidirectional
 // marks and overrides, line and paragraph separators (as printable() knows them)
@@ -47,38 +15,6 @@ const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u
 /** JSON text whose strings carry no character a terminal acts on (escaped as \uXXXX: the same data). */
 function jsonText(value, space) {
   return JSON.stringify(value, null, space).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-// CSV (RFC 4180): a field with a comma, a quote or a line end is quoted, its quotes doubled
-const CSV_COLUMNS = ['topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'compression', 'leader_epoch'];
-const csvField = (v) => {
-  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-/** CSV's header line (with the decoded values' format columns when values are decoded). */
-function csvHeader(decoded) {
-  return (decoded ? [...CSV_COLUMNS, 'key_format', 'value_format'] : CSV_COLUMNS).join(',');
-}
-
-/**
- * One record as a CSV line: bytes per `encoding` (not UTF-8 under utf8: "base64:" and the
- * base64), null as an empty field, headers as their JSON; decoded keys and values as their JSON
- * text (strings as they are).
- */
-function csvRow(topic, partition, r, encoding, decoded) {
-  const bytes = (b) => {
-    const e = encodeBytes(b, encoding);
-    return e !== null && typeof e === 'object' ? `base64:${e.base64}` : e;
-  };
-  const side = (b, d) => {
-    if (!decoded || !d || d.format === 'bytes' || d.format === 'null') return bytes(b);
-    return typeof d.value === 'string' ? d.value : JSON.stringify(d.value);
-  };
-  const headers = r.headers.map((h) => ({ key: h.key, value: encodeBytes(h.value, encoding) }));
-  const row = [topic, partition, String(r.offset), String(r.timestamp), side(r.key, r.decodedKey), side(r.value, r.decodedValue), headers, r.batch.compression, r.leaderEpoch];
-  if (decoded) row.push(r.decodedKey?.format ?? '', r.decodedValue?.format ?? '');
-  return row.map(csvField).join(',');
 }
 
 function preview(bytes, width) {

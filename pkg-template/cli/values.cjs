@@ -72,22 +72,8 @@ function autoDecoder() {
   return new ValueDecoder({ key: 'auto', value: 'auto', json: true });
 }
 
-/** A record's JSON line (recordJson's object) with its decoded key and value in place of their bytes. */
-function withDecoded(json, r) {
-  for (const side of ['key', 'value']) {
-    const d = side === 'key' ? r.decodedKey : r.decodedValue;
-    if (!d || d.format === 'null') continue;
-    if (d.format !== 'bytes') json[side] = d.value;
-    json[`${side}Format`] = d.format;
-    if (d.schemaId !== undefined) json[`${side}SchemaId`] = d.schemaId;
-    if (d.guid !== undefined) json[`${side}SchemaGuid`] = d.guid;
-    if (d.messageType !== undefined) json[`${side}MessageType`] = d.messageType;
-    if (d.invalidUtf8At !== undefined) json[`${side}InvalidUtf8At`] = d.invalidUtf8At;
-    const why = failureOf(d);
-    if (why) json[`${side}Error`] = why;
-  }
-  return json;
-}
+// a record's JSON line with its decoded key and value: shared with the page (decoder/record-json.mjs)
+const { withDecoded } = require('../lib.cjs').recordOutput;
 
 /** Why a decoded side is not the data: a format asked for that failed, or a registry or schema that did. */
 const failureOf = (d) => d?.error ?? null;

@@ -315,6 +315,8 @@ export class ConsumePass {
       const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.link.decodeAnswer(answer, this.decodeOptions));
       const { broker, apiVersion, frame, request, response } = decoded;
       if (this.link.options.decodeThreads) this.decodeHere = onlyUncompressed(response) ?? this.decodeHere;
+      // how many of each partition's records the pass hands out (the rest lie past its end or limit)
+      const taken = new Map();
       for (const t of response.topics) {
         for (const p of t.partitions) {
           const cursor = this.cursors.get(p.partition);
@@ -322,6 +324,7 @@ export class ConsumePass {
           // Records are counted and cut here without being built: a caller that only wants the
           // response (onResponse, toTransferable) never pays for record objects.
           const take = Math.min(cursor.recordsBefore(p, p.recordCount), this.o.maxRecords - this.emitted);
+          taken.set(p.partition, take);
           if (take === 0) continue;
           this.emitted += take;
           chunks.push({
@@ -334,7 +337,7 @@ export class ConsumePass {
         }
       }
       // after this response's positions are read: the callback may move the result away
-      onResponse?.({ broker, apiVersion, frame, request, response });
+      onResponse?.({ broker, apiVersion, frame, request, response, taken });
     }
     return chunks;
   }

@@ -38,7 +38,7 @@ export async function launchChromium(options = {}) {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
   };
-  return { context, page, close };
+  return { context, page, close, profile };
 }
 
 /**

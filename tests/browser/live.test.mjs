@@ -18,6 +18,7 @@ import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { launchChromium, startServer } from './chromium.mjs';
+import { traceLongTasks } from './tracing.mjs';
 import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
 
@@ -124,31 +125,11 @@ async function stopTail(p) {
 
 /** Exports what the filter shows and returns the parsed JSON lines. */
 async function exportLines(p, mode = 'base64') {
+  if (!await p.isVisible('#export')) await p.click('#export-menu > summary');
+  await p.selectOption('#export-format', 'ndjson');
   await p.selectOption('#export-mode', mode);
   const [download] = await Promise.all([p.waitForEvent('download'), p.click('#export')]);
   return fs.readFileSync(await download.path(), 'utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line));
-}
-
-/**
- * Records the page's main-thread tasks with Chromium's tracing; `stop()` resolves with those over
- * 50 ms as { wallMs, cpuMs }. A task whose CPU time is a fraction of its wall time waited for a core:
- * the machine was busy with other work, which is worth knowing when a long task shows up.
- */
-async function traceLongTasks(p) {
-  const cdp = await p.context().newCDPSession(p);
-  const events = [];
-  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { categories: 'toplevel', transferMode: 'ReportEvents' });
-  return async () => {
-    await cdp.send('Tracing.end');
-    await complete;
-    await cdp.detach();
-    // the renderers' main threads (the page is the only one at work)
-    const mainThreads = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-    return events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur > 50_000 && mainThreads.has(`${e.pid}:${e.tid}`))
-      .map((e) => ({ wallMs: Math.round(e.dur / 1000), cpuMs: Math.round((e.tdur ?? 0) / 1000) }));
-  };
 }
 
 /** Records as produce() takes them, with keys, values and headers that tell them apart. */
@@ -164,13 +145,13 @@ function makeRecords(prefix, count, partitions) {
 /** What the page's export should hold for produced records and their acks, in partition/offset order. */
 function expected(topic, records, acks) {
   return records.map((r, i) => ({
-    topic, partition: acks[i].partition, offset: acks[i].offset, key: r.key_b64, value: r.value_b64,
+    topic, partition: acks[i].partition, offset: String(acks[i].offset), key: r.key_b64, value: r.value_b64,
     headers: r.headers.map(([key, value]) => ({ key, value })),
-  })).sort((a, b) => a.partition - b.partition || a.offset - b.offset);
+  })).sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
 }
 
 const exported = (lines) => lines.map((l) => ({ topic: l.topic, partition: l.partition, offset: l.offset, key: l.key, value: l.value, headers: l.headers }))
-  .sort((a, b) => a.partition - b.partition || a.offset - b.offset);
+  .sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
 
 // ---- tests --------------------------------------------------------------------------------------
 
@@ -182,10 +163,18 @@ test('served by ui, the page fills in the relay and lists the topics with partit
   await page.waitForSelector('#topic-list tbody tr[data-topic="orders"]', { timeout: 15_000 });
   assert.equal(await page.inputValue('#live-relay'), ui.relay);
   assert.equal(await liveState(page), 'connected');
-  const rows = Object.fromEntries(await page.$$eval('#topic-list tbody tr', (trs) => trs.map((tr) => [tr.dataset.topic, [...tr.cells].slice(1).map((td) => td.textContent)])));
+  // the side list: partition count and records of each topic, and the chosen topic's partitions with their offsets
+  const rows = Object.fromEntries(await page.$$eval('#topic-list tbody tr.topic-row', (trs) => trs.map((tr) => [tr.dataset.topic, [...tr.cells].slice(1).map((td) => td.textContent)])));
   const latest = [0, 1, 2].map((p) => Math.max(...acks.filter((a) => a.partition === p).map((a) => a.offset)) + 1);
-  assert.deepEqual(rows.orders, ['3', '12', latest.map((end, p) => `${p}: 0–${end}`).join(' · ')]);
-  assert.deepEqual(rows.clicks, ['2', '0', '0: 0–0 · 1: 0–0']);
+  assert.deepEqual(rows.orders, ['3', '12']);
+  assert.deepEqual(rows.clicks, ['2', '0']);
+  const partitionsOf = async (topic) => {
+    await page.click(`#topic-list tr.topic-row[data-topic="${topic}"]`);
+    assert.equal(await page.inputValue('#live-topic'), topic);
+    return page.$$eval('#topic-list tr.partition-row', (trs) => trs.map((tr) => [tr.dataset.partition, tr.dataset.earliest, tr.dataset.latest, tr.cells[1].textContent]));
+  };
+  assert.deepEqual(await partitionsOf('orders'), latest.map((end, p) => [String(p), '0', String(end), `0 – ${end}`]));
+  assert.deepEqual(await partitionsOf('clicks'), [['0', '0', '0', '0 – 0'], ['1', '0', '0', '0 – 0']]);
 });
 
 test('a tail of chosen partitions from an offset', async () => {
@@ -193,7 +182,7 @@ test('a tail of chosen partitions from an offset', async () => {
   await startTail(page, { topic: 'orders', partitions: '0,2', from: 'offset', at: 2 });
   await receivedAtLeast(page, 4);
   const lines = await exportLines(page);
-  assert.deepEqual(lines.map((l) => [l.partition, l.offset]).sort(), [[0, 2], [0, 3], [2, 2], [2, 3]]);
+  assert.deepEqual(lines.map((l) => [l.partition, l.offset]).sort(), [[0, '2'], [0, '3'], [2, '2'], [2, '3']]);
   assert.deepEqual(await page.$$eval('#partitions tbody tr', (trs) => trs.map((tr) => tr.cells[1].textContent)), ['0', '2']);
   await stopTail(page);
 });
@@ -255,7 +244,7 @@ test('a compressed topic: every codec decoded in the worker, and a cap that drop
   assert.equal(await kept(page), 150);
   assert.equal(Number(await page.getAttribute('#live-stats', 'data-dropped')), records.length - 150);
   assert.match(await page.textContent('#live-stats'), /150 kept · 50 dropped/);
-  await page.waitForSelector('#codec-counts .chip[data-codec]'); // the summary caught up
+  await page.waitForSelector('#codec-counts .chip[data-codec]', { state: 'attached' }); // the summary caught up
   await page.locator('.vrow:not([hidden])').nth(3).click();
   await page.click('#detail-value button[data-tab="json"]');
   fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -296,6 +285,7 @@ test('a page of another origin is refused by the relay, and the page says how to
     await other.goto(`${origin}/www/`);
     await other.waitForSelector('#status[data-kind="info"]'); // the decoder is ready
     assert.equal(await other.inputValue('#live-relay'), '', 'no relay here: the page asks for one');
+    await other.click('#mode-live');
     await other.fill('#live-relay', 'ws://127.0.0.1:9/kafka');
     await other.click('#live-list');
     await other.waitForSelector('#live-state[data-state="error"]', { timeout: 15_000 });
@@ -307,6 +297,8 @@ test('a page of another origin is refused by the relay, and the page says how to
     const text = await other.textContent('#status-text');
     assert.ok(text.startsWith(`The relay refused this page: origin ${origin} is not allowed. Start the relay with --allow-origin ${origin}`), text);
     // the page goes on working: a sample opens
+    await other.click('#mode-file');
+    await other.click('#samples-menu > summary');
     await other.click('button[data-sample="kpb_v12_mixed_magic.bin"]');
     await other.waitForSelector('body[data-state="loaded"]', { timeout: 30_000 });
   } finally {
@@ -352,6 +344,7 @@ test('a broker killed mid-tail shows an error, the records stay, and the page st
     assert.equal(await other.isVisible('#status-actions button:text("Start again")'), true);
 
     const name = 'tansu_v12_multibatch';
+    await other.click('#mode-file');
     await other.selectOption('#opt-api', '12');
     await other.setInputFiles('#file-input', path.join(corpusDir, `${name}.bin`));
     await other.waitForSelector('body[data-state="loaded"]', { timeout: 30_000 });

@@ -82,6 +82,7 @@ const shownRows = () => page.$$eval('#sql-results .vrow:not([hidden])', (rows) =
 /** Opens the panel; it loads what the page holds (a query loads it again if that changed since). */
 async function openPanel() {
   await closePanel();
+  await unsettle(); // the state of the last opening is not this one's
   await page.click('#sql-open');
   await settled();
 }
@@ -201,6 +202,7 @@ test('an error is shown in place, and the panel goes on answering', async () => 
 test('a capture: rows, distinct keys and bytes per partition match the producer\'s records', async () => {
   const name = 'tansu_v12_multibatch';
   const { meta } = loadCapture(corpusDir, name);
+  await page.click('#mode-file');
   await page.selectOption('#opt-api', String(meta.api_version));
   await page.setChecked('#opt-header', true);
   await page.evaluate(() => { document.body.dataset.state = 'pending'; });

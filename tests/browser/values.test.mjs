@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchChromium } from './chromium.mjs';
+import { controlsCut } from './layout-checks.mjs';
 import { root } from '../js/helpers.mjs';
 import { produceValues, startTansu } from '../live/brokers.mjs';
 import { startRegistry } from '../live/registry.mjs';
@@ -75,14 +76,14 @@ async function tail(topic, count) {
   await page.selectOption('#live-from', 'earliest');
   await page.click('#live-start');
   await page.waitForFunction(([t, n]) => Number(document.getElementById('match-count').dataset.count) >= n
-    && document.querySelector('#records .vrow[data-row="0"]')?.children[0].textContent.startsWith(t), [topic, count], { timeout: 20_000 });
+    && document.querySelector('#records .vrow[data-row="0"] [data-column="part"]')?.title.startsWith(t), [topic, count], { timeout: 20_000 });
 }
 
-// the table's cells of a column (records.js COLUMNS: key is the 5th, value the 6th), rows in view order
-const COLUMN = { key: 4, value: 5 };
-const cells = (column) => page.$$eval('#records .vrows .vrow:not([hidden])', (rows, at) => rows
+// the table's cells of a column (key or value), rows in view order
+const cells = (column) => page.$$eval('#records .vrows .vrow:not([hidden])', (rows, id) => rows
   .sort((a, b) => Number(a.dataset.row) - Number(b.dataset.row))
-  .map((r) => ({ text: r.children[at].textContent, title: r.children[at].title, cls: r.children[at].className })), COLUMN[column]);
+  .map((r) => r.querySelector(`[data-column="${id}"]`))
+  .map((c) => ({ text: c.textContent, title: c.title, cls: c.className })), column);
 const row = (n) => `#records .vrow[data-row="${n}"]`;
 
 /** The detail pane's Decoded view of a side: its facts line and whether it shows the tree. */
@@ -119,6 +120,18 @@ test('a live Avro topic through the relay: decoded previews in the table, a tree
   assert.match(value.tree, /total: "1234\.50"/);
   const key = await decodedDetail('key');
   assert.match(key.facts, /^Avro.*schema 1.*avro-orders-key v1/);
+  // the Schema column: the format and the schema id of each value
+  assert.deepEqual((await cells('schema')).slice(0, 3).map((c) => c.text), [`avro #${v1}`, `avro #${v1}`, `avro #${v2}`]);
+  // the detail of a decoded Avro value, looked at: nothing cut or wrapped
+  for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+    await page.setViewportSize({ width, height });
+    await page.click(row(2));
+    await decodedDetail('value');
+    assert.deepEqual(await controlsCut(page), [], `${width}x${height}`);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, `avro-detail-${width}x${height}.png`) });
+  }
+  await page.setViewportSize({ width: 1600, height: 1000 });
   await page.click('#live-stop');
   await page.waitForSelector('#live-state[data-state="stopped"]');
 });
@@ -141,6 +154,7 @@ test('a live Protobuf topic: each record\'s message type by its indexes, a neste
 /** Opens a capture's frame with the api version its .json says. */
 async function openCapture(file) {
   const meta = JSON.parse(fs.readFileSync(file.replace(/\.bin$/, '.json'), 'utf8'));
+  await page.click('#mode-file');
   await page.selectOption('#opt-api', String(meta.api_version));
   await page.setInputFiles('#file-input', file);
 }
@@ -163,7 +177,7 @@ test('a capture opened as a file, with a schema file: an .avsc, then a .proto an
   const schemaFile = path.join(captures, 'order.avsc');
   fs.writeFileSync(schemaFile, JSON.stringify(ORDER_V1));
   await page.setInputFiles('#val-schema', schemaFile);
-  await page.waitForFunction(() => document.querySelector('#records .vrow[data-row="0"]')?.children[5].className.includes('decoded'), null, { timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('#records .vrow[data-row="0"] [data-column="value"]')?.className.includes('decoded'), null, { timeout: 15_000 });
   assert.match((await cells('value'))[0].title, /^avro: \{"id":"1","customer"/);
   assert.equal(await page.textContent('#val-schema-name'), 'order.avsc');
 
@@ -171,11 +185,11 @@ test('a capture opened as a file, with a schema file: an .avsc, then a .proto an
   const protoFile = path.join(captures, 'events.proto');
   fs.writeFileSync(protoFile, EVENTS_PROTO.replace(/import .*\n/g, '').replace('common.Money', 'string').replace('google.protobuf.Timestamp', 'string'));
   await page.setInputFiles('#val-schema', protoFile);
-  await page.waitForSelector('#val-type:not([hidden])');
+  await page.waitForSelector('#val-type:not([hidden])', { state: 'attached' });
   assert.deepEqual(await page.$$eval('#val-type option', (os) => os.map((o) => o.value)),
     ['shop.OrderPlaced', 'shop.OrderPlaced.Line', 'shop.OrderShipped', 'shop.OrderShipped.Carrier', 'shop.OrderCancelled']);
   await openCapture(frame('proto-events'));
-  await page.waitForFunction(() => document.querySelector('#records .vrow[data-row="2"]')?.children[5].className.includes('decoded'), null, { timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('#records .vrow[data-row="2"] [data-column="value"]')?.className.includes('decoded'), null, { timeout: 15_000 });
   await page.click(row(2));
   const value = await decodedDetail('value');
   assert.match(value.facts, /shop\.OrderCancelled \[2\]/);

@@ -87,8 +87,10 @@ async function clearFilters() {
   return filtered(() => page.click('#filter-clear'));
 }
 
-/** Exports the filtered records and returns the parsed JSON lines. */
+/** Exports the filtered records as NDJSON and returns the parsed JSON lines. */
 async function exportLines(mode) {
+  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  await page.selectOption('#export-format', 'ndjson');
   await page.selectOption('#export-mode', mode);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
   const text = fs.readFileSync(await download.path(), 'utf8');
@@ -173,7 +175,7 @@ test('filters by text and by time match the ground truth, and an export holds th
     const r = matching[i];
     assert.deepEqual(
       [line.topic, line.partition, line.offset, line.timestamp, line.key, line.value, line.headers],
-      [r.topic, r.partition, r.offset, r.timestamp, asText(r.key_b64), asText(r.value_b64),
+      [r.topic, r.partition, String(r.offset), String(r.timestamp), asText(r.key_b64), asText(r.value_b64),
         r.headers.map((h) => ({ key: h.key, value: asText(h.value_b64) }))],
     );
   });
@@ -193,7 +195,7 @@ test('a base64 export of every record is byte-exact', async () => {
   lines.forEach((line, i) => {
     const r = want[i];
     assert.deepEqual([line.offset, line.key, line.value, line.headers.map((h) => [h.key, h.value])],
-      [r.offset, r.key_b64, r.value_b64 ?? null, r.headers.map((h) => [h.key, h.value_b64])]);
+      [String(r.offset), r.key_b64, r.value_b64 ?? null, r.headers.map((h) => [h.key, h.value_b64])]);
   });
 });
 
@@ -202,8 +204,9 @@ test('aborted transactions are flagged as a read_committed Java consumer would s
   const want = expectedRecords(meta);
   const lines = await exportLines('base64');
   assert.equal(lines.length, want.length);
-  assert.deepEqual(lines.map((l) => [l.offset, l.aborted, l.isControl, l.controlType]),
-    want.map((r) => [r.offset, r.aborted === true, r.control === true, r.control ? r.control_type : null]));
+  // the CLI's shape: "aborted": true on a record of an aborted transaction, "control" on a control record
+  assert.deepEqual(lines.map((l) => [l.offset, l.aborted === true, 'control' in l, l.control ?? null]),
+    want.map((r) => [String(r.offset), r.aborted === true, r.control === true, r.control ? r.control_type : null]));
   const abortedRows = await page.$$eval('.vrow:not([hidden]) .badge.aborted', (badges) => badges.length);
   assert.equal(abortedRows, want.filter((r) => r.aborted).length);
 });
@@ -233,6 +236,7 @@ test('every sample button opens its capture from samples/', async () => {
   assert.ok(samples.length > 0);
   for (const file of samples) {
     assert.ok(fs.existsSync(path.join(root, 'samples', file)), `samples/${file} exists`);
+    await page.click('#samples-menu > summary');
     await decoded(() => page.click(`button[data-sample="${file}"]`));
     const count = Number(await page.getAttribute('#match-count', 'data-count'));
     if (file.endsWith('.bin')) {

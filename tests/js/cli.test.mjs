@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root } from './helpers.mjs';
+import { corpusDir, root } from './helpers.mjs';
 
 const CLI = path.join(root, 'pkg/cli.cjs');
 const MULTIBATCH = path.join(root, 'samples/tansu_v12_multibatch.bin');
@@ -50,6 +50,17 @@ test('one flipped byte inside a batch: the bad CRC is reported and the exit code
   const verify = cli(file, '--crc', 'verify');
   assert.equal(verify.code, 1);
   assert.match(verify.err, /CRC_MISMATCH/);
+});
+
+test('--json marks a record of an aborted transaction "aborted", a control record by its type', () => {
+  const name = 'tansu_v12_txn_aborted_list';
+  const meta = JSON.parse(fs.readFileSync(path.join(corpusDir, `${name}.json`), 'utf8'));
+  const want = meta.expected.topics.flatMap((t) => t.partitions.flatMap((p) => p.records));
+  const r = cli(path.join(corpusDir, `${name}.bin`), '--api-version', String(meta.api_version), '--json');
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.ok(want.some((x) => x.aborted) && want.some((x) => !x.aborted));
+  assert.deepEqual(lines.map((l) => [l.offset, l.aborted ?? false, l.control ?? null]), want.map((x) => [String(x.offset), x.aborted === true, x.control ? x.control_type : null]));
 });
 
 test('a frame read at the wrong version says which one decodes it', () => {

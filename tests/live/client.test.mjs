@@ -335,6 +335,37 @@ print(json.dumps(out))`;
     }
   });
 
+  test('from { last: N } starts N offsets before each end; until a time stops before the first record at or after it', async () => {
+    // one record a batch: Tansu's latest offset is then the end (it is the last batch's base + 1)
+    const recent = { topic: 'recent', create: { partitions: 3 }, flush_every: 1, records: variedRecords(24, 3, 'rc') };
+    const wrote = written(recent, await produce(tansu, recent));
+    const client = new KafkaClient({ bootstrap: tansu.bootstrap });
+    try {
+      const newest = (n) => [0, 1, 2].flatMap((p) => wrote.filter((r) => r.partition === p).sort(byPosition).slice(-n));
+      assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from: { last: 3 }, decode: { int64: 'bigint' } })).sort(byPosition), newest(3));
+      // more than a partition holds: all of it
+      assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from: { last: 1000n }, decode: { int64: 'bigint' } })).sort(byPosition), [...wrote].sort(byPosition));
+      // the two batches of 'timed', written a second apart: until a time between them, the early one
+      const early = await readAll(client, { topic: 'timed', until: { time: between }, untilEnd: false, decode: { int64: 'bigint' } });
+      assert.deepEqual(withoutBroker(early), topics.timed.slice(0, 10));
+      // onResponse says how many of each response's records the pass hands out: a response may hold more
+      let handed = 0;
+      let taken = 0;
+      let held = 0;
+      for await (const chunk of client.consume({ topic: 'timed', until: { time: between }, onResponse: (r) => {
+        taken += [...r.taken.values()].reduce((a, b) => a + b, 0);
+        held += r.response.topics.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.recordCount, 0), 0);
+      } })) handed += chunk.records.length;
+      assert.equal(handed, 10);
+      assert.equal(taken, 10);
+      assert.ok(held >= taken);
+      await assert.rejects(() => readAll(client, { topic: 'recent', from: { last: -1 } }), (e) => e.code === 'INVALID_ARGUMENT');
+      await assert.rejects(() => readAll(client, { topic: 'recent', until: 'not a time' }), (e) => e.code === 'INVALID_ARGUMENT');
+    } finally {
+      client.close();
+    }
+  });
+
   test('an unknown topic is one line naming the broker, exit 1', async () => {
     const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'nope', '--until-end']);
     assert.equal(code, 1);

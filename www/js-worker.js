@@ -1,0 +1,59 @@
+// Module worker: runs the JS filter the user typed on record objects (js-filter.js starts it and
+// ends it when one record takes too long: a loop that never ends must not hold the analysis). The
+// filter is an expression over the record's fields (r, topic, partition, offset, timestamp, key,
+// value, headers, headerList), or a function of the record (`r => ...`).
+//
+//   In:  { type: 'compile', source }  then  { type: 'run', records, from, careful, boundMs }
+//   Out: { type: 'compiled', error? } | { type: 'progress' | 'done', upTo, results: [0 | 1 | 2 per record from `from`], error? }
+//        (1: matches, 0: does not or threw, 2: took more than boundMs); `careful` reports every record
+
+const FIELDS = ['r', 'topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'headerList'];
+const REPORT_MS = 10;
+let test = null;
+
+function compile(source) {
+  const text = source.trim();
+  // a function given as such: called with the record
+  if (/^(async\s+)?(function\b|\(?\s*[\w$]*\s*\)?\s*=>)/.test(text)) {
+    // eslint-disable-next-line no-new-func
+    const fn = new Function(`"use strict"; return (${text});`)();
+    if (typeof fn !== 'function') throw new Error('not a function');
+    return (r) => fn(r);
+  }
+  // eslint-disable-next-line no-new-func
+  const fn = new Function(...FIELDS, `"use strict"; return (${text});`);
+  return (r) => fn(r, r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers, r.headerList);
+}
+
+self.onmessage = ({ data: msg }) => {
+  if (msg.type === 'compile') {
+    try {
+      test = compile(msg.source);
+      self.postMessage({ type: 'compiled' });
+    } catch (e) {
+      self.postMessage({ type: 'compiled', error: String(e?.message ?? e) });
+    }
+    return;
+  }
+  const { records, from, careful, boundMs } = msg;
+  let results = [];
+  let error = null;
+  let since = performance.now();
+  for (let k = from; k < records.length; k++) {
+    const started = performance.now();
+    let match = false;
+    try {
+      match = Boolean(test(records[k]));
+    } catch (e) {
+      error ??= `${e?.name ?? 'Error'}: ${e?.message ?? e}`;
+    }
+    const now = performance.now();
+    results.push(now - started > boundMs ? 2 : match ? 1 : 0);
+    if (careful || now - since > REPORT_MS) {
+      self.postMessage({ type: 'progress', upTo: k + 1, results, error });
+      results = [];
+      since = now;
+    }
+  }
+  self.postMessage({ type: 'done', upTo: records.length, results, error });
+};
