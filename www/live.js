@@ -16,6 +16,8 @@ const PHASE_TEXT = {
 };
 // The span the rate is measured over.
 const RATE_WINDOW_MS = 3000;
+// how often a tail lists the topics again, for the side list's end offsets
+const TOPICS_EVERY_MS = 5000;
 
 /**
  * Sets up the live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(), valueSettings(),
@@ -27,6 +29,7 @@ export function initLive(page) {
   let nextId = 1;
   let listing = 0; // id of the topic listing in flight
   let refreshing = 0; // id of a quiet listing in flight (refreshTopics)
+  let topicsTimer = 0; // the next quiet listing while a tail runs
   let topics = []; // the last listing
   let brokers = [];
   // { id, topic, from, until (texts), relay, cap, partitions, store, droppedInWorker, samples: [[time, received]],
@@ -50,6 +53,11 @@ export function initLive(page) {
   }
 
   function setPhase(next) {
+    // a tail that starts lists the topics again soon, then every few seconds while it runs
+    if (next === 'tailing' && phase !== 'tailing') {
+      clearTimeout(topicsTimer);
+      topicsTimer = setTimeout(refreshTopics, 1000);
+    }
     phase = next;
     const badge = $('live-state');
     badge.dataset.state = next;
@@ -75,6 +83,9 @@ export function initLive(page) {
         topics = msg.topics;
         renderTopics();
       }
+      // while a tail runs, the list follows it even when no record comes
+      clearTimeout(topicsTimer);
+      if (running()) topicsTimer = setTimeout(refreshTopics, TOPICS_EVERY_MS);
       return;
     }
     if (msg.type === 'error' && msg.id === listing) {
