@@ -4,26 +4,12 @@
 // built pkg/ uses this one's (`ln -s` it), since the page is what is compared.
 //   node benches/js/page-load.mjs [--runs 5] [ROOT ...]      (default ROOT: this repository)
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { launchChromium } from '../../tests/browser/chromium.mjs';
-import { takeOption } from './frames.mjs';
+import { launchChromium, startServer } from '../../tests/browser/chromium.mjs';
+import { REPO_ROOT, takeOption } from './frames.mjs';
 
-const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const runs = Number(takeOption(args, '--runs') ?? 5);
-const roots = args.length ? args.map((r) => path.resolve(r)) : [here];
-
-function serve(root) {
-  const server = spawn(process.execPath, [path.join(root, 'www', 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    server.stdout.on('data', (chunk) => {
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(String(chunk));
-      if (url) resolve({ server, origin: url[0] });
-    });
-    server.on('exit', (code) => reject(new Error(`${root}: serve.mjs exited with ${code}`)));
-  });
-}
+const roots = args.length ? args.map((r) => path.resolve(r)) : [REPO_ROOT];
 
 async function loadOnce(origin) {
   const browser = await launchChromium();
@@ -42,7 +28,7 @@ async function loadOnce(origin) {
   return { requests, bytes, ms };
 }
 
-const servers = await Promise.all(roots.map(serve));
+const servers = await Promise.all(roots.map((r) => startServer(r)));
 const results = roots.map(() => []);
 try {
   for (let run = 0; run < runs; run++) {

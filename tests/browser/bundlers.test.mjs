@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launchChromium } from './chromium.mjs';
-import { root } from '../js/helpers.mjs';
+import { installPacked, packPackage, root } from '../js/helpers.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-bundlers-'));
 const SAMPLE = path.join(root, 'samples/kpb_v12_mixed_magic.bin');
@@ -21,10 +21,7 @@ const DECODE = `
 let browser;
 
 before(async () => {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: path.join(root, 'pkg') }).toString());
-  const installed = path.join(work, 'node_modules/kafka-fetch-decoder');
-  fs.mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', path.join(work, packed[0].filename), '-C', installed, '--strip-components=1']);
+  installPacked(packPackage(work), work);
   fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'bundled-page', private: true, type: 'module' }));
   browser = await launchChromium();
 });

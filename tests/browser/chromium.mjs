@@ -1,5 +1,6 @@
-// Shared by the browser tests: www/serve.mjs on a free port, and Debian's chromium (headless, with
-// the flags this machine needs) in a fresh profile through playwright-core.
+// Shared by the browser tests: www/serve.mjs on a free port, the package's `ui` command, and
+// Debian's chromium (headless, with the flags this machine needs) in a fresh profile through
+// playwright-core.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,9 +14,12 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-/** Starts www/serve.mjs on a free port; resolves with { server, origin } once it prints its URL. */
-export function startServer() {
-  const server = spawn(process.execPath, [path.join(root, 'www', 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts www/serve.mjs of this repository (or of the checkout at `checkout`) on a free port;
+ * resolves with { server, origin } once it prints its URL.
+ */
+export function startServer(checkout = root) {
+  const server = spawn(process.execPath, [path.join(checkout, 'www', 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (chunk) => {
@@ -24,6 +28,36 @@ export function startServer() {
       if (url) resolve({ server, origin: url[0] });
     });
     server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
+  });
+}
+
+/**
+ * `kafka-fetch-decoder ui --bootstrap BOOTSTRAP --port 0 ...args` (the built package's CLI, or `cli`),
+ * run in `cwd` with `env`; resolves with { origin, relay (its WebSocket URL), stop() } once it prints
+ * its URL, rejects with what it printed if it exits first.
+ */
+export function startUi(bootstrap, { cli = path.join(root, 'pkg', 'cli.cjs'), args = [], cwd = root, env = process.env } = {}) {
+  const child = spawn(process.execPath, [cli, 'ui', '--bootstrap', bootstrap, '--port', '0', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let err = '';
+  child.stderr.on('data', (d) => { err += d; });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const url = /kafka-fetch-decoder ui: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (url) {
+        resolve({
+          origin: url[1],
+          relay: `${url[1].replace('http:', 'ws:')}/kafka`,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    exited.then((code) => reject(new Error(`ui exited with ${code}: ${out}${err}`)));
   });
 }
 

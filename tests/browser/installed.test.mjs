@@ -5,12 +5,11 @@
 // samples the package ships, and opens them. Needs /usr/bin/chromium and a built pkg/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchChromium } from './chromium.mjs';
-import { root } from '../js/helpers.mjs';
+import { launchChromium, startUi } from './chromium.mjs';
+import { installPacked, packPackage, root } from '../js/helpers.mjs';
 import { startFakeBroker } from '../live/fake-broker.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-installed-'));
@@ -18,31 +17,12 @@ let broker;
 let ui;
 let browser;
 
-function startUi(cli, bootstrap) {
-  const child = spawn(process.execPath, [cli, 'ui', '--bootstrap', bootstrap, '--port', '0'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let err = '';
-  child.stderr.on('data', (d) => { err += d; });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /kafka-fetch-decoder ui: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (url) resolve({ origin: url[1], stop: () => { child.kill('SIGTERM'); return exited; } });
-    });
-    exited.then((code) => reject(new Error(`ui exited with ${code}: ${out}${err}`)));
-  });
-}
-
 before(async () => {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: path.join(root, 'pkg') }).toString());
-  const installed = path.join(work, 'node_modules/kafka-fetch-decoder');
-  fs.mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', path.join(work, packed[0].filename), '-C', installed, '--strip-components=1']);
+  const installed = installPacked(packPackage(work), work);
   fs.symlinkSync(path.join(root, 'node_modules/ws'), path.join(work, 'node_modules/ws'));
   fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'installed-ui', private: true }));
   broker = await startFakeBroker({ topic: 'orders', partitions: [0, 1], highWatermark: 42 });
-  ui = await startUi(path.join(installed, 'cli.cjs'), broker.address);
+  ui = await startUi(broker.address, { cli: path.join(installed, 'cli.cjs'), cwd: work });
   browser = await launchChromium({ viewport: { width: 1280, height: 720 } });
 });
 

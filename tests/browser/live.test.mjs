@@ -12,12 +12,11 @@
 // (its CPU time per task) to 50 ms, and with 4 cores or more the PerformanceObserver's wall time too.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
-import { launchChromium, startServer } from './chromium.mjs';
+import { launchChromium, startServer, startUi } from './chromium.mjs';
 import { traceLongTasks } from './tracing.mjs';
 import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
@@ -30,32 +29,6 @@ let ui;
 let browser;
 let page;
 const problems = []; // console errors, page errors and failed requests of the main page
-
-/** `kafka-fetch-decoder ui` on a free port: { origin, relay, stop() }. */
-function startUi(bootstrap) {
-  const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'ui', '--bootstrap', bootstrap, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let err = '';
-  child.stderr.on('data', (d) => { err += d; });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /kafka-fetch-decoder ui: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (url) {
-        resolve({
-          origin: url[1],
-          relay: `${url[1].replace('http:', 'ws:')}/kafka`,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    exited.then((code) => reject(new Error(`ui exited with ${code}: ${out}${err}`)));
-  });
-}
 
 function watch(p) {
   p.on('console', (msg) => {

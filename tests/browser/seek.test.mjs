@@ -7,10 +7,9 @@
 // tests/browser/artifacts/). Needs .venv-brokers, /usr/bin/chromium and a built pkg/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium } from './chromium.mjs';
+import { launchChromium, startUi } from './chromium.mjs';
 import { controlsCut, fullRowsShown } from './layout-checks.mjs';
 import { root } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
@@ -25,20 +24,6 @@ let page;
 let written; // topic 'seek': [{ partition, offset, phase }]
 let between; // a time between its early and late records (Tansu finds times by when it appended a batch)
 const problems = [];
-
-function startUi(bootstrap) {
-  const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'ui', '--bootstrap', bootstrap, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /kafka-fetch-decoder ui: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (url) resolve({ origin: url[1], stop: () => { child.kill('SIGTERM'); return exited; } });
-    });
-    exited.then((code) => reject(new Error(`ui exited with ${code}: ${out}`)));
-  });
-}
 
 /** Records for produce(): `count` per partition of 3, one batch each (Tansu's latest offset is then the end). */
 const phase = (name, count) => Array.from({ length: 3 * count }, (_, i) => ({

@@ -5,11 +5,10 @@
 // built pkg/. The screenshot lands in tests/browser/artifacts/sql.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { launchChromium } from './chromium.mjs';
+import { launchChromium, startUi } from './chromium.mjs';
 import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
 
@@ -22,21 +21,6 @@ let browser;
 let page;
 const requests = []; // every URL the page asked for
 const problems = [];
-
-/** `kafka-fetch-decoder ui` on a free port: { origin, stop() }. */
-function startUi(bootstrap) {
-  const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'ui', '--bootstrap', bootstrap, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /kafka-fetch-decoder ui: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (url) resolve({ origin: url[1], stop: () => (child.kill('SIGTERM'), exited) });
-    });
-    exited.then((code) => reject(new Error(`ui exited with ${code}: ${out}`)));
-  });
-}
 
 before(async () => {
   tansu = await startTansu({ nice: 10 });

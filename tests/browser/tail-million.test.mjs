@@ -7,11 +7,8 @@
 // /usr/bin/chromium and a built pkg/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { launchChromium } from './chromium.mjs';
+import { launchChromium, startUi } from './chromium.mjs';
 import { pageMemory, traceLongTasks } from './tracing.mjs';
-import { root } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
 
 const COUNT = 1_000_000;
@@ -19,20 +16,6 @@ let tansu;
 let ui;
 let browser;
 const problems = [];
-
-function startUi(bootstrap) {
-  const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'ui', '--bootstrap', bootstrap, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /kafka-fetch-decoder ui: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (url) resolve({ origin: url[1], stop: () => { child.kill('SIGTERM'); return exited; } });
-    });
-    exited.then((code) => reject(new Error(`ui exited with ${code}: ${out}`)));
-  });
-}
 
 before(async () => {
   tansu = await startTansu({ nice: 10 });

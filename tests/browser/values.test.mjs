@@ -6,11 +6,11 @@
 // the page. The screenshot lands in tests/browser/artifacts/values.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchChromium } from './chromium.mjs';
+import { launchChromium, startUi } from './chromium.mjs';
 import { controlsCut } from './layout-checks.mjs';
 import { root } from '../js/helpers.mjs';
 import { produceValues, startTansu } from '../live/brokers.mjs';
@@ -28,30 +28,16 @@ let page;
 let captures;
 const problems = [];
 
-/** `kafka-fetch-decoder ui --schema-registry` on a free port, the registry's credentials in its environment. */
-function startUi(bootstrap, registryUrl) {
-  const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'ui', '--bootstrap', bootstrap, '--port', '0', '--schema-registry', registryUrl], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KAFKA_SCHEMA_REGISTRY_USERNAME: 'ui', KAFKA_SCHEMA_REGISTRY_PASSWORD: 'pw' },
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /kafka-fetch-decoder ui: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (url) resolve({ origin: url[1], stop: () => { child.kill('SIGTERM'); return exited; } });
-    });
-    exited.then((code) => reject(new Error(`ui exited with ${code}: ${out}`)));
-  });
-}
-
 before(async () => {
   [tansu, registry] = await Promise.all([startTansu(), startRegistry({
     auth: { basic: 'ui:pw' },
     protoSources: { 'shop/events.proto': EVENTS_PROTO, 'common/money.proto': MONEY_PROTO },
   })]);
   await produceValues(tansu, { registry, topics: TOPICS });
-  ui = await startUi(tansu.bootstrap, registry.url);
+  ui = await startUi(tansu.bootstrap, {
+    args: ['--schema-registry', registry.url],
+    env: { ...process.env, KAFKA_SCHEMA_REGISTRY_USERNAME: 'ui', KAFKA_SCHEMA_REGISTRY_PASSWORD: 'pw' },
+  });
   // captures of both topics, to open as files
   captures = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-values-page-'));
   for (const { topic } of TOPICS) {

@@ -1,4 +1,5 @@
 // Shared by the node --test suites: the built package (pkg/), the corpus and the samples.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -7,6 +8,20 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const corpusDir = path.resolve(root, '../shared/corpus');
 export const pkg = createRequire(import.meta.url)(path.join(root, 'pkg'));
+
+/** The built package packed by npm into `dir`: the tarball's path. */
+export function packPackage(dir) {
+  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: path.join(root, 'pkg') }).toString());
+  return path.join(dir, out[0].filename);
+}
+
+/** `tarball` unpacked as `project`'s node_modules/kafka-fetch-decoder, where npm would install it; returns that folder. */
+export function installPacked(tarball, project) {
+  const installed = path.join(project, 'node_modules/kafka-fetch-decoder');
+  fs.mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+  return installed;
+}
 
 export function loadCapture(dir, name) {
   return {

@@ -6,24 +6,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { root } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import { installPacked, packPackage, root } from './helpers.mjs';
 
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-types-'));
 let tarball;
 
 before(() => {
-  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: path.join(root, 'pkg') }).toString());
-  tarball = path.join(work, out[0].filename);
+  tarball = packPackage(work);
 });
 
 /** A project in `dir` with the package installed from the tarball. */
 function project(name, packageJson, tsconfig, files) {
   const dir = path.join(work, name);
-  const installed = path.join(dir, 'node_modules/kafka-fetch-decoder');
-  fs.mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+  installPacked(tarball, dir);
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, ...packageJson }));
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', lib: ['es2022', 'dom'], types: [], ...tsconfig } }));
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
