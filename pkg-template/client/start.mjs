@@ -18,17 +18,8 @@ export function startPosition(from) {
     if ((typeof n === 'bigint' || Number.isSafeInteger(n)) && n >= 0 && BigInt(n) <= MAX_OFFSET) return { last: BigInt(n) };
     throw new KafkaClientError('INVALID_ARGUMENT', `from: { last: N } takes a count of offsets from 0 to 2^63-1, got ${String(n)}`);
   }
-  if (typeof from === 'bigint' || (typeof from === 'number' && Number.isSafeInteger(from)) || (typeof from === 'string' && /^\d+$/.test(from))) {
-    const offset = BigInt(from);
-    if (offset >= 0n && offset <= MAX_OFFSET) return { offset };
-  }
-  if (typeof from !== 'number') {
-    try {
-      return { time: toMillis(from) };
-    } catch {
-      // the message below names every form
-    }
-  }
+  const position = offsetOrTime(from);
+  if (position) return position;
   throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1), { last: N } or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
 }
 
@@ -39,18 +30,28 @@ export function startPosition(from) {
 export function endPosition(until) {
   if (until === undefined || until === null) return null;
   if (until === 'end') return { end: true };
-  if (typeof until === 'bigint' || (typeof until === 'number' && Number.isSafeInteger(until)) || (typeof until === 'string' && /^\d+$/.test(until))) {
-    const offset = BigInt(until);
+  const position = offsetOrTime(until);
+  if (position) return position;
+  throw new KafkaClientError('INVALID_ARGUMENT', `until is 'end', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof until === 'string' ? `'${until}'` : String(until)}`);
+}
+
+/**
+ * { offset: bigint } for an integer (a number, a bigint or digits) from 0 to 2^63-1, { time: ms }
+ * for a Date, { time: ms } or an ISO-8601 string; null for anything else (the caller names the forms).
+ */
+function offsetOrTime(at) {
+  if (typeof at === 'bigint' || (typeof at === 'number' && Number.isSafeInteger(at)) || (typeof at === 'string' && /^\d+$/.test(at))) {
+    const offset = BigInt(at);
     if (offset >= 0n && offset <= MAX_OFFSET) return { offset };
   }
-  if (typeof until !== 'number') {
+  if (typeof at !== 'number') {
     try {
-      return { time: toMillis(until) };
+      return { time: toMillis(at) };
     } catch {
-      // the message below names every form
+      // not a time either
     }
   }
-  throw new KafkaClientError('INVALID_ARGUMENT', `until is 'end', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof until === 'string' ? `'${until}'` : String(until)}`);
+  return null;
 }
 
 /** Milliseconds since the epoch from a Date, { time: ms }, a number of ms, or an ISO-8601 string. */
