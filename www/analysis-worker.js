@@ -21,6 +21,7 @@ import { JsFilter } from './js-filter.js';
 import { computeStats } from './stats-compute.js';
 import { toBase64 } from './bytes.js';
 import { buildExport } from './export-build.js';
+import { chunkIndex } from './store.js';
 
 const PKG = new URL('../pkg/', import.meta.url);
 let api = null;
@@ -87,14 +88,7 @@ function tableOf(c, arrow) {
 // ---- the records as the filters read them ----------------------------------------------------------
 
 function chunkOf(n) {
-  let lo = 0;
-  let hi = chunks.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (chunks[mid].base <= n) lo = mid;
-    else hi = mid - 1;
-  }
-  const c = chunks[lo];
+  const c = chunks[chunkIndex(chunks, n)];
   return c && n >= c.base && n < c.base + c.count ? c : null;
 }
 

@@ -22,9 +22,10 @@ const loadArrow = async () => {
   }
   return arrowEntry;
 };
-// the Arrow library the package bundles (flechette), for the table of decoded fields
+// the Arrow library the package bundles (flechette), for the table of decoded fields and for
+// reading DuckDB's answers (sql-engine.js)
 let flechette = null;
-const loadFlechette = async () => {
+export const loadFlechette = async () => {
   flechette ??= await import(new URL('../pkg/vendor/flechette.mjs', import.meta.url).href);
   return flechette.default ?? flechette;
 };

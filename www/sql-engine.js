@@ -8,6 +8,8 @@
 // (runQuery), read with the package's own Arrow library; so the `apache-arrow` import of DuckDB's
 // module is never needed, and index.html maps it to an empty module (no-apache-arrow.js).
 
+import { loadFlechette } from './sql-data.js';
+
 const BASE = new URL('../duckdb/', import.meta.url);
 
 let engine = null; // a promise of { db, conn, flechette }
@@ -29,8 +31,8 @@ async function open() {
   await db.instantiate(new URL('duckdb-eh.wasm', BASE).href);
   const conn = await db.connectInternal();
   for (const setting of ['autoinstall_known_extensions', 'autoload_known_extensions']) await db.runQuery(conn, `SET ${setting} = false`);
-  const f = await import(new URL('../pkg/vendor/flechette.mjs', import.meta.url).href);
-  return { db, conn, flechette: f.default ?? f, version: await versionOf(db, conn, f.default ?? f) };
+  const f = await loadFlechette();
+  return { db, conn, flechette: f, version: await versionOf(db, conn, f) };
 }
 
 async function versionOf(db, conn, f) {

@@ -225,6 +225,21 @@ function chunkFrom(data, base) {
   };
 }
 
+/**
+ * Among chunks in record-number order, the index of the last one that starts at or before record
+ * number `n` (the one that holds it, if any does).
+ */
+export function chunkIndex(chunks, n) {
+  let lo = 0;
+  let hi = chunks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (chunks[mid].base <= n) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** The records of a list of chunks, by record number. */
 class RecordReader {
   constructor(chunks, partitions) {
@@ -238,15 +253,8 @@ class RecordReader {
     const chunks = this.chunks;
     const last = chunks[this.hit];
     if (last && n >= last.base && n < last.base + last.count) return last;
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (chunks[mid].base <= n) lo = mid;
-      else hi = mid - 1;
-    }
-    this.hit = lo;
-    return chunks[lo];
+    this.hit = chunkIndex(chunks, n);
+    return chunks[this.hit];
   }
 
   /** A reader of the records kept now, unchanged by later appends and drops (for an export). */
