@@ -486,8 +486,8 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
 export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 
-/** Why a side did not decode. */
-export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE';
+/** Why a side did not decode (LIMIT: past a bound of the value layer: the value, or its schema's references). */
+export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE' | 'LIMIT';
 
 /** A key or value as data, and what it was read as. */
 export interface DecodedSide<T extends Int64 = number> {
