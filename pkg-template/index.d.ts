@@ -526,6 +526,8 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** An answer larger than this is refused (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Requests at once; the others wait their turn (default 8). */
+  maxConcurrent?: number;
   /** The fetch to use (default the runtime's). */
   fetch?: typeof globalThis.fetch;
 }
@@ -577,6 +579,8 @@ export declare class RegistryError extends Error {
   /** The HTTP status, when the registry answered. */
   readonly status: number | null;
   readonly url: string | null;
+  /** 'LIMIT' when the schema's references go past a bound (256 distinct, 32 deep), else 'REGISTRY'. */
+  readonly code: 'REGISTRY' | 'LIMIT';
 }
 
 /** A decoded value in JSON's terms: bytes as base64, BigInts as decimal strings, non-finite numbers as null. */

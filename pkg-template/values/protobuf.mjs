@@ -127,16 +127,20 @@ function base64Bytes(text) {
   return Uint8Array.from(atob(clean), (c) => c.charCodeAt(0));
 }
 
-function eachReference(refs, visit) {
+/** Each file the references name once (a file imported twice is one file), its own imports before it. */
+function eachReference(refs, visit, seen = new Set()) {
   for (const ref of refs ?? []) {
-    eachReference(ref.references, visit);
+    if (seen.has(ref.name ?? ref)) continue;
+    seen.add(ref.name ?? ref);
+    eachReference(ref.references, visit, seen);
     visit(ref);
   }
 }
 
 function findReference(refs, name) {
-  for (const ref of refs ?? []) if (ref.name === name || findReference(ref.references, name)) return true;
-  return false;
+  let found = false;
+  eachReference(refs, (ref) => { found ||= ref.name === name; });
+  return found;
 }
 
 /**
