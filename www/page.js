@@ -27,7 +27,8 @@ export const state = {
   selected: -1, // number of the record shown in the detail pane
   wantSelected: null, // { partition, offset } to select once it is there (a shared URL)
   matchLimit: Infinity, // a tail that stops after N matching records: the view holds at most N
-  exprProgress: null, // a Where / JS filter: { scanned, candidates, timedOut } (filter.js)
+  exprProgress: null, // a Where / JS filter: { scanned, candidates, timedOut, notEvaluated, ... } (filter.js)
+  notEvaluatedShown: false, // the table shows the records the JS filter did not evaluate (filter.js)
   columnsKey: '', // the columns the table was laid out with (records.js)
   prefs: {}, // detail tabs chosen per field
   live: null, // the live controls (live.js), set up by app.js
