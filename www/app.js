@@ -11,7 +11,7 @@ import { $, state, setStatus } from './page.js';
 import { decodeOptions, kindFor, loadSamples, openFile, openSample, requestDecode, startWorker } from './file.js';
 import { renderSummary } from './summary.js';
 import { appendRecords, fitColumns, select, showStore, table } from './records.js';
-import { refilter, resetFilters, scheduleFilter, showNotEvaluated } from './filter.js';
+import { refilter, releaseJsFilter, resetFilters, scheduleFilter, showNotEvaluated } from './filter.js';
 import { exportView } from './export.js';
 import { initValues, openSchema, valueSettings } from './values.js';
 import { VALUE_FORMAT_NAMES } from './kafka.js';
@@ -45,6 +45,9 @@ function init() {
   for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']) $(id).addEventListener('input', () => scheduleFilter());
   // a Where or JS filter is run when typing pauses a little longer (each run goes through the worker)
   for (const id of ['filter-where', 'filter-js']) $(id).addEventListener('input', () => scheduleFilter(400));
+  // a JS filter from a link runs when the user says so: Run, or an edit of it
+  $('filter-js').addEventListener('input', releaseJsFilter);
+  $('filter-js-run').addEventListener('click', () => releaseJsFilter() && refilter());
   $('filter-not-evaluated').addEventListener('click', () => showNotEvaluated(!state.notEvaluatedShown));
   for (const id of ['filter-partition', 'filter-control', 'filter-in']) $(id).addEventListener('change', () => refilter());
   $('filter-clear').addEventListener('click', () => {

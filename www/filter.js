@@ -10,6 +10,29 @@ import { ViewIndex } from './store.js';
 import { $, state, nextTask } from './page.js';
 import { applySort, dropOldRecords, emptyTableText, scheduleDraw, select, showCount, showRows, table } from './records.js';
 
+// A JS filter that came with a link is shown in its box but not run until the user runs it (its
+// Run button, or an edit of it): code from someone else must not run on the records, and with the
+// page's access to the relay, just because a page was opened.
+let jsHeld = false;
+
+/** The JS box holds code from a link: shown, not run. */
+export function holdJsFilter() {
+  jsHeld = true;
+  $('filter-js').dataset.held = 'true';
+  $('filter-js').title = 'From the link: not run yet. Read it, then press Run (or edit it) to run it.';
+  $('filter-js-run').hidden = false;
+}
+
+/** The user runs what the JS box holds. */
+export function releaseJsFilter() {
+  if (!jsHeld) return false;
+  jsHeld = false;
+  delete $('filter-js').dataset.held;
+  $('filter-js').title = '';
+  $('filter-js-run').hidden = true;
+  return true;
+}
+
 export function fillPartitionFilter() {
   const select = $('filter-partition');
   const before = select.value;
@@ -64,7 +87,7 @@ function containsExact(hay, needle) {
 function readFilter() {
   const partValue = $('filter-partition').value;
   const where = $('filter-where').value.trim();
-  const js = $('filter-js').value.trim();
+  const js = jsHeld ? '' : $('filter-js').value.trim();
   return {
     test: textTest($('filter-text').value),
     scope: $('filter-in').value,
