@@ -133,6 +133,17 @@ describe('members named __proto__ and constructor are data', () => {
     assert.ok(own(p.m, '__proto__'));
   });
 
+  test('Protobuf: a field named constructor is data; a schema naming a member __proto__ (which protobufjs leaves out) is refused', async () => {
+    const source = (name) => `syntax = "proto3"; message M { string ${name} = 1; int32 constructor = 2; } // __proto__ in a comment is no member`;
+    const bytes = Buffer.from([0x0a, 1, 0x61, 0x10, 5]);
+    const ok = (await new ValueDecoder({ value: 'protobuf', valueSchema: { protobuf: { source: source('s'), type: 'M' } } }).decode(record(bytes))).value;
+    assert.ok(own(ok.value, 'constructor'));
+    assert.deepEqual(ok.value, { s: 'a', constructor: 5 });
+    const refused = (await new ValueDecoder({ value: 'protobuf', valueSchema: { protobuf: { source: source('__proto__'), type: 'M' } } }).decode(record(bytes))).value;
+    assert.deepEqual([refused.format, refused.errorCode], ['bytes', 'SCHEMA']);
+    assert.match(refused.error, /names a member __proto__, which protobufjs leaves out/);
+  });
+
   test('a registry schemaType of constructor or __proto__ is a SCHEMA error, not bytes without one', async () => {
     const registry = await startRegistry();
     try {
