@@ -63,12 +63,14 @@ export async function compileAvro(schema, references, { int64 = 'number' } = {})
 
 function parseSchema(schema) {
   if (typeof schema !== 'string') return schema;
+  let parsed;
   try {
-    return JSON.parse(schema);
+    parsed = JSON.parse(schema);
   } catch {
-    // a bare type name ("string") is a schema too
     return schema;
   }
+  // a bare type name ("string", or null, which JSON reads as its null) is a schema too
+  return parsed !== null && (typeof parsed === 'object' || typeof parsed === 'string') ? parsed : schema;
 }
 
 /** longs as BigInts (avsc's abstract long: the 8 bytes of the value, little-endian). */
