@@ -343,6 +343,7 @@ export function resetFilters() {
   $('filter-in').value = 'kv';
   $('filter-partition').value = '';
   $('filter-control').checked = true;
+  releaseJsFilter(); // the box is empty: nothing from a link waits in it
 }
 
 // Typing is debounced; the filter bar is marked busy from the first keystroke until the view is final.

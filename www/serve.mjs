@@ -19,10 +19,10 @@ const { findSqlBundles, serveSqlBundle } = require('../pkg-template/cli/sql-bund
 const SQL_BUNDLES = findSqlBundles([ROOT]);
 // the page's Content-Security-Policy, as `ui` sends it; its relay and registry are started apart
 // here, on loopback ports of their own
-const { pagePolicy } = require('../pkg-template/cli/page-policy.cjs');
-const policy = pagePolicy(path.join(ROOT, 'www'));
+const { pageHeaders } = require('../pkg-template/cli/page-policy.cjs');
+const policyHeaders = pageHeaders(path.join(ROOT, 'www'));
 const LOOPBACK = ['127.0.0.1', 'localhost'].flatMap((h) => [`ws://${h}:*`, `http://${h}:*`]).join(' ');
-const headers = (pathname) => ({ 'content-security-policy': policy(pathname, LOOPBACK), 'x-content-type-options': 'nosniff' });
+const headers = (pathname) => policyHeaders(pathname, LOOPBACK);
 
 function parsePort(argv) {
   const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));

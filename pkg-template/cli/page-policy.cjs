@@ -1,6 +1,8 @@
 // The inspection page's Content-Security-Policy, sent by both its servers (`kafka-fetch-decoder ui`,
-// serve.cjs, and the repository's www/serve.mjs) with every file of the page. A page link can
-// carry a JS filter and SQL; whatever runs there, the browser holds it to this:
+// serve.cjs, and the repository's www/serve.mjs) with the page itself and with the scripts its
+// workers start from (a worker is held to the policy its own script came with; the modules a page or
+// a worker imports are held to theirs). A page link can carry a JS filter and SQL; whatever runs
+// there, the browser holds it to this:
 //   - scripts from the page's own origin only (and its inline import map, by its hash), WebAssembly,
 //     and the functions the value decoders compile (avsc and protobufjs make their readers so:
 //     'unsafe-eval');
@@ -17,6 +19,8 @@ const path = require('node:path');
 
 const JS_WORKER = 'js-worker.js';
 const JS_WORKER_POLICY = "default-src 'none'; script-src 'unsafe-eval'";
+// what starts as a page or a worker: the page (a directory's index.html), its workers, DuckDB's
+const STARTS = /(\/|\.html|\/www\/(worker|analysis-worker|js-worker)\.js|\/duckdb\/duckdb-browser-eh\.worker\.js)$/;
 
 /** The hash sources of the inline scripts of `indexHtml` (the page's import map), for script-src. */
 function inlineScriptHashes(indexHtml) {
@@ -31,10 +35,17 @@ function inlineScriptHashes(indexHtml) {
 }
 
 /**
- * A function of (pathname, connectSources) -> the Content-Security-Policy of that file of the page,
- * whose files are in `wwwDir`. `connectSources`: what the page may connect to besides its own
- * origin (its relay's WebSocket URL).
+ * A function of (pathname, connectSources) -> the headers of that file of the page (whose files are
+ * in `wwwDir`): its Content-Security-Policy when it starts a page or a worker, and nosniff.
+ * `connectSources`: what the page may connect to besides its own origin (its relay's WebSocket URL).
  */
+function pageHeaders(wwwDir) {
+  const policy = pagePolicy(wwwDir);
+  return (pathname, connectSources) => (STARTS.test(pathname)
+    ? { 'content-security-policy': policy(pathname, connectSources), 'x-content-type-options': 'nosniff' }
+    : { 'x-content-type-options': 'nosniff' });
+}
+
 function pagePolicy(wwwDir) {
   const hashes = inlineScriptHashes(path.join(wwwDir, 'index.html')).join(' ');
   return (pathname, connectSources) => {
@@ -54,4 +65,4 @@ function pagePolicy(wwwDir) {
   };
 }
 
-module.exports = { pagePolicy };
+module.exports = { pageHeaders };

@@ -43,7 +43,7 @@ const serveOptions = {
 
 const TYPES = require('./content-types.cjs');
 const { findSqlBundles, serveSqlBundle } = require('./sql-bundles.cjs');
-const { pagePolicy } = require('./page-policy.cjs');
+const { pageHeaders } = require('./page-policy.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 // URL prefix -> what it serves of the package: the page, the browser build it imports, the samples
@@ -61,15 +61,12 @@ function pageHandler(config) {
   // DuckDB-wasm as installed beside the package or in the directory ui runs in
   const sqlBundles = findSqlBundles([process.cwd(), ROOT]);
   config = { ...config, sql: Boolean(sqlBundles) };
-  const policy = pagePolicy(path.join(ROOT, SERVED['/www/']));
+  const policyHeaders = pageHeaders(path.join(ROOT, SERVED['/www/']));
   return (req, res) => {
     // the relay is this origin's /kafka: 'self' covers its ws: URL in current browsers, and older ones
     // get it by the name the page was opened with (checked below; [::1] is no host a policy can name)
     const relay = req.headers.host?.startsWith('[') ? '' : `ws://${req.headers.host}`;
-    const headers = (pathname) => ({
-      'content-security-policy': policy(pathname, relay),
-      'x-content-type-options': 'nosniff',
-    });
+    const headers = (pathname) => policyHeaders(pathname, relay);
     const send = (status, text, type = 'text/plain; charset=utf-8', pathname = '/') => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers(pathname) });
       res.end(req.method === 'HEAD' ? undefined : text);

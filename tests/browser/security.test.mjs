@@ -96,6 +96,12 @@ test('a link\'s JS filter and SQL are shown, not run; run by a click, they still
   await page.waitForSelector('#filters:not([data-busy])');
   assert.equal(await page.textContent('#match-count'), `${ORDERS.length} matches of ${ORDERS.length} scanned`);
   assert.ok(await page.isHidden('#filter-js-run'));
+  // a link's code cleared before it ran: nothing waits to be run
+  await page.goto(`${ui.origin}/www/?mode=live&topic=orders&js=${encodeURIComponent(js)}`);
+  await page.waitForSelector('#filter-js[data-held]', { timeout: 30_000 });
+  await page.click('#filter-clear');
+  assert.ok(await page.isHidden('#filter-js-run'));
+  assert.equal(await page.getAttribute('#filter-js', 'data-held'), null);
   // and the SQL: DuckDB reads no URL, and its setting cannot be turned back
   await page.click('#sql-open');
   await page.waitForSelector('#sql-state:not([data-kind="busy"])', { timeout: 90_000 });
