@@ -418,6 +418,21 @@ export interface TopicMetadata {
   partitions: { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; offlineReplicas: number[]; errorCode: number; errorName: string }[];
 }
 
+/** A record as the Where language reads it: key and value as data (decoded, else JSON, else text), headers by name. */
+export interface RecordView {
+  topic: string | null;
+  partition: number | null;
+  offset: number | bigint;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: Record<string, string | { base64: string } | null>;
+  headerList: { key: string; value: string | { base64: string } | null }[];
+}
+
+/** Parses a Where expression ('value.customer.id == 42 && headers.region ~ "eu"'); throws an Error saying where it is wrong. */
+export declare function parseWhere(source: string): (record: RecordView) => boolean;
+
 /** An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no produce. */
 export declare class KafkaClient {
   constructor(options: KafkaClientOptions);

@@ -21,6 +21,8 @@ setVendorLoaders(valueLibraries);
 setArrowLibrary(loadArrow);
 
 export { attach } from './api.mjs';
+// the command line's own: the record filters (the Where language is public: parseWhere)
+export * as filters from './filters/index.mjs';
 // the CLI's JSON and CSV forms of a record (the page imports the module itself)
 export * as recordOutput from './decoder/record-json.mjs';
 export { printable } from './printable.mjs';

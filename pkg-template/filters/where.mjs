@@ -1,7 +1,8 @@
 // The Where filter: a field path on a record's key, value or headers (their JSON, or the data a
 // schema decoded them to), compared with a value: `value.customer.id == 42`, `headers.region ~ "eu"`,
 // `key exists`, `value.items[0].sku =~ /^A-/i`, clauses joined by && (and) and || (or, looser).
-// Parsed once, then evaluated on the record objects of the analysis worker (analysis-worker.js).
+// Parsed once, then evaluated on records as filters see them (record-view.mjs): by the scan's
+// workers, the command line's --where and the page's analysis worker.
 //
 // A number compares with a number or with the digits of one (64-bit integers come as strings in
 // the JSON form, and are compared exactly); `~` is "contains, ignoring case"; a path alone asks
