@@ -6,6 +6,9 @@
 import { setNodeDefaults } from './client/client.mjs';
 import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
+import { nodeCores, nodeScanWorker } from './scan/pool-node.mjs';
+import * as internals from './scan/internals.mjs';
+import { setScanDefaults } from './scan/scan.mjs';
 import { setArrowLibrary } from './columns/library.mjs';
 import * as arrow from './columns/public.mjs';
 import { setVendorLoaders } from './values/vendor.mjs';
@@ -18,11 +21,14 @@ setNodeDefaults({ transport: nodeTransport, loadWebSocket: async () => (await im
 // Arrow library, required the first time a table is made
 const { arrow: loadArrow, ...valueLibraries } = nodeVendor;
 setVendorLoaders(valueLibraries);
+// scans run on worker threads, as many as the cores by default
+setScanDefaults({ startWorker: nodeScanWorker, cores: nodeCores });
 setArrowLibrary(loadArrow);
 
 export { attach } from './api.mjs';
-// the command line's own: the record filters (the Where language is public: parseWhere)
+// the command line's and the scan workers' own: filters and the scan's parts
 export * as filters from './filters/index.mjs';
+export const scanInternals = { ...internals, startWorker: nodeScanWorker, cores: nodeCores };
 // the CLI's JSON and CSV forms of a record (the page imports the module itself)
 export * as recordOutput from './decoder/record-json.mjs';
 export { printable } from './printable.mjs';
