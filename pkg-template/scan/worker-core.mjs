@@ -21,8 +21,8 @@
 // (a scan-wide count of matches, or null), match(topic, partition, records) -> records, output
 // (below), aggregates() (a fresh makeAggregates() per range, or null), latest() (a fresh
 // LatestPerKey per range, or null), line(topic, partition, record) (latest's output form) }.
-// `output` is { kind: 'stream', encode(topic, partition, records) -> { payload, transfer } } (sent
-// as it is read, in order), { kind: 'file', open(range) -> { add(topic, partition, records),
+// `output` is { kind: 'stream', encode(topic, partition, records, chunk) -> { payload, transfer } } (sent
+// as it is read, in order), { kind: 'file', open(range) -> { add(topic, partition, records, chunk),
 // finish(start, end) -> file info } } (written when the range ends), or { kind: 'none' }.
 
 // Data messages in flight at once: the reading goes on while the caller writes, but not further
@@ -128,8 +128,16 @@ export class ScanWorker {
         this.current = null;
       }
     }
+    // the file holds what was read, also when the range stopped early (a retry continues at next)
     let written = null;
-    if (file && stop !== 'error') written = await file.finish(start, state.next);
+    if (file) {
+      try {
+        written = await file.finish(start, state.next);
+      } catch (e) {
+        [stop, error] = ['error', errorOf(e)];
+        Object.assign(state, { next: start, records: 0, matches: 0 });
+      }
+    }
     this.post({
       type: 'done', id, next: state.next, records: state.records, matches: state.matches, stop, error,
       partial: aggregates?.partial() ?? null, latest: latest?.partial() ?? null, file: written,
@@ -162,7 +170,7 @@ export class ScanWorker {
     }
     let message = null;
     if (s.output.kind === 'stream' && matched.length) {
-      message = s.output.encode(topic, partition, matched);
+      message = s.output.encode(topic, partition, matched, chunk);
       while (this.inFlight >= IN_FLIGHT && !this.stopping) await this.#wait('credit');
     }
     // stopped meanwhile: what this chunk holds is not the range's, which stops before it
