@@ -12,8 +12,10 @@ import { checkRange, rangeJson } from './plan.mjs';
 
 export const COVERAGE_FORMAT = 'kafka-fetch-decoder/scan-coverage';
 export const STOPS = ['end', 'limit', 'time', 'pruned', 'error', 'interrupted'];
-// stops after which a range needs no more reading
+// stops after which a range needs no more reading ('end' short of `to`: a log truncated since the
+// plan, read again by a resume)
 const FINISHED = new Set(['end', 'time', 'pruned']);
+const final = (r) => r.stop === 'time' || r.stop === 'pruned' || (r.stop === 'end' && r.next === r.to);
 
 export class Coverage {
   /**
@@ -22,9 +24,9 @@ export class Coverage {
    */
   constructor(ranges) {
     this.ranges = ranges.map((r, id) => ({
-      id, topic: r.topic, partition: r.partition, from: r.from, to: r.to, bound: r.bound ?? 'end',
-      next: r.next ?? (r.pruned ? r.from : r.from), records: r.records ?? 0, matches: r.matches ?? 0,
-      stop: r.pruned ? 'pruned' : (r.stop && r.next === r.to && FINISHED.has(r.stop) ? r.stop : null), error: null,
+      id, topic: r.topic, partition: r.partition, from: r.from, to: r.to, bound: r.bound ?? 'end', untilTime: r.untilTime ?? null,
+      next: r.next ?? r.from, records: r.records ?? 0, matches: r.matches ?? 0,
+      stop: r.pruned ? 'pruned' : (final(r) ? r.stop : null), error: null,
     }));
   }
 
@@ -74,6 +76,7 @@ export class Coverage {
       partitions: this.ranges.map((r) => {
         const entry = rangeJson({ topic: r.topic, partition: r.partition, from: r.from, to: r.to, next: r.next, records: r.records, matches: r.matches, stop: r.stop ?? 'interrupted' });
         if (r.bound !== 'end') entry.bound = r.bound;
+        if (r.untilTime !== null) entry.untilTime = r.untilTime;
         if (r.error) entry.error = r.error;
         return entry;
       }),
@@ -105,6 +108,7 @@ export function readCoverage(source, name = 'the coverage file') {
     if (!Number.isSafeInteger(p.next) || p.next < p.from || p.next > p.to) throw bad(`${where}: "next" is not an offset within [from, to]`);
     if (!STOPS.includes(p.stop)) throw bad(`${where}: "stop" is not one of ${STOPS.join(', ')}`);
     for (const n of ['records', 'matches']) if (!Number.isSafeInteger(p[n]) || p[n] < 0) throw bad(`${where}: "${n}" is not a count`);
+    if (p.untilTime !== undefined && !Number.isSafeInteger(p.untilTime)) throw bad(`${where}: "untilTime" is not a time in ms`);
     return { ...r, next: BigInt(p.next), pruned: p.stop === 'pruned' };
   });
   return { ranges, scan: c.scan };

@@ -12,6 +12,7 @@ import { KafkaClientError } from '../client/errors.mjs';
 import { base64 } from '../decoder/bytes.mjs';
 import { endPosition, startPosition } from '../client/start.mjs';
 import { partitionOfKey } from './partitioner.mjs';
+import { timeOffset } from './time-offsets.mjs';
 
 export const PLAN_FORMAT = 'kafka-fetch-decoder/scan-plan';
 export const DEFAULT_RANGE_RECORDS = 100_000;
@@ -39,14 +40,15 @@ export async function planScan(client, query) {
       if (!t.partitions.some((x) => x.partition === p)) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${count})`, { topic, partition: p });
     }
     const keyPartition = q.key !== null && q.keyPruning ? partitionOfKey(q.key, count) : null;
-    const bounds = await withAttempts(() => partitionBounds(client, topic, chosen, q), q.signal);
+    const read = (p) => keyPartition === null || p === keyPartition;
+    const bounds = await withAttempts(() => partitionBounds(client, topic, chosen, read, q), q.signal);
     for (const p of [...chosen].sort((a, b) => a - b)) {
-      const { from, to, bound } = bounds.get(p);
-      if (keyPartition !== null && p !== keyPartition) {
+      const { from, to, bound, untilTime } = bounds.get(p);
+      if (!read(p)) {
         ranges.push({ topic, partition: p, from, to, bound, pruned: true });
         continue;
       }
-      ranges.push(...cut(topic, p, from, to, bound, q.rangeRecords));
+      for (const r of cut(topic, p, from, to, bound, q.rangeRecords)) ranges.push(untilTime === null ? r : { ...r, untilTime });
     }
   }
   return {
@@ -83,11 +85,14 @@ function planQuery(query) {
   };
 }
 
-/** Each partition's { from, to, bound } (offsets as BigInts; bound: what `to` is: end, offset or time). */
-async function partitionBounds(client, topic, partitions, q) {
+/**
+ * Each partition's { from, to, bound } (offsets as BigInts; bound: what `to` is: end, offset or
+ * time). Only the partitions to `read` are fetched from (a key scan reads no byte of the others).
+ */
+async function partitionBounds(client, topic, partitions, read, q) {
   const look = (at) => client.listOffsets(topic, { partitions, at, isolationLevel: q.isolationLevel, int64: 'bigint', signal: q.signal });
   const [earliest, latest] = [await look('earliest'), await look('latest')];
-  const ends = await endOffsets(client, topic, partitions, latest, q);
+  const ends = await endOffsets(client, topic, partitions.filter(read), latest, q);
   const byTime = async (time) => {
     const found = await look({ time });
     // none found is offset -1 (some brokers answer offset 0 with timestamp -1)
@@ -95,23 +100,26 @@ async function partitionBounds(client, topic, partitions, q) {
   };
   const startAt = q.start.time !== undefined ? await byTime(q.start.time) : null;
   const untilAt = q.until?.time !== undefined ? await byTime(q.until.time) : null;
+  // a time's offset, the broker's answer checked (time-offsets.mjs) where the partition is read
+  const atTime = (p, answers, time, low, end) => (read(p) ? timeOffset(client, topic, p, { low, end, time, answer: answers(p) }, q) : answers(p) ?? end);
   const out = new Map();
   for (const p of partitions) {
     const low = earliest.get(p).offset;
-    const end = ends.get(p);
+    const end = ends.get(p) ?? latest.get(p).offset;
     const clamp = (o) => (o < low ? low : o > end ? end : o);
     let from;
     if (q.start.at === 'earliest') from = low;
     else if (q.start.at === 'latest') from = end;
     else if (q.start.offset !== undefined) from = clamp(q.start.offset);
     else if (q.start.last !== undefined) from = clamp(end - q.start.last);
-    else from = startAt(p) ?? end;
+    else from = clamp(await atTime(p, startAt, q.start.time, low, end));
     let to = end;
     let bound = 'end';
     if (q.until?.offset !== undefined && q.until.offset < end) [to, bound] = [q.until.offset, 'offset'];
-    if (untilAt) [to, bound] = [untilAt(p) ?? end, 'time'];
+    if (untilAt) [to, bound] = [clamp(await atTime(p, untilAt, q.until.time, low, end)), 'time'];
     if (to < from) to = from;
-    out.set(p, { from, to, bound });
+    // a time also ends the ranges at their first record stamped at or after it, as consume does
+    out.set(p, { from, to, bound, untilTime: q.until?.time ?? null });
   }
   return out;
 }
@@ -124,6 +132,7 @@ async function partitionBounds(client, topic, partitions, q) {
  * latest.
  */
 async function endOffsets(client, topic, partitions, latest, q) {
+  if (!partitions.length) return new Map();
   const answers = await client.fetch(topic, partitions.map((p) => ({ partition: p, offset: latest.get(p).offset, maxBytes: 1 })), {
     maxWaitMs: 1, isolationLevel: q.isolationLevel, decode: { crc: 'skip', int64: 'bigint' }, signal: q.signal,
   });

@@ -106,7 +106,8 @@ export class ScanRun {
             const s = this.state.get(current.id);
             s.attempts++;
             s.seen = { records: 0, matches: 0 };
-            worker.post({ type: 'range', range: { id: current.id, topic: current.topic, partition: current.partition, next: current.next, to: current.to } });
+            const { id, topic, partition, next: from, to, untilTime } = current;
+            worker.post({ type: 'range', range: { id, topic, partition, next: from, to, untilTime } });
           }
         }
         if (!current) break;
@@ -139,7 +140,7 @@ export class ScanRun {
         if (m.type === 'done') {
           // decided here, once: the done may be taken (#flush) after the next attempt started
           m.retry = m.stop === 'error' && s.attempts < RANGE_ATTEMPTS && !this.stopReason;
-          if (m.retry) this.queue.unshift({ id: m.id, topic: current.topic, partition: current.partition, next: m.next, to: current.to });
+          if (m.retry) this.queue.unshift({ ...current, next: m.next });
           current = null;
         }
         // data and done of a range are taken in order, once the ranges before it are done

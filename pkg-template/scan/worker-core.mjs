@@ -5,7 +5,8 @@
 // range got. The thread's messages:
 //
 //   in:  { type: 'init', session }        the scan's question (the session kind makes it, below)
-//        { type: 'range', range }         { id, topic, partition, next, to }: read [next, to)
+//        { type: 'range', range }         { id, topic, partition, next, to, untilTime }: read [next, to),
+//                                         ending at the first record stamped at or after untilTime
 //        { type: 'ack' }                  one data message of ours was written (flow control)
 //        { type: 'granted', count }       the answer to our 'reserve' (a limit's share)
 //        { type: 'stop', reason }         end the range under way where it is ('limit' or 'interrupted')
@@ -111,9 +112,9 @@ export class ScanWorker {
       });
       try {
         for await (const chunk of pass) {
-          const more = await this.#take(s, id, chunk, state, to, { aggregates, latest, file });
-          if (!more) {
-            stop = this.stopping ?? 'limit';
+          const ended = await this.#take(s, range, chunk, state, { aggregates, latest, file });
+          if (ended) {
+            stop = this.stopping ?? ended;
             break;
           }
         }
@@ -146,17 +147,27 @@ export class ScanWorker {
 
   /**
    * Takes one consume chunk: its matches (a limit's share of them) sent or kept for the file,
-   * aggregated and kept for latest, and `state` moved on past it. Resolves false when the range
-   * must stop here.
+   * aggregated and kept for latest, and `state` moved on past it. Resolves with why the range stops
+   * here ('time': a record stamped at or after the range's untilTime; 'limit'), or null.
    */
-  async #take(s, id, chunk, state, to, { aggregates, latest, file }) {
+  async #take(s, range, chunk, state, { aggregates, latest, file }) {
     const { topic, partition } = chunk;
-    const records = chunk.records;
-    let matched = s.match(topic, partition, records);
+    const { id, to, untilTime } = range;
+    let records = chunk.records;
     let next = BigInt(chunk.nextOffset);
     if (next > to) next = to;
+    let ended = null;
+    if (untilTime !== null && untilTime !== undefined) {
+      // as consume's until: the first record stamped at or after the time ends the partition
+      const at = records.findIndex((r) => Number(r.timestamp) >= untilTime);
+      if (at >= 0) {
+        next = BigInt(records[at].offset);
+        records = records.slice(0, at);
+        ended = 'time';
+      }
+    }
+    let matched = s.match(topic, partition, records);
     let read = records.length;
-    let more = true;
     if (s.limit !== null && matched.length) {
       const granted = await this.#reserve(matched.length);
       if (granted < matched.length) {
@@ -165,7 +176,7 @@ export class ScanWorker {
         next = BigInt(cut.offset);
         read = records.indexOf(cut);
         matched = matched.slice(0, granted);
-        more = false;
+        ended = 'limit';
       }
     }
     let message = null;
@@ -174,7 +185,7 @@ export class ScanWorker {
       while (this.inFlight >= IN_FLIGHT && !this.stopping) await this.#wait('credit');
     }
     // stopped meanwhile: what this chunk holds is not the range's, which stops before it
-    if (this.stopping) return false;
+    if (this.stopping) return this.stopping;
     if (aggregates) for (const r of matched) aggregates.add(topic, partition, r);
     if (latest) for (const r of matched) latest.add(topic, partition, r, s.line(topic, partition, r));
     if (file && matched.length) file.add(topic, partition, matched, chunk);
@@ -188,7 +199,7 @@ export class ScanWorker {
       this.lastProgress = Date.now();
       this.post({ type: 'progress', id, ...state });
     }
-    return more;
+    return ended;
   }
 
   /** A share of the scan's limit: up to `count` matches. */
