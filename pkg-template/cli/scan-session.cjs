@@ -19,7 +19,8 @@ const { autoDecoder, valueDecoderFrom } = require('./values.cjs');
 async function cliSession(spec) {
   const { o } = spec;
   let values = valueDecoderFrom(o);
-  // Where reads JSON and text without value options; they decode by the registry or schema when given
+  // the output prints decoded keys and values (a format string's %{value:json}); a Where reads JSON
+  // and text itself, and by the value options' schemas when they are given
   if (!values && spec.decoded) values = autoDecoder();
   const js = recordFilter({ filter: o.filter, filterTimeoutMs: o.filterTimeoutMs, filterStrict: o.filterStrict }, values);
   if (js?.values && !values) values = js.values;
@@ -27,7 +28,7 @@ async function cliSession(spec) {
     ...scanInternals.commonSession(spec),
     client: new KafkaClient(spec.client),
     consume: scanInternals.rangeConsumeOptions({ isolationLevel: o.isolationLevel, crc: o.crc }, values),
-    match: scanInternals.makeMatcher(spec.filters, js ? (topic, partition, records) => js.pick(topic, partition, records) : null),
+    match: scanInternals.makeMatcher(spec.filters, { extra: js ? (topic, partition, records) => js.pick(topic, partition, records) : null, plain: !values }),
     output: { kind: 'none' },
     line: null,
   };

@@ -282,7 +282,8 @@ async function runScan({ o, client, clientOpts, coverage, scanInfo, question, ou
     where: effective.where ?? null,
   };
   const output = scanOutput(effective, question, out, err);
-  const decoded = Boolean(output.decoded || filters.where);
+  // keys and values decoded where the output prints them so (a Where reads JSON and text itself)
+  const decoded = Boolean(output.decoded);
   const run = new scanInternals.ScanRun({
     coverage,
     workers: o.workers ?? scanInternals.cores(),

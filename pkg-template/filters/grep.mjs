@@ -15,9 +15,9 @@ function decodedText(d) {
 // takes any Uint8Array as `this`
 const nativeIndexOf = typeof Buffer === 'function' ? Buffer.prototype.indexOf : null;
 
-/** Whether `bytes` holds `needle` (a Buffer in Node, else a Uint8Array). */
-function holds(bytes, needle) {
-  if (nativeIndexOf) return nativeIndexOf.call(bytes, needle) !== -1;
+/** Whether `bytes` holds `needle` (any Uint8Arrays). */
+export function bytesHold(bytes, needle) {
+  if (nativeIndexOf) return nativeIndexOf.call(bytes, needle.constructor === Buffer ? needle : Buffer.from(needle.buffer, needle.byteOffset, needle.length)) !== -1;
   if (needle.length === 0) return true;
   const first = needle[0];
   const last = bytes.length - needle.length;
@@ -54,7 +54,7 @@ export function grepTest(pattern, places = 'key,value,headers') {
     const needle = nativeIndexOf ? Buffer.from(encoded.buffer, encoded.byteOffset, encoded.length) : encoded;
     test = (bytes, decoded) => {
       const shown = decodedText(decoded);
-      return shown !== null ? shown.includes(pattern) : holds(bytes, needle);
+      return shown !== null ? shown.includes(pattern) : bytesHold(bytes, needle);
     };
   }
   const inKey = where.includes('key');

@@ -38,7 +38,7 @@ export function headerText(bytes) {
   }
 }
 
-/** A decoded side's data, or null when it stayed bytes (no decoder, or one that did not decode it). */
+/** A decoded side's data, or undefined when it stayed bytes (no decoder, or one that did not decode it). */
 function decodedData(d) {
   return d && d.format !== 'bytes' && d.format !== 'null' ? d.value : undefined;
 }
@@ -46,20 +46,53 @@ function decodedData(d) {
 /**
  * Record `r` (a KafkaRecord, or anything with its fields: offset, timestamp, key, value, headers,
  * decodedKey and decodedValue when values were decoded) of `topic`/`partition` as filters read it.
+ * Its key, value and headers are read when first asked for: a filter on the value never parses the
+ * key or the headers.
  */
 export function recordView(topic, partition, r) {
-  const headerList = r.headers.map((h) => ({ key: h.key, value: headerText(h.value) }));
-  const headers = Object.create(null); // a header named __proto__ is a header like any other
-  for (const h of headerList) headers[h.key] = h.value;
-  const offset = typeof r.offset === 'bigint' && r.offset <= MAX_SAFE ? Number(r.offset) : r.offset;
-  return {
-    topic,
-    partition,
-    offset,
-    timestamp: Number(r.timestamp),
-    key: decodedData(r.decodedKey) ?? plainValue(r.key),
-    value: decodedData(r.decodedValue) ?? plainValue(r.value),
-    headers,
-    headerList,
-  };
+  return new RecordView(topic, partition, r);
+}
+
+class RecordView {
+  #r;
+  #key;
+  #value;
+  #headerList;
+  #headers;
+
+  constructor(topic, partition, r) {
+    this.#r = r;
+    this.topic = topic;
+    this.partition = partition;
+    this.offset = typeof r.offset === 'bigint' && r.offset <= MAX_SAFE ? Number(r.offset) : r.offset;
+    this.timestamp = Number(r.timestamp);
+  }
+
+  get key() {
+    if (this.#key === undefined) this.#key = decodedData(this.#r.decodedKey) ?? plainValue(this.#r.key);
+    return this.#key;
+  }
+
+  get value() {
+    if (this.#value === undefined) this.#value = decodedData(this.#r.decodedValue) ?? plainValue(this.#r.value);
+    return this.#value;
+  }
+
+  get headerList() {
+    this.#headerList ??= this.#r.headers.map((h) => ({ key: h.key, value: headerText(h.value) }));
+    return this.#headerList;
+  }
+
+  get headers() {
+    if (!this.#headers) {
+      this.#headers = Object.create(null); // a header named __proto__ is a header like any other
+      for (const h of this.headerList) this.#headers[h.key] = h.value;
+    }
+    return this.#headers;
+  }
+
+  toJSON() {
+    const { topic, partition, offset, timestamp, key, value, headers, headerList } = this;
+    return { topic, partition, offset: typeof offset === 'bigint' ? String(offset) : offset, timestamp, key, value, headers, headerList };
+  }
 }

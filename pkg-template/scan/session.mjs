@@ -58,7 +58,7 @@ export function librarySession(spec) {
     ...commonSession(spec),
     client: new KafkaClient(spec.client),
     consume: rangeConsumeOptions(spec, values),
-    match: makeMatcher(spec.filters),
+    match: makeMatcher(spec.filters, { plain: !values }),
     output: spec.records === false ? { kind: 'none' } : {
       kind: 'stream',
       encode: (topic, partition, records) => ({ payload: { topic, partition, records: records.map(plain) }, transfer: [] }),

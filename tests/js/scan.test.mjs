@@ -182,3 +182,24 @@ test('scan on the command line: a wrong option is one line and exit 2, before an
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a Where that skips records by their raw bytes never drops a match (random JSON, escapes, numbers)', () => {
+  const { filters } = createRequire(import.meta.url)(path.join(root, 'pkg', 'lib.cjs'));
+  const words = ['bob', 'alice', 'bo', 'é', '42', 'true', 'purchase', 'a"b'];
+  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+  const escape = (s) => s.replace(/[a-z]/g, (c) => (Math.random() < 0.2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c));
+  const json = () => {
+    const v = Math.random() < 0.3 ? { name: Math.random() < 0.3 ? 42 : pick(words), nested: { tag: pick(words) } } : [pick(words)];
+    return Math.random() < 0.5 ? JSON.stringify(v) : JSON.stringify(v).replace(/"([^"\\]*)"/g, (_, s) => `"${escape(s)}"`);
+  };
+  const records = Array.from({ length: 3000 }, () => ({
+    key: Math.random() < 0.1 ? null : Buffer.from(pick(words)), value: Math.random() < 0.05 ? null : Buffer.from(Math.random() < 0.1 ? pick(words) : json()),
+    headers: [], offset: 0n, timestamp: 0,
+  }));
+  for (const where of ['value.name == "bob"', 'value.nested.tag == "purchase" || key == "alice"', 'value == "bo" || value.name == "é"', 'value.name == "42"',
+    'value.name == "a\\"b" && key exists', 'value[0] == "alice"']) {
+    const full = filters.parseWhere(where);
+    const expected = records.filter((r) => full(filters.recordView('t', 0, r)));
+    assert.deepEqual(scan.makeMatcher({ where }, { plain: true })('t', 0, records), expected, where);
+  }
+});
