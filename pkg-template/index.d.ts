@@ -484,14 +484,19 @@ export interface ScanOptions {
   latestPerKey?: true | { asOf?: number | string | Date };
   /** Worker threads (default: the cores available). */
   workers?: number;
-  /** false: matches are not handed out (aggregates only). */
-  records?: boolean;
+  /** How matches come back: 'records' (default: KafkaRecords), 'arrow' (a chunk's matches as Arrow IPC bytes), 'none' (aggregates only). */
+  output?: 'records' | 'arrow' | 'none';
+  /** Browsers: starts one scan worker, e.g. () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' }). Node uses worker threads. */
+  startWorker?: () => Worker;
   /** Its abort stops the scan: ranges stop where they are ('interrupted'), the coverage says where. */
   signal?: AbortSignal;
 }
 
+/** A scan's matches of one partition, in offset order: records, or (output 'arrow') an Arrow IPC table. */
+export type ScanMatches<T extends Int64 = Int64> = { topic: string; partition: number; records: KafkaRecord<T>[] } | { topic: string; partition: number; ipc: Uint8Array };
+
 /** A scan under way: its matches as an async iterator, then its coverage, aggregates and latest records. */
-export interface Scan<T extends Int64 = Int64> extends AsyncIterable<{ topic: string; partition: number; records: KafkaRecord<T>[] }> {
+export interface Scan<T extends Int64 = Int64> extends AsyncIterable<ScanMatches<T>> {
   /** The plan run (once made; null when resuming a coverage). */
   readonly plan: ScanPlan | null;
   /** By name, once the scan ended (null without `aggregate`). */
@@ -502,7 +507,7 @@ export interface Scan<T extends Int64 = Int64> extends AsyncIterable<{ topic: st
   readonly done: Promise<{ coverage: ScanCoverage; aggregates: Record<string, unknown> | null; latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null }>;
   /** The coverage so far. */
   coverage(): ScanCoverage | null;
-  [Symbol.asyncIterator](): AsyncIterator<{ topic: string; partition: number; records: KafkaRecord<T>[] }>;
+  [Symbol.asyncIterator](): AsyncIterator<ScanMatches<T>>;
 }
 
 /** A record as the Where language reads it: key and value as data (decoded, else JSON, else text), headers by name. */

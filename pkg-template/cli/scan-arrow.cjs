@@ -3,18 +3,12 @@
 // the main thread to join into one (--format arrow), or the tables of a range for its Parquet file.
 'use strict';
 
-const { arrowIPC, takeRows, toArrow } = require('../arrow-node.cjs');
+const { arrowIPC } = require('../arrow-node.cjs');
+const { scanInternals } = require('../lib.cjs');
 
-/** The matches of a chunk as a table: the chunk's records, or the rows of those that matched. */
+/** The matches of a chunk as a table (the scan's matchesTable); `hive`: without topic and partition. */
 function matchesTable(chunk, matched, { decoded, hive }) {
-  let table = toArrow(chunk, { decoded, topic: chunk.topic });
-  const records = chunk.records;
-  if (matched.length !== records.length) {
-    // matches are records of the chunk, in its order
-    const rows = new Int32Array(matched.length);
-    for (let i = 0, k = 0; k < matched.length; i++) if (records[i] === matched[k]) rows[k++] = i;
-    table = takeRows(table, rows);
-  }
+  const table = scanInternals.matchesTable(chunk, matched, decoded);
   // Hive readers take topic and partition from the path, and refuse a column of the same name
   return hive ? table.select(table.schema.fields.map((f) => f.name).filter((n) => n !== 'topic' && n !== 'partition')) : table;
 }

@@ -8,5 +8,5 @@ export { murmur2, partitionOfKey } from './partitioner.mjs';
 export { planJson, planScan, readPlan, shardOf } from './plan.mjs';
 export { ScanRun } from './run.mjs';
 export { shardSpec, startingPoint } from './scan.mjs';
-export { commonSession, librarySession, rangeConsumeOptions } from './session.mjs';
+export { commonSession, librarySession, matchesTable, rangeConsumeOptions } from './session.mjs';
 export { ScanWorker } from './worker-core.mjs';

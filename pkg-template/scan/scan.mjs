@@ -11,7 +11,8 @@ import { planScan, readPlan, shardOf } from './plan.mjs';
 import { ScanRun } from './run.mjs';
 
 const SCAN_OPTIONS = ['topic', 'topics', 'partitions', 'from', 'until', 'isolationLevel', 'key', 'keyPruning', 'rangeRecords', 'plan', 'shard', 'resume',
-  'grep', 'grepIn', 'where', 'strict', 'values', 'crc', 'int64', 'limit', 'aggregate', 'latestPerKey', 'workers', 'records', 'signal'];
+  'grep', 'grepIn', 'where', 'strict', 'values', 'crc', 'int64', 'limit', 'aggregate', 'latestPerKey', 'workers', 'output', 'startWorker', 'signal'];
+const OUTPUTS = ['records', 'arrow', 'none'];
 
 // Where workers come from: Node's entry sets worker threads and the core count; browsers have none
 // unless the caller gives `startWorker`.
@@ -62,6 +63,7 @@ export class Scan {
     }
     this.#client = client;
     this.#clientOptions = clientOptions;
+    if (options.output !== undefined && !OUTPUTS.includes(options.output)) throw new KafkaClientError('INVALID_ARGUMENT', `scan output is one of ${OUTPUTS.join(', ')}, got '${options.output}'`);
     this.#o = { ...options, shard: shardSpec(options.shard) };
     /** The plan the scan runs (set once planned; null when it resumes a coverage). */
     this.plan = null;
@@ -79,8 +81,8 @@ export class Scan {
     try {
       const { coverage, plan } = await startingPoint(this.#client, o);
       this.plan = plan;
-      const startWorker = defaults.startWorker;
-      if (!startWorker) throw new KafkaClientError('INVALID_ARGUMENT', 'scan needs worker threads (Node); in browsers, the inspection page runs scans in Web Workers');
+      const startWorker = o.startWorker ? () => webWorker(o.startWorker()) : defaults.startWorker;
+      if (!startWorker) throw new KafkaClientError('INVALID_ARGUMENT', "scan runs on workers: in browsers, give startWorker: () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' })");
       const latest = o.latestPerKey ? { asOf: o.latestPerKey === true ? null : toMs(o.latestPerKey.asOf) } : null;
       this.run = new ScanRun({
         coverage,
@@ -100,7 +102,7 @@ export class Scan {
           limit: o.limit ?? null,
           aggregate: o.aggregate ?? [],
           latest,
-          records: o.records !== false && !latest,
+          output: latest ? 'none' : o.output ?? 'records',
         },
         write: (range, payload) => this.#push(revive(payload)),
       });
@@ -154,6 +156,19 @@ export class Scan {
   }
 }
 
+/** A Web Worker as run.mjs drives workers. */
+function webWorker(w) {
+  return {
+    post: (message, transfer) => w.postMessage(message, transfer ?? []),
+    onMessage: (handler) => w.addEventListener('message', (e) => handler(e.data)),
+    onExit: (handler) => w.addEventListener('error', (e) => {
+      e.preventDefault?.();
+      handler(`error: ${e.message ?? 'the worker failed'}`);
+    }),
+    terminate: () => w.terminate(),
+  };
+}
+
 /**
  * Records that crossed from a worker (structured clone: plain objects, Buffers as Uint8Arrays) as
  * the package hands records out: KafkaRecords, bytes as Buffers in Node.
@@ -167,6 +182,7 @@ function revive(payload) {
     for (const h of r.headers) h.value = bytes(h.value);
     return r;
   };
+  if (payload.ipc) return payload;
   if (payload.records) payload.records.forEach(one);
   else if (payload.record) one(payload.record);
   return payload;

@@ -3,6 +3,9 @@
 // session (cli/scan-session.cjs) prints instead, and the page has its own.
 
 import { KafkaClient } from '../client/client.mjs';
+import { arrowIPC } from '../columns/ipc.mjs';
+import { takeRows } from '../columns/take.mjs';
+import { toArrow } from '../columns/arrow.mjs';
 import { copyBytes } from '../decoder/bytes.mjs';
 import { ValueDecoder } from '../values/decoder.mjs';
 import { makeAggregates } from './aggregates.mjs';
@@ -35,10 +38,11 @@ export function commonSession(spec) {
 
 /**
  * The library's session: spec { client (KafkaClient options), isolationLevel, crc, int64, values
- * (ValueDecoder options or null), filters (matcher.mjs), limit, aggregate, latest, records (whether
- * matches come back) }. A match comes back as a record's own fields with its bytes copied (a few
- * matches of a large response do not bring the response along); the records of one message share
- * their batch objects.
+ * (ValueDecoder options or null), filters (matcher.mjs), limit, aggregate, latest, output }. With
+ * output 'records' a match comes back as a record's own fields with its bytes copied (a few matches
+ * of a large response do not bring the response along; the records of one message share their
+ * batch objects); with 'arrow', a chunk's matches as an Arrow IPC table, moved; with 'none',
+ * nothing (aggregates only).
  */
 export function librarySession(spec) {
   const values = spec.values ? new ValueDecoder(spec.values) : null;
@@ -59,10 +63,24 @@ export function librarySession(spec) {
     client: new KafkaClient(spec.client),
     consume: rangeConsumeOptions(spec, values),
     match: makeMatcher(spec.filters, { plain: !values }),
-    output: spec.records === false ? { kind: 'none' } : {
+    output: spec.output === 'none' ? { kind: 'none' } : {
       kind: 'stream',
-      encode: (topic, partition, records) => ({ payload: { topic, partition, records: records.map(plain) }, transfer: [] }),
+      encode: spec.output === 'arrow' ? (topic, partition, records, chunk) => {
+        const ipc = arrowIPC(matchesTable(chunk, records, Boolean(values)));
+        return { payload: { topic, partition, ipc }, transfer: ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? [ipc.buffer] : [] };
+      } : (topic, partition, records) => ({ payload: { topic, partition, records: records.map(plain) }, transfer: [] }),
     },
     line: (topic, partition, r) => ({ topic, partition, record: plain(r) }),
   };
+}
+
+/** The matches of a consume chunk as an Arrow table: the chunk's records, or the rows of those that matched. */
+export function matchesTable(chunk, matched, decoded) {
+  const table = toArrow(chunk, { decoded, topic: chunk.topic });
+  const records = chunk.records;
+  if (matched.length === records.length) return table;
+  // matches are records of the chunk, in its order
+  const rows = new Int32Array(matched.length);
+  for (let i = 0, k = 0; k < matched.length; i++) if (records[i] === matched[k]) rows[k++] = i;
+  return takeRows(table, rows);
 }

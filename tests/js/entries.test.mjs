@@ -42,5 +42,5 @@ test('the Arrow entry: the same names in Node (both formats) and browsers, decla
   assert.deepEqual(exported(await entry('arrow.mjs')), cjs);
   for (const file of ['arrow.d.cts', 'arrow.d.mts']) assert.deepEqual(declared(file), cjs, file);
   const pkgJson = JSON.parse(fs.readFileSync(path.join(root, 'pkg', 'package.json'), 'utf8'));
-  assert.deepEqual(Object.keys(pkgJson.exports), ['.', './arrow', './kafka_fetch_decoder_bg.wasm', './package.json']);
+  assert.deepEqual(Object.keys(pkgJson.exports), ['.', './arrow', './scan-worker', './kafka_fetch_decoder_bg.wasm', './package.json']);
 });
