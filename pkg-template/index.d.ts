@@ -486,6 +486,10 @@ export interface ScanOptions {
   workers?: number;
   /** How matches come back: 'records' (default: KafkaRecords), 'arrow' (a chunk's matches as Arrow IPC bytes), 'none' (aggregates only). */
   output?: 'records' | 'arrow' | 'none';
+  /** Plain data handed to every worker's session (a worker module of one's own reads it: runScanWorker). */
+  workerData?: unknown;
+  /** Called now and then (at most every 250 ms) with the coverage so far. */
+  onProgress?: (coverage: ScanCoverage) => void;
   /** Browsers: starts one scan worker, e.g. () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' }). Node uses worker threads. */
   startWorker?: () => Worker;
   /** Its abort stops the scan: ranges stop where they are ('interrupted'), the coverage says where. */
