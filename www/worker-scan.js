@@ -7,7 +7,7 @@
 // In:  { type: 'scan-start', id, relay, topic, partitions, from, until, where, key, limit, workers, resume, options }
 //      { type: 'scan-ack', id } | { type: 'scan-stop', id }
 // Out: { type: 'scan-started', id, topic, partitions }
-//      { type: 'scan-records', id, chunks: [data] }     as 'live-records'
+//      { type: 'scan-records', id, chunks: [data], dropped: 0 }   as 'live-records'
 //      { type: 'scan-progress', id, coverage }          the coverage file's form, at most every 250 ms
 //      { type: 'scan-ended', id, coverage, aggregates, stopped }  stopped: by the page (it can continue)
 //      { type: 'error', id, error }
@@ -54,7 +54,7 @@ export class PageScan {
         onProgress: (coverage) => this.post({ type: 'scan-progress', id: this.id, coverage }),
       });
       for await (const { data } of scan) {
-        this.post({ type: 'scan-records', id: this.id, chunks: [data] }, buffersOf(data));
+        this.post({ type: 'scan-records', id: this.id, chunks: [data], dropped: 0, droppedBy: {} }, buffersOf(data));
         await new Promise((resolve) => { this.acked = resolve; });
       }
       const { coverage, aggregates } = await scan.done;
