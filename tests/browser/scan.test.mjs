@@ -77,12 +77,27 @@ test('a scan on two workers: the matches of a Where in the table, the coverage p
   assert.equal(await page.getAttribute('#live-stats', 'data-dropped'), '0');
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'scan.png') });
+
+  // the workers' figures over every match, in the statistics panel
+  await page.click('#view-stats');
+  await page.waitForFunction(() => document.getElementById('stats-of-scan')?.hidden === false);
+  await page.selectOption('#stats-of', 'scan');
+  await page.waitForSelector('#scan-stats-matches');
+  assert.equal(await page.textContent('#scan-stats-matches'), expected.length.toLocaleString('en-US'));
+  assert.equal(await page.textContent('#scan-stats-read'), RECORDS.toLocaleString('en-US'));
+  assert.equal(await page.textContent('#scan-stats-coverage'), 'complete');
+  // keys k-(i % 500) of the failed records i % 97 == 0: each key at most twice
+  const top = await page.$$eval('#scan-stats-top-keys tbody tr', (trs) => trs.map((tr) => Number(tr.cells[1].textContent)));
+  assert.ok(top.length === 10 && top.every((n) => n >= 1 && n <= 2), String(top));
+  await page.screenshot({ path: path.join(ARTIFACTS, 'scan-stats.png') });
+  await page.click('#view-records');
   assert.deepEqual(problems, []);
 });
 
 test('a scan stopped mid-way says what it covered and continues where it stopped, each match once', async () => {
   // every record matches: the scan is stopped while the page takes them in
   await scan({ where: 'value.seq >= 0' });
+  await page.waitForSelector('#live-state[data-state="scanning"]', { timeout: 15_000 });
   await page.waitForFunction(() => Number(document.getElementById('live-stats').dataset.kept) > 0, null, { timeout: 30_000 });
   await page.click('#live-stop');
   await stopped();
@@ -97,4 +112,20 @@ test('a scan stopped mid-way says what it covered and continues where it stopped
   assert.equal(all.length, RECORDS);
   assert.equal(new Set(all).size, RECORDS, 'no record twice');
   assert.deepEqual(problems, []);
+});
+
+test('the matches exported as Parquet, read back by pyarrow and DuckDB', async () => {
+  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  await page.selectOption('#export-format', 'parquet');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  const file = await download.path();
+  const python = path.join(root, '.venv-brokers', 'bin', 'python');
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync(python, ['-c', `import sys, pyarrow.parquet as pq, duckdb
+t = pq.read_table(sys.argv[1])
+print(t.num_rows, len(set(zip(t.column('partition').to_pylist(), t.column('offset').to_pylist()))))
+print(duckdb.sql(f"select count(*), count(distinct key) from read_parquet('{sys.argv[1]}')").fetchall()[0])`, file], { encoding: 'utf8' }).trim().split('\n');
+  const kept = Number(await page.getAttribute('#live-stats', 'data-kept'));
+  assert.equal(out[0], `${kept} ${kept}`);
+  assert.match(out[1], new RegExp(`^\\(${kept}, \\d+\\)$`));
 });
