@@ -17,7 +17,6 @@
 // headers as an object of texts (the last of a name wins) and as a list. The JS filter runs in a
 // worker of its own (js-filter.js), which is ended when a record takes too long.
 
-import { parseWhere } from './filter-where.js';
 import { JsFilter, NOT_EVALUATED } from './js-filter.js';
 import { computeStats } from './stats-compute.js';
 import { toBase64 } from './bytes.js';
@@ -196,6 +195,7 @@ async function recordsOf(numbers) {
 
 async function evaluate(expr, numbers) {
   if (expr.where && where?.source !== expr.where) {
+    const { parseWhere } = await loadApi();
     try {
       where = { source: expr.where, test: parseWhere(expr.where) };
     } catch (e) {

@@ -48,8 +48,9 @@ const { pageHeaders } = require('./page-policy.cjs');
 const ROOT = path.resolve(__dirname, '..');
 // URL prefix -> what it serves of the package: the page, the browser build it imports, the samples
 const SERVED = { '/www/': 'www', '/pkg/': '', '/samples/': 'samples' };
-// the browser build's modules (the Node-only ones are inside lib.cjs) and the wasm module
-const PKG_FILES = /^([\w-]+\.mjs|(client|columns|decoder|values|vendor)\/[\w-]+\.mjs|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
+// the browser build's modules (the Node-only ones are inside lib.cjs), the wasm module, and
+// parquet-wasm's browser build (vendor/parquet/, loaded by Parquet output only)
+const PKG_FILES = /^([\w-]+\.mjs|(client|columns|decoder|filters|scan|values|vendor)\/[\w-]+\.mjs|vendor\/parquet\/parquet_wasm(\.mjs|_bg\.wasm)|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
 
 /**
  * Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files), to
