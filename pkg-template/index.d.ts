@@ -526,8 +526,12 @@ export interface RecordView {
   headerList: { key: string; value: string | { base64: string } | null }[];
 }
 
-/** Parses a Where expression ('value.customer.id == 42 && headers.region ~ "eu"'); throws an Error saying where it is wrong. */
-export declare function parseWhere(source: string): (record: RecordView) => boolean;
+/**
+ * Parses a Where expression ('value.customer.id == 42 && headers.region ~ "eu"'); throws an Error
+ * saying where it is wrong. `skip(raw)`, when there, is true of a record (its raw key and value
+ * bytes) that cannot match when keys and values are read as JSON or text: no need to read it.
+ */
+export declare function parseWhere(source: string): ((record: RecordView) => boolean) & { skip: ((raw: { key: Uint8Array | null; value: Uint8Array | null }) => boolean) | null };
 
 /** An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no produce. */
 export declare class KafkaClient {

@@ -211,8 +211,16 @@ async function evaluate(expr, numbers) {
     if (problem) return { error: { field: 'js', message: `JS: ${problem}` } };
     js.startRun(expr.run);
   }
-  let records = await recordsOf(numbers);
-  const scanned = records.length;
+  // keys and values read as JSON or text: a Where that needs a string skips records whose bytes lack it
+  const skip = expr.where && !settings ? where.test.skip : null;
+  let present = 0;
+  const candidates = skip ? numbers.filter((n) => {
+    const v = viewOf(n);
+    if (v) present++;
+    return v && !skip(v);
+  }) : numbers;
+  let records = await recordsOf(candidates);
+  const scanned = skip ? present : records.length;
   if (expr.where) records = records.filter((r) => safely(() => where.test(r)));
   const out = { matched: null, notEvaluated: new Float64Array(0), scanned, timedOut: [], stopped: false, boundMs: js?.boundMs ?? null };
   if (expr.js) {

@@ -472,7 +472,10 @@ export function initLive(page) {
   $('live-list').addEventListener('click', listTopics);
   $('live-relay').addEventListener('keydown', (event) => { if (event.key === 'Enter') listTopics(); });
   $('live-start').addEventListener('click', start);
-  $('scan-start').addEventListener('click', () => startScan());
+  $('scan-start').addEventListener('click', () => {
+    $('scan-menu').open = false;
+    startScan();
+  });
   $('live-pause').addEventListener('click', togglePause);
   $('live-stop').addEventListener('click', stopTail);
   $('live-topic').addEventListener('change', () => {

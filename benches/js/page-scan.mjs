@@ -31,6 +31,7 @@ export async function runPageScan({ records = 1_000_000, workers = 2 } = {}, log
     await page.selectOption('#live-from', 'earliest');
     await page.selectOption('#live-until', 'end');
     await page.fill('#live-cap', String(records));
+    await page.click('#scan-menu > summary');
     await page.fill('#scan-where', '');
     await page.fill('#scan-workers', String(workers));
     const before = await pageMemory(page, browser.profile);

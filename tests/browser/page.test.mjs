@@ -250,8 +250,9 @@ test('the state is in the URL: a reload shows the same filter, sort and record',
   await page.$eval('#records', (el) => { el.scrollTop = 0; });
   await page.click('.vrow[data-row="3"]');
   const detail = await page.textContent('#detail h2');
-  await page.waitForFunction(() => location.search.includes('sel='));
-  const url = page.url();
+  // the URL is written a moment after the last change: read it from the page once it has both
+  await page.waitForFunction(() => location.search.includes('sel=') && location.search.includes('sort='));
+  const url = await page.evaluate(() => location.href);
   assert.match(url, /[?&]sample=tansu_v12_multibatch\.bin/);
   assert.match(url, /[?&]q=purchase/);
   assert.match(url, /[?&]sort=offset:desc/);

@@ -58,6 +58,7 @@ async function scan({ where, workers = 2 }) {
   await page.fill('#live-partitions', '');
   await page.selectOption('#live-from', 'earliest');
   await page.selectOption('#live-until', 'end');
+  if (!await page.isVisible('#scan-start')) await page.click('#scan-menu > summary');
   await page.fill('#scan-where', where);
   await page.fill('#scan-workers', String(workers));
   await page.click('#scan-start');
