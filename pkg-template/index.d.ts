@@ -603,8 +603,8 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
 export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 
-/** Why a side did not decode. */
-export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE';
+/** Why a side did not decode (LIMIT: past a bound of the value layer: the value, or its schema's references). */
+export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE' | 'LIMIT';
 
 /** A key or value as data, and what it was read as. */
 export interface DecodedSide<T extends Int64 = number> {
@@ -643,6 +643,8 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** An answer larger than this is refused (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Requests at once; the others wait their turn (default 8). */
+  maxConcurrent?: number;
   /** The fetch to use (default the runtime's). */
   fetch?: typeof globalThis.fetch;
 }
@@ -694,6 +696,8 @@ export declare class RegistryError extends Error {
   /** The HTTP status, when the registry answered. */
   readonly status: number | null;
   readonly url: string | null;
+  /** 'LIMIT' when the schema's references go past a bound (256 distinct, 32 deep), else 'REGISTRY'. */
+  readonly code: 'REGISTRY' | 'LIMIT';
 }
 
 /** A decoded value in JSON's terms: bytes as base64, BigInts as decimal strings, non-finite numbers as null. */

@@ -50,6 +50,7 @@ ${filterUsage}
                             stream), parquet (files in --out DIR) or a format string (see consume)
   --json                    as --format ndjson
   --encoding E              bytes in ndjson and csv: base64 (default), utf8 or hex
+  --csv-formulas            csv: cells that start with = + - @ as they are (see consume)
   --out PATH                a file (or DIR for parquet) instead of standard output
   --compression C           parquet's codec: zstd (default), snappy or none
   --aggregate LIST          count, per-minute, per-hour, distinct-keys, top-keys, sizes: printed as
