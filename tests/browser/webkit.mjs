@@ -110,14 +110,18 @@ class WebKitDriver {
   }
 
   async element(source) { return (await this.use()).executeScript(`return ${source}`); }
-  /** WebDriver's element click; where WebKitWebDriver calls a table row not interactable, the pointer's click at its centre. */
+  /**
+   * WebDriver's element click; where WebKitWebDriver calls an element not interactable (a table
+   * row: it finds no point of it in view), the pointer's click at the centre of its box.
+   */
   async click(element) {
     const driver = await this.use();
     try {
       await element.click();
     } catch (e) {
       if (e.name !== 'ElementNotInteractableError') throw e;
-      await driver.actions().move({ origin: element }).click().perform();
+      const [x, y] = await driver.executeScript('const r = arguments[0].getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]', element);
+      await driver.actions().move({ x, y, origin: 'viewport' }).click().perform();
     }
   }
   async setFiles(element, file) { await this.use(); await element.sendKeys(file); }
@@ -127,11 +131,14 @@ class WebKitDriver {
   /** The window resized until its page has `width` x `height` (the window has its own frame). */
   async setViewport(width, height) {
     const driver = await this.use();
-    for (let i = 0; i < 3; i++) {
-      const [w, h] = await driver.executeScript('return [innerWidth, innerHeight]');
+    const size = () => driver.executeScript('return [innerWidth, innerHeight]');
+    for (let i = 0; i < 5; i++) {
+      const [w, h] = await size();
       if (w === width && h === height) return;
       const rect = await driver.manage().window().getRect();
       await driver.manage().window().setRect({ width: rect.width + width - w, height: rect.height + height - h });
+      // the window manager-less X server applies it a little later
+      for (let t = 0; t < 20 && (await size()).join() === [w, h].join(); t++) await sleep(25);
     }
     throw new Error(`the page did not get ${width}x${height}`);
   }
