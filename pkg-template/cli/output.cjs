@@ -54,4 +54,14 @@ function tableRow(topic, partition, r) {
   return line([printable(topic), partition, r.offset, time, key, value, r.headers.length, r.batch.compression, flags]);
 }
 
-module.exports = { csvHeader, csvRow, encodeBytes, jsonText, recordJson, tableHeader, tableRow };
+/**
+ * Rows of cells as columns padded to their widest cell, as Kafka's own tools print them: `header`
+ * is the first row; null and undefined cells are '-'; every cell made printable.
+ */
+function alignedTable(header, rows) {
+  const text = [header, ...rows].map((row) => row.map((c) => (c === null || c === undefined ? '-' : printable(String(c)))));
+  const widths = header.map((_, i) => Math.max(...text.map((row) => row[i].length)));
+  return text.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+module.exports = { alignedTable, csvHeader, csvRow, encodeBytes, jsonText, recordJson, tableHeader, tableRow };

@@ -107,6 +107,14 @@ test('every user error is one line and exit code 2', () => {
     [['offsets', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--at', 'soon'], /--at must be earliest, latest, or a time/],
     [['offsets', '--bootstrap', '127.0.0.1:1', '--at', 'latest'], /--topic NAME is required/],
     [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--connect-retry-ms', '-1'], /--connect-retry-ms must be an integer from 0/],
+    // the cluster's views
+    [['group', '--bootstrap', '127.0.0.1:1'], /the group id is required: kafka-fetch-decoder group GROUP/],
+    [['group', 'g', '--bootstrap', '127.0.0.1:1', '--max-lag', '-1'], /--max-lag must be an integer from 0/],
+    [['group', 'g', 'h', '--bootstrap', '127.0.0.1:1'], /unexpected argument h/],
+    [['groups', '--bootstrap', '127.0.0.1:1', '--topic', 't'], /unknown option --topic/],
+    [['configs', '--bootstrap', '127.0.0.1:1'], /give --topic NAME or --broker N \(one of them\)/],
+    [['configs', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--broker', '1'], /give --topic NAME or --broker N/],
+    [['configs', '--bootstrap', '127.0.0.1:1', '--broker', 'one'], /--broker must be an integer/],
   ];
   fs.mkdirSync(path.join(tmp, 'earlier-capture'));
   fs.writeFileSync(path.join(tmp, 'earlier-capture', '000001.bin'), fs.readFileSync(MULTIBATCH));
@@ -163,14 +171,15 @@ test('--help lists every command and option; --version prints the version', () =
   assert.equal(r.code, 0);
   assert.equal(cli('--version').out, `${JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8')).version}\n`);
   for (const word of ['decode', '--api-version', '--no-header', '--json', '--encoding', '--isolation-level', '--crc', '--record-set',
-    'metadata', 'offsets', '--offsets', '--at', '--topic-regex', '--until', '--grep', '--filter', '--connect-retry-ms']) {
+    'metadata', 'offsets', '--offsets', '--at', '--topic-regex', '--until', '--grep', '--filter', '--connect-retry-ms',
+    'groups', 'group GROUP', '--max-lag', 'configs', '--broker', 'LOG-END-OFFSET']) {
     assert.ok(r.out.includes(word), word);
   }
   // consume's JSON lines: the partition is a number (offset and timestamp are strings)
   const consume = cli('consume', '--help').out;
   assert.match(consume, /\(topic, offset and timestamp as strings, partition a number,/);
   assert.equal(JSON.parse(cli(MULTIBATCH, '--json').out.split('\n')[0]).partition, 0);
-  for (const command of ['metadata', 'offsets']) {
+  for (const command of ['metadata', 'offsets', 'groups', 'configs']) {
     const help = cli(command, '--help');
     assert.equal(help.code, 0);
     assert.match(help.out, new RegExp(`^kafka-fetch-decoder ${command} --bootstrap HOST:PORT`));

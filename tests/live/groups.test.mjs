@@ -15,8 +15,10 @@
 // - The mock cluster refuses ListGroups, DescribeGroups, DescribeConfigs and DescribeCluster
 //   (AdminClient fails the same way); it answers FindCoordinator and OffsetFetch.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { pkg } from '../js/helpers.mjs';
+import { pkg, root } from '../js/helpers.mjs';
 import { describeConfigs, produce, startGroup, startMockCluster, startTansu } from './brokers.mjs';
 
 const { KafkaClient, KafkaClientError, startRelay } = pkg;
@@ -24,6 +26,18 @@ const quiet = () => {};
 
 /** 20 records, 10 per partition of two, one batch each (where Tansu's "latest" is the high watermark). */
 const records = Array.from({ length: 20 }, (_, i) => ({ partition: i % 2, value_b64: Buffer.from(`v${i}`).toString('base64') }));
+
+/** The command line: { code, stdout, stderr }. */
+const cli = (...args) => new Promise((resolve) => {
+  execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stdout, stderr }));
+});
+
+/** An aligned table's rows as objects by its header (cells split on runs of spaces: none holds one here). */
+const tableRows = (text) => {
+  const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('Consumer group'));
+  const header = lines[0].split(/\s+/);
+  return lines.slice(1).map((l) => Object.fromEntries(l.split(/\s+/).map((c, i) => [header[i], c])));
+};
 
 /** The oracle's committed offsets as { 'topic/partition': offset }. */
 const committedOf = (oracle) => Object.fromEntries(oracle.offsets.map(([t, p, o]) => [`${t}/${p}`, o]));
@@ -102,6 +116,58 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
       relayed.close();
       await relay.close();
     }
+  });
+
+  test('the command line: groups, group with kafka-consumer-groups.sh\'s columns, --max-lag, --json', async () => {
+    const oracle = await group.oracle();
+    const committed = committedOf(oracle);
+    const total = Object.entries(committed).reduce((sum, [tp, offset]) => sum + oracle.watermarks[tp][1] - offset, 0);
+    const listed = await cli('groups', '--bootstrap', tansu.bootstrap);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(tableRows(listed.stdout), [{ GROUP: 'readers', STATE: 'Stable', TYPE: 'classic', 'PROTOCOL-TYPE': 'consumer', ASSIGNOR: '-', MEMBERS: '1', 'TOTAL-LAG': String(total), COORDINATOR: '111' }]);
+    const json = await cli('groups', '--bootstrap', tansu.bootstrap, '--json');
+    assert.deepEqual(json.stdout.trim().split('\n').map((l) => JSON.parse(l)).map((g) => [g.group, g.members, g.totalLag]), [['readers', 1, total]]);
+
+    const described = await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--topic', 'orders');
+    assert.equal(described.code, 0, described.stderr);
+    assert.deepEqual(Object.keys(tableRows(described.stdout)[0]), ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID', 'HOST', 'CLIENT-ID']);
+    const rows = tableRows(described.stdout);
+    // the member, on a row of its own: Tansu hands over no assignment to put it beside a partition
+    assert.deepEqual(rows.filter((r) => r.TOPIC === '-').map((r) => r['CONSUMER-ID']), group.members.map((m) => m.member_id));
+    for (const row of rows.filter((r) => r.TOPIC !== '-')) {
+      const tp = `${row.TOPIC}/${row.PARTITION}`;
+      assert.equal(row['LOG-END-OFFSET'], String(oracle.watermarks[tp][1]));
+      assert.equal(row['CURRENT-OFFSET'], tp in committed ? String(committed[tp]) : '-');
+      assert.equal(row.LAG, tp in committed ? String(oracle.watermarks[tp][1] - committed[tp]) : '-');
+    }
+    // over --max-lag: exit code 1, each partition over it said on stderr (the uncommitted one by its records)
+    const over = await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--topic', 'orders', '--max-lag', '0');
+    assert.equal(over.code, 1);
+    assert.match(over.stderr, /^kafka-fetch-decoder: group readers: partition orders\/\d (lags by \d+ records|has no committed offset and holds 10 records), over --max-lag 0$/m);
+    assert.equal(over.stderr.trim().split('\n').length, 2, over.stderr);
+    const within = await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--max-lag', '10');
+    assert.equal(within.code, 0, within.stderr);
+    const doc = JSON.parse((await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--json')).stdout);
+    assert.deepEqual(doc.partitions.map((p) => [`${p.topic}/${p.partition}`, p.committedOffset]), Object.entries(committed));
+    assert.ok(doc.partitions.every((p) => p.lag === 0 || p.lagMs > 0));
+    // a group that does not exist: no members, nothing committed
+    const none = await cli('group', 'nobody', '--bootstrap', tansu.bootstrap);
+    assert.equal(none.code, 0, none.stderr);
+  });
+
+  test('the command line: configs, the values set first; an unreachable cluster in one line', async () => {
+    await produce(tansu, { topic: 'tuned', create: { partitions: 1, config: { 'retention.ms': '1000', 'cleanup.policy': 'compact' } }, records: [] });
+    const shown = await cli('configs', '--bootstrap', tansu.bootstrap, '--topic', 'tuned');
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stdout.split('\n')[0], 'Configuration of topic tuned:');
+    assert.deepEqual(tableRows(shown.stdout.split('\n').slice(1).join('\n')).map((r) => [r.NAME, r.VALUE]), [['cleanup.policy', 'compact'], ['retention.ms', '1000']]);
+    const json = JSON.parse((await cli('configs', '--bootstrap', tansu.bootstrap, '--topic', 'tuned', '--json')).stdout);
+    assert.deepEqual(json.configs.map((c) => c.name), ['cleanup.policy', 'retention.ms']);
+    const broker = await cli('configs', '--bootstrap', tansu.bootstrap, '--broker', '111');
+    assert.equal(broker.stdout, 'Configuration of broker 111: the broker lists no entry.\n');
+    const down = await cli('group', 'readers', '--bootstrap', '127.0.0.1:1');
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /^kafka-fetch-decoder: group readers: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connection refused \(ECONNREFUSED\)\n$/);
   });
 
   test('waitForLag: a timeout says the lag; it resolves once the consumers have read everything', async () => {
@@ -189,6 +255,15 @@ describe('consumer groups on the librdkafka mock cluster', { timeout: 120_000 },
       if (p.lag > 0) assert.ok(p.lagMs >= 0);
     }
     assert.equal(described.totalLag, Object.entries(committed).reduce((sum, [tp, offset]) => sum + oracle.watermarks[tp][1] - offset, 0));
+  });
+
+  test('the command line: groups says the mock lists none; group with --topic', async () => {
+    const listed = await cli('groups', '--bootstrap', mock.bootstrap);
+    assert.equal(listed.code, 1);
+    assert.match(listed.stderr, /^kafka-fetch-decoder: groups: broker 127\.0\.0\.1:\d+ offers no version of ListGroups this client speaks\n$/);
+    const described = await cli('group', 'readers', '--bootstrap', mock.bootstrap, '--topic', 'orders', '--max-lag', '20');
+    assert.equal(described.code, 0, described.stderr);
+    assert.equal(tableRows(described.stdout).length, 2);
   });
 
   test('brokers from Metadata; configs refused', async () => {
