@@ -608,7 +608,7 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
 };
 
 /** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, and keeps the bytes. */
-export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
+export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 
 /** Why a side did not decode. */
@@ -617,8 +617,11 @@ export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | '
 /** A key or value as data, and what it was read as. */
 export interface DecodedSide<T extends Int64 = number> {
   /** What it decoded as: 'bytes' when nothing did (then `error` or `tried` says why), 'null' for a null key or value. */
-  format: 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes' | 'null';
-  /** The data: Avro and Protobuf values as plain objects, JSON as parsed, text as a string, bytes as bytes. 64-bit integers are T. */
+  format: 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes' | 'null';
+  /**
+   * The data: Avro and Protobuf values as plain objects, JSON as parsed, text as a string, bytes as
+   * bytes, 'protobuf-raw' as ProtobufRawField[]. 64-bit integers are T.
+   */
   value: unknown;
   /** The schema id the bytes or headers carried (Confluent's 4-byte id, or Apicurio's global id). */
   schemaId?: number;
@@ -634,8 +637,20 @@ export interface DecodedSide<T extends Int64 = number> {
   error?: string;
   errorCode?: ValueErrorCode;
   /** format auto: each decoder tried before the one that won, and why it did not apply. */
-  tried?: { format: 'registry' | 'json' | 'text'; code: ValueErrorCode; error: string }[];
+  tried?: { format: 'registry' | 'json' | 'text' | 'protobuf-raw'; code: ValueErrorCode; error: string }[];
 }
+
+/**
+ * A field of Protobuf read without a schema (as protoc --decode_raw reads it): `type` is the wire
+ * type ('varint', 'fixed64', 'fixed32', 'group') or, for a length-delimited field, what its bytes
+ * are: a 'message' where they parse as one (10 levels deep at most), else a 'string' where they are
+ * UTF-8, else 'bytes'. Integers are unsigned: numbers, BigInts past 2^53 (or with int64 'bigint').
+ */
+export type ProtobufRawField =
+  | { field: number; type: 'varint' | 'fixed64' | 'fixed32'; value: number | bigint }
+  | { field: number; type: 'message' | 'group'; value: ProtobufRawField[] }
+  | { field: number; type: 'string'; value: string }
+  | { field: number; type: 'bytes'; value: Uint8Array };
 
 /** A schema given locally, for payloads without a registry's framing. */
 export type LocalSchema = { avro: unknown } | { protobuf: { source: string; type: string; references?: { name: string; schema: string }[] } };

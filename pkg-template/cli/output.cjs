@@ -3,7 +3,7 @@
 'use strict';
 
 // the JSON and CSV forms of a record are shared with the inspection page's export (decoder/record-json.mjs)
-const { jsonForm, printable, recordOutput } = require('../lib.cjs');
+const { jsonForm, printable, protobufRawText, recordOutput } = require('../lib.cjs');
 
 const { csvHeader, csvRow, encodeBytes, recordJson } = recordOutput;
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
@@ -41,6 +41,7 @@ function tableHeader() {
 /** A decoded key or value (ValueDecoder's) as compact text, or null to show the bytes themselves. */
 function decodedText(d) {
   if (!d || d.format === 'null' || d.format === 'bytes') return null;
+  if (d.format === 'protobuf-raw') return protobufRawText(d.value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '.');
   return (typeof d.value === 'string' ? d.value : JSON.stringify(jsonForm(d.value))).replace(/[\u0000-\u001f\u007f-\u009f]/g, '.');
 }
 

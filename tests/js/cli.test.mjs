@@ -154,6 +154,28 @@ test('the table never cuts a number: an offset wider than its column is printed 
   assert.match(row, /\bhi\b/);
 });
 
+test('--value-format protobuf-raw: fields by number in the table and in JSON; auto picks it for binary that parses', () => {
+  // one magic 2 batch holding one record whose value is Protobuf: field 1 = 150, field 2 = "abc"
+  const value = [0x08, 0x96, 0x01, 0x12, 0x03, 0x61, 0x62, 0x63];
+  const body = [0, 0, 0, 0x01, value.length * 2, ...value, 0];
+  const record = Buffer.from([body.length * 2, ...body]);
+  const batch = Buffer.alloc(61 + record.length);
+  batch.writeInt32BE(batch.length - 12, 8);
+  batch.writeInt8(2, 16); // magic
+  batch.writeBigInt64BE(-1n, 43); // producer id
+  batch.writeInt32BE(1, 57); // record count
+  record.copy(batch, 61);
+  const file = path.join(tmp, 'protobuf-value.log');
+  fs.writeFileSync(file, batch);
+  const table = cli(file, '--crc', 'skip', '--value-format', 'protobuf-raw');
+  assert.equal(table.code, 0, table.err);
+  assert.match(table.out.split('\n')[2], /1: 150 2: "abc"/);
+  const json = JSON.parse(cli(file, '--crc', 'skip', '--value-format', 'protobuf-raw', '--json').out.split('\n')[0]);
+  assert.equal(json.valueFormat, 'protobuf-raw');
+  assert.deepEqual(json.value, [{ field: 1, type: 'varint', value: '150' }, { field: 2, type: 'string', value: 'abc' }]);
+  assert.equal(JSON.parse(cli(file, '--crc', 'skip', '--key-format', 'auto', '--json').out.split('\n')[0]).valueFormat, 'protobuf-raw');
+});
+
 test('- reads the frame from standard input', () => {
   const r = spawnSync(process.execPath, [CLI, '-', '--api-version', '12', '--json'], { input: fs.readFileSync(MULTIBATCH), maxBuffer: 1 << 28 });
   assert.equal(r.status, 0, r.stderr.toString());
