@@ -1,8 +1,9 @@
 // The relay's way to a Schema Registry: browsers read schemas through it (the page decodes values
 // by them) without the registry's credentials, which the relay holds, and without reaching any
 // other path of the registry. A security boundary like the WebSocket relay, so it
-//   - answers GET only, and only the schema paths a reader needs (SCHEMA_PATHS), without a query
-//     but ?format=serialized; everything else is refused before the registry is asked;
+//   - answers GET only, and only the schema paths a reader needs (SCHEMA_PATHS: schemas, subjects
+//     and their versions), without a query but ?format=serialized; everything else is refused
+//     before the registry is asked;
 //   - checks the request's Host (its own names: no DNS rebinding) and its Origin (the relay's own
 //     pages and --allow-origin; a browser's cross-site request without an Origin is refused by its
 //     Sec-Fetch-Site);
@@ -13,12 +14,15 @@
 import { printable } from '../printable.mjs';
 
 // the reader's paths (values/registry.mjs): a schema by id or GUID, the subjects of an id, and a
-// subject's version (references)
+// subject's version (references); and the page's Schema Registry view's: the subjects, and a
+// subject's versions
 const SCHEMA_PATHS = [
   /^\/schemas\/ids\/\d{1,10}$/,
   /^\/schemas\/ids\/\d{1,10}\/versions$/,
   /^\/schemas\/guids\/[0-9a-fA-F-]{36}$/,
   /^\/subjects\/[^/]{1,765}\/versions\/(\d{1,10}|latest)$/,
+  /^\/subjects$/,
+  /^\/subjects\/[^/]{1,765}\/versions$/,
 ];
 const DEFAULTS = { timeoutMs: 10_000, maxResponseBytes: 16 * 1024 * 1024, maxConcurrent: 8 };
 
