@@ -1,13 +1,13 @@
 // The page's frame: the source tabs (File, Live: which options show), the view tabs (Records,
-// Summary, Statistics, SQL: which panel takes the main column; Statistics and SQL are loaded when
-// first opened), the detail pane's splitter and the keys that move between table and detail, and
+// Summary, Statistics, SQL, Cluster: which panel takes the main column; Statistics, SQL and
+// Cluster are loaded when first opened), the detail pane's splitter and the keys that move between table and detail, and
 // the menus (closed by Escape or a click elsewhere).
 
 import { $ } from './page.js';
 
 const DETAIL_WIDTH_KEY = 'kafka-fetch-decoder.detail-width';
-const VIEWS = { records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql' };
-const TABS = { records: 'view-records', summary: 'view-summary', stats: 'view-stats', sql: 'sql-open' };
+const VIEWS = { records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql', cluster: 'cluster' };
+const TABS = { records: 'view-records', summary: 'view-summary', stats: 'view-stats', sql: 'sql-open', cluster: 'view-cluster' };
 
 let view = 'records';
 let onViewChange = () => {};
@@ -30,6 +30,7 @@ export async function showView(name) {
   onViewChange(name);
   if (name === 'sql') (await import('./sql.js')).openSql();
   if (name === 'stats') (await import('./stats.js')).openStats();
+  if (name === 'cluster') (await import('./cluster-view.js')).openCluster();
 }
 
 /** Opens (or closes) the detail pane; `focus`: moves the keyboard there. */
@@ -120,6 +121,7 @@ export function initLayout({ viewChanged = () => {}, modeChanged = () => {} } = 
   $('view-records').addEventListener('click', () => showView('records'));
   $('view-summary').addEventListener('click', () => showView('summary'));
   $('view-stats').addEventListener('click', () => showView('stats'));
+  $('view-cluster').addEventListener('click', () => showView('cluster'));
   // SQL's tab also closes it again (back to the records)
   $('sql-open').addEventListener('click', () => showView(view === 'sql' ? 'records' : 'sql'));
   $('detail').addEventListener('keydown', (e) => {

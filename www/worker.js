@@ -27,9 +27,11 @@
 // acknowledged the last one, so the page takes records in small steps however fast they come; what
 // waits meanwhile is capped like the page's store (the oldest fetch responses are dropped first).
 // `values`: the page's value settings (worker-values.js), or null; with them each result carries
-// the table's text of every decoded key and value.
+// the table's text of every decoded key and value. The cluster's reads beside a tail (groups,
+// configs, brokers, offsets of chosen topics) are 'cluster-*' messages: worker-cluster.js.
 
 import { prepareChunk } from './store.js';
+import { clusterRequest } from './worker-cluster.js';
 import { attachPreviews, valueDecoderFor } from './worker-values.js';
 
 const POST_INTERVAL_MS = 100;
@@ -81,7 +83,8 @@ self.onmessage = async ({ data: msg }) => {
         await tail.run();
         break;
       default:
-        if (tail?.id === msg.id) tail.control(msg.type);
+        if (msg.type.startsWith('cluster-')) self.postMessage({ type: msg.type, id: msg.id, result: await clusterRequest(api, msg) });
+        else if (tail?.id === msg.id) tail.control(msg.type);
     }
   } catch (err) {
     self.postMessage({ type: 'error', id: msg.id, error: describeError(err) });
