@@ -10,6 +10,7 @@ const COMMANDS = {
   decode: () => require('./cli/decode.cjs'),
   consume: () => ({ run: (argv) => require('./cli/consume.cjs').run('consume', argv) }),
   capture: () => ({ run: (argv) => require('./cli/consume.cjs').run('capture', argv) }),
+  scan: () => require('./cli/scan.cjs'),
   metadata: () => require('./cli/metadata.cjs'),
   offsets: () => require('./cli/offsets.cjs'),
   groups: () => ({ run: (argv) => require('./cli/groups.cjs').runGroups(argv) }),
@@ -25,6 +26,8 @@ commands:
   decode [FILE]     decode a FetchResponse capture or a log segment and print its records
                     (the default command: \`kafka-fetch-decoder FILE\` is \`decode FILE\`)
   consume           print the records of live topics (a table, JSON lines, CSV, Arrow or a format string)
+  scan              search whole topics on every core: filters, aggregates, coverage and resume,
+                    plans run in shards across machines, Parquet for DuckDB, Spark and pandas
   capture           write a live topic's fetch responses to files, to decode again later
   metadata          list the cluster: brokers, controller, topics, partitions, leaders, replicas
   offsets           each partition's earliest, latest or first offset at a time
@@ -38,6 +41,8 @@ commands:
 ${require('./cli/decode.cjs').usage}
 
 ${require('./cli/consume.cjs').consumeUsage}
+
+${require('./cli/scan.cjs').scanUsage}
 
 ${require('./cli/consume.cjs').captureUsage}
 

@@ -418,6 +418,121 @@ export interface TopicMetadata {
   partitions: { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; offlineReplicas: number[]; errorCode: number; errorName: string }[];
 }
 
+export type ScanStop = 'end' | 'limit' | 'time' | 'pruned' | 'error' | 'interrupted';
+export type ScanAggregate = 'count' | 'per-minute' | 'per-hour' | 'distinct-keys' | 'top-keys' | 'sizes';
+
+/** A scan's ranges: [from, to) offsets per partition, cut to a bounded size (JSON; offsets as numbers). */
+export interface ScanPlan {
+  format: 'kafka-fetch-decoder/scan-plan';
+  version: 1;
+  topics: string[];
+  isolationLevel: 'read_uncommitted' | 'read_committed';
+  key: { base64: string } | null;
+  keyPruning: boolean;
+  rangeRecords: number;
+  ranges: { topic: string; partition: number; from: number | bigint; to: number | bigint; bound: 'end' | 'offset' | 'time' | 'range'; pruned?: true }[];
+}
+
+/** What a scan covered: per range, [from, next) read completely, and why it stopped. */
+export interface ScanCoverage {
+  complete: boolean;
+  partitions: { topic: string; partition: number; from: number; to: number; next: number; records: number; matches: number; stop: ScanStop; bound?: string; error?: { code: string | null; message: string } }[];
+  scan: { format: 'kafka-fetch-decoder/scan-coverage'; version: 1; [k: string]: unknown };
+}
+
+export interface ScanOptions {
+  /** The topics to scan (or a plan, or a coverage to resume). */
+  topics?: string | string[];
+  topic?: string;
+  /** Partitions to read (default all). */
+  partitions?: number[];
+  /** Where each partition starts: as consume's `from` (default 'earliest'). */
+  from?: OffsetSpec;
+  /** Where each partition ends: 'end' (default: the end offsets seen at the start), an offset or a time. */
+  until?: 'end' | number | bigint | string | Date | { time: number };
+  isolationLevel?: 'read_uncommitted' | 'read_committed';
+  /** Only records with this key (text: its UTF-8 bytes), read from the partition Kafka's default partitioner puts it in. */
+  key?: string | Uint8Array;
+  /** false: read every partition for `key` (a topic written with another partitioner). */
+  keyPruning?: boolean;
+  /** Offsets per range when planning (default 100000). */
+  rangeRecords?: number;
+  /** A plan made before (its JSON text or object), instead of planning now. */
+  plan?: ScanPlan | string;
+  /** A share of the plan: 'I/N' or { index, count }, 0-based. */
+  shard?: string | { index: number; count: number };
+  /** A coverage to continue exactly where it stopped (its JSON text or object). */
+  resume?: ScanCoverage | string;
+  /** Records whose key, value or a header holds this text, or match /REGEX/FLAGS. */
+  grep?: string;
+  /** Where grep looks: key, value, headers or header:NAME, comma-separated. */
+  grepIn?: string;
+  /** The Where language: a field path compared with a value, e.g. 'value.customer.id == 42'. */
+  where?: string;
+  /** A Where test that throws stops the scan (default: no match). */
+  strict?: boolean;
+  /** How keys and values decode (ValueDecoder's options; plain data: they go to the workers). */
+  values?: ValueDecoderOptions;
+  crc?: 'verify' | 'report' | 'skip';
+  /** The records' int64 values: 'number' (default) or 'bigint'. */
+  int64?: 'number' | 'bigint';
+  /** Stop after this many matches (the coverage says where: resume continues after them). */
+  limit?: number;
+  /** Aggregates over the matches, made in the workers. */
+  aggregate?: ScanAggregate[];
+  /** The latest record per key (a tombstone removes it), as of a time or of the scan. */
+  latestPerKey?: true | { asOf?: number | string | Date };
+  /** Worker threads (default: the cores available). */
+  workers?: number;
+  /** How matches come back: 'records' (default: KafkaRecords), 'arrow' (a chunk's matches as Arrow IPC bytes), 'none' (aggregates only). */
+  output?: 'records' | 'arrow' | 'none';
+  /** Plain data handed to every worker's session (a worker module of one's own reads it: runScanWorker). */
+  workerData?: unknown;
+  /** Called now and then (at most every 250 ms) with the coverage so far. */
+  onProgress?: (coverage: ScanCoverage) => void;
+  /** Browsers: starts one scan worker, e.g. () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' }). Node uses worker threads. */
+  startWorker?: () => Worker;
+  /** Its abort stops the scan: ranges stop where they are ('interrupted'), the coverage says where. */
+  signal?: AbortSignal;
+}
+
+/** A scan's matches of one partition, in offset order: records, or (output 'arrow') an Arrow IPC table. */
+export type ScanMatches<T extends Int64 = Int64> = { topic: string; partition: number; records: KafkaRecord<T>[] } | { topic: string; partition: number; ipc: Uint8Array };
+
+/** A scan under way: its matches as an async iterator, then its coverage, aggregates and latest records. */
+export interface Scan<T extends Int64 = Int64> extends AsyncIterable<ScanMatches<T>> {
+  /** The plan run (once made; null when resuming a coverage). */
+  readonly plan: ScanPlan | null;
+  /** By name, once the scan ended (null without `aggregate`). */
+  readonly aggregates: Record<string, unknown> | null;
+  /** The latest record per key, once the scan ended (latestPerKey). */
+  readonly latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null;
+  /** Resolves when the scan ends (rejects with its error). */
+  readonly done: Promise<{ coverage: ScanCoverage; aggregates: Record<string, unknown> | null; latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null }>;
+  /** The coverage so far. */
+  coverage(): ScanCoverage | null;
+  [Symbol.asyncIterator](): AsyncIterator<ScanMatches<T>>;
+}
+
+/** A record as the Where language reads it: key and value as data (decoded, else JSON, else text), headers by name. */
+export interface RecordView {
+  topic: string | null;
+  partition: number | null;
+  offset: number | bigint;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: Record<string, string | { base64: string } | null>;
+  headerList: { key: string; value: string | { base64: string } | null }[];
+}
+
+/**
+ * Parses a Where expression ('value.customer.id == 42 && headers.region ~ "eu"'); throws an Error
+ * saying where it is wrong. `skip(raw)`, when there, is true of a record (its raw key and value
+ * bytes) that cannot match when keys and values are read as JSON or text: no need to read it.
+ */
+export declare function parseWhere(source: string): ((record: RecordView) => boolean) & { skip: ((raw: { key: Uint8Array | null; value: Uint8Array | null }) => boolean) | null };
+
 /**
  * An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no
  * produce; it reads the cluster beside them (groups and their lag, configs, brokers) without joining
@@ -460,6 +575,8 @@ export declare class KafkaClient {
   configs(options: ({ topic: string; broker?: undefined } | { broker: number | string; topic?: undefined }) & { synonyms?: boolean; documentation?: boolean; signal?: AbortSignal }): Promise<ResourceConfig>;
   /** The cluster's brokers: DescribeCluster where the broker offers it, else Metadata. */
   brokers(options?: { signal?: AbortSignal }): Promise<{ clusterId: string | null; controllerId: number | null; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; via: 'DescribeCluster' | 'Metadata' }>;
+  /** Scans whole topics on worker threads (Node): matches, coverage, aggregates; plans, shards and resume. */
+  scan<const O extends ScanOptions>(options: O): Scan<Int64Of<O>>;
   /** Closes the connections: consume loops under way end (quietly), other calls in flight and later fail with CLOSED. */
   close(): void;
 }
@@ -611,8 +728,8 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
 export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 
-/** Why a side did not decode. */
-export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE';
+/** Why a side did not decode (LIMIT: past a bound of the value layer: the value, or its schema's references). */
+export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE' | 'LIMIT';
 
 /** A key or value as data, and what it was read as. */
 export interface DecodedSide<T extends Int64 = number> {
@@ -666,6 +783,8 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** An answer larger than this is refused (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Requests at once; the others wait their turn (default 8). */
+  maxConcurrent?: number;
   /** The fetch to use (default the runtime's). */
   fetch?: typeof globalThis.fetch;
 }
@@ -717,6 +836,8 @@ export declare class RegistryError extends Error {
   /** The HTTP status, when the registry answered. */
   readonly status: number | null;
   readonly url: string | null;
+  /** 'LIMIT' when the schema's references go past a bound (256 distinct, 32 deep), else 'REGISTRY'. */
+  readonly code: 'REGISTRY' | 'LIMIT';
 }
 
 /** A decoded value in JSON's terms: bytes as base64, BigInts as decimal strings, non-finite numbers as null. */

@@ -83,6 +83,7 @@ fs.rmSync(path.join(pkg, 'lib-node.mjs'));
 fs.rmSync(path.join(pkg, 'vendor-node.cjs'));
 fs.rmSync(path.join(pkg, 'client', 'transport-node.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'decode-pool-node.mjs'));
+fs.rmSync(path.join(pkg, 'scan', 'pool-node.mjs'));
 fs.rmSync(path.join(pkg, 'relay'), { recursive: true });
 
 // Package metadata follows the crate's version; one small sample ships for the CLI's default.

@@ -5,7 +5,7 @@
 'use strict';
 
 const vm = require('node:vm');
-const { printable } = require('../lib.cjs');
+const { filters, printable } = require('../lib.cjs');
 const { RunError, UsageError, parse } = require('./args.cjs');
 const { formatOf } = require('./formats.cjs');
 const { autoDecoder } = require('./values.cjs');
@@ -34,45 +34,18 @@ const filterOptions = {
 
 const lenient = new TextDecoder('utf-8', { fatal: false });
 const text = (bytes) => (bytes === null ? null : lenient.decode(bytes));
-const bufferOf = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
-/** A decoded side's JSON text (what --grep searches on decoded data), or null when it stayed bytes. */
-function decodedText(d) {
-  if (!d || d.format === 'bytes' || d.format === 'null') return null;
-  return typeof d.value === 'string' ? d.value : JSON.stringify(d.value);
-}
-
-/** --grep as a test of one record, or null. */
+/** --grep as a test of one record (filters/grep.mjs), or null. */
 function grepOf(o) {
   if (o.grep === undefined) {
     if (o.grepIn !== undefined) throw new UsageError('--grep-in goes with --grep PATTERN');
     return null;
   }
-  const where = (o.grepIn ?? 'key,value,headers').split(',').map((w) => w.trim());
-  for (const w of where) {
-    if (!['key', 'value', 'headers'].includes(w) && !/^header:./.test(w)) throw new UsageError(`--grep-in takes key, value, headers or header:NAME, got '${w}'`);
+  try {
+    return filters.grepTest(o.grep, o.grepIn);
+  } catch (e) {
+    throw new UsageError(e.message);
   }
-  const regex = /^\/(.*)\/([dgimsuyv]*)$/s.exec(o.grep);
-  let test;
-  if (regex) {
-    let re;
-    try {
-      re = new RegExp(regex[1], regex[2].replace(/[gy]/g, ''));
-    } catch (e) {
-      throw new UsageError(`--grep ${o.grep}: not a regular expression (${e.message})`);
-    }
-    test = (bytes, decoded) => re.test(decodedText(decoded) ?? text(bytes));
-  } else {
-    const needle = Buffer.from(o.grep);
-    test = (bytes, decoded) => {
-      const shown = decodedText(decoded);
-      return shown !== null ? shown.includes(o.grep) : bufferOf(bytes).includes(needle);
-    };
-  }
-  const names = where.filter((w) => w.startsWith('header:')).map((w) => w.slice(7));
-  return (r) => (where.includes('key') && r.key !== null && test(r.key, r.decodedKey))
-    || (where.includes('value') && r.value !== null && test(r.value, r.decodedValue))
-    || r.headers.some((h) => h.value !== null && (where.includes('headers') || names.includes(h.key)) && test(h.value, null));
 }
 
 /** The record as the --filter expression sees it: plain data, JSON-safe (made again inside the sandbox). */

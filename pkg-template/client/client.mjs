@@ -10,6 +10,7 @@ import { FetchDecoder, fetchPositionsOf, int64Converter, KafkaDecodeError } from
 import { abortable, anySignal, checkSignal, sleep, throwIfAborted } from './abort.mjs';
 import { BrokerConnection } from './connection.mjs';
 import { ConsumePass } from './consume.mjs';
+import { Scan } from '../scan/scan.mjs';
 import { backoff, Retrier } from './retry.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
@@ -148,7 +149,11 @@ export class KafkaClient {
     ({ bootstrap: this.#bootstrap, connection: this.#options } = resolveClientOptions(options));
     this.#link.options = this.#options;
     this.#admin.options = this.#options;
+    this.#given = options;
   }
+
+  // the options as given: a scan's workers make their own clients with them
+  #given;
 
   // ---- connections and metadata ----------------------------------------------------------------
 
@@ -440,6 +445,20 @@ export class KafkaClient {
    */
   consume(options) {
     return new ConsumePass(this.#link, options).run();
+  }
+
+  /**
+   * Scans whole topics on worker threads (each with its own connections and decoder): an async
+   * iterator of { topic, partition, records } matches, with the coverage, aggregates and latest
+   * records per key once it ends (scan/scan.mjs). Options: topics, partitions, from, until (default
+   * 'end'), key (and keyPruning), where, grep, grepIn, values, limit, aggregate, latestPerKey,
+   * workers, rangeRecords, plan, shard, resume, isolationLevel, crc, records, signal.
+   */
+  scan(options) {
+    this.#check();
+    const { transport, webSocket, decodeThreads, ...given } = this.#given;
+    if (transport || webSocket) throw new KafkaClientError('INVALID_ARGUMENT', 'scan makes a client in each worker: a client with its own transport or WebSocket class cannot be copied there');
+    return new Scan(this, given, options);
   }
 
   /**

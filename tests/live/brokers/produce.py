@@ -26,7 +26,9 @@ SPEC (only bootstrap, topic and records, or generate, are required):
 RECORD:
   {"partition": 0, "key_b64": "azE=" | null, "value_b64": "djE=" | null,
    "headers": [["h", "MQ=="], ["h", null]], "timestamp_ms": 1700000000000}
-  (partition defaults to 0, keys and values to null, headers to none, the timestamp to now)
+  (partition defaults to 0, keys and values to null, headers to none, the timestamp to now;
+  partition null lets the producer's partitioner pick it: "config": {"partitioner": "murmur2_random"}
+  is the Java client's default partitioner)
 GROUP: records that differ from the spec's settings; written after what precedes it:
   {"records": [RECORD, ...], "transaction": "commit" | "abort",
    "compression": ..., "linger_ms": ..., "batch_size": ..., "batch_num_messages": ..., "flush_every": ...}
@@ -219,7 +221,8 @@ def main():
                 else:
                     acks[i] = {'partition': msg.partition(), 'offset': msg.offset(), 'timestamp': ts}
             headers = [(k, b64(v)) for k, v in r.get('headers') or []]
-            p.produce(topic, partition=r.get('partition', 0), key=b64(r.get('key_b64')), value=b64(r.get('value_b64')),
+            partition = r.get('partition', 0)
+            p.produce(topic, partition=-1 if partition is None else partition, key=b64(r.get('key_b64')), value=b64(r.get('value_b64')),
                       headers=headers or None, on_delivery=on_delivery, timestamp=ts)
             if every and n % every == 0:
                 flush(p)
