@@ -1,8 +1,8 @@
 // What the Node entries (node.cjs, node.mjs) export, bundled by the build into lib.cjs: the public
 // names of every runtime, the live client's Node defaults (TCP or TLS sockets; a WebSocket through
 // a relay with the `relay` option; decode threads), and what only Node has (the relay itself);
-// `attach` (connects the wasm module), `printable` and `recordOutput` are the package's own (node.cjs,
-// the CLI).
+// `attach` (connects the wasm module), `printable`, `protobufRawText` and `recordOutput` are the
+// package's own (node.cjs, the CLI).
 import { setNodeDefaults } from './client/client.mjs';
 import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
@@ -34,6 +34,8 @@ export const scanInternals = { ...internals, startWorker: nodeScanWorker, cores:
 // the CLI's JSON and CSV forms of a record (the page imports the module itself)
 export * as recordOutput from './decoder/record-json.mjs';
 export { printable } from './printable.mjs';
+// the CLI's one-line form of Protobuf read without a schema
+export { protobufRawText } from './values/protobuf-raw.mjs';
 export * from './public.mjs';
 export { startRelay } from './relay/relay.mjs';
 // the entry 'kafka-fetch-decoder/arrow' (arrow-node.cjs), not the main one's
