@@ -81,6 +81,7 @@ await buildVendor(path.join(pkg, 'vendor'));
 // what only lib.cjs needs: not shipped as modules
 fs.rmSync(path.join(pkg, 'lib-node.mjs'));
 fs.rmSync(path.join(pkg, 'vendor-node.cjs'));
+fs.rmSync(path.join(pkg, 'optional-ws.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'transport-node.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'decode-pool-node.mjs'));
 fs.rmSync(path.join(pkg, 'scan', 'pool-node.mjs'));
