@@ -74,6 +74,6 @@ export function scanEndText(t) {
   const { records, matches, complete } = coverageTotals(t.coverage);
   const what = `${formatCount(matches)} match${matches === 1 ? '' : 'es'} of ${formatCount(records)} records read`;
   if (complete) return `Scanned ${t.topic}: ${what}, every partition to its end`;
-  if (t.stopReason === 'limit') return `Stopped the scan of ${t.topic} at ${formatCount(matches)} matches (${formatCount(records)} records read)`;
+  if (t.coverage.partitions.some((e) => e.stop === 'limit')) return `Stopped the scan of ${t.topic} at ${formatCount(matches)} matches (${formatCount(records)} records read)`;
   return `Stopped the scan of ${t.topic}: ${what} so far`;
 }

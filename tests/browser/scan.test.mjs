@@ -1,7 +1,8 @@
 // The inspection page's scan in the engine of the run (engines.mjs): a topic on Tansu, behind the relay of `node
 // pkg/cli.cjs ui --port 0`, scanned on two Web Workers (each its own relay connection) for a Where:
 // the matches in the table (and its export) are exactly those of the topic, the coverage is drawn
-// per partition; a scan stopped mid-way says so and continues where it stopped, each match once.
+// per partition; a scan stopped mid-way (at N matches) says so and continues where it stopped, each
+// match once.
 // The screenshot lands in tests/browser/artifacts/scan.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,7 +65,11 @@ async function scan({ where, workers = 2 }) {
   await page.click('#scan-start');
 }
 
-const stopped = () => page.waitForSelector('#live-state[data-state="stopped"]', { timeout: 60_000 });
+/** Waits for the scan just started to end: the state leaves 'stopped' (a scan before it) and comes back. */
+async function stopped() {
+  await page.waitForFunction(() => document.getElementById('live-state').dataset.state !== 'stopped' || /^Scanned|^Stopped the scan/.test(document.getElementById('status-text').textContent) === false, null, { timeout: 15_000 }).catch(() => {});
+  await page.waitForSelector('#live-state[data-state="stopped"]', { timeout: 60_000 });
+}
 
 test('a scan on two workers: the matches of a Where in the table, the coverage per partition', async () => {
   await scan({ where: 'value.status == "failed"' });
@@ -96,18 +101,22 @@ test('a scan on two workers: the matches of a Where in the table, the coverage p
 });
 
 test('a scan stopped mid-way says what it covered and continues where it stopped, each match once', async () => {
-  // every record matches: the scan is stopped while the page takes them in
-  await scan({ where: 'value.seq >= 0' });
-  await page.waitForSelector('#live-state[data-state="scanning"]', { timeout: 15_000 });
-  await page.waitForFunction(() => Number(document.getElementById('live-stats').dataset.kept) > 0, null, { timeout: 30_000 });
-  await page.click('#live-stop');
-  await stopped();
-  assert.match(await page.textContent('#status-text'), /Stopped the scan of payments: [\d,]+ matches of [\d,]+ records read so far/);
-  const first = Number(await page.getAttribute('#live-stats', 'data-kept'));
-  assert.ok(first > 0 && first < RECORDS, `stopped after ${first}`);
-  await page.click('#status button:has-text("Continue")');
-  await page.waitForSelector('#live-state[data-state="scanning"]', { timeout: 15_000 }).catch(() => {});
-  await stopped();
+  // every record matches, and the scan stops at 25,000 matches (Until: N matching records): stopped
+  // mid-way whatever the machine's speed; Continue resumes its coverage, stopping at the next 25,000
+  await page.selectOption('#live-until', 'count');
+  await page.fill('#live-until-value', '25000');
+  if (!await page.isVisible('#scan-start')) await page.click('#scan-menu > summary');
+  await page.fill('#scan-where', 'value.seq >= 0');
+  await page.click('#scan-start');
+  await page.waitForFunction(() => /Stopped the scan of payments at 25,000 matches/.test(document.getElementById('status-text').textContent), null, { timeout: 60_000 });
+  // the table holds them once drawn
+  await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '25000', null, { timeout: 15_000 });
+  const partial = await page.$$eval('#scan-coverage tbody tr', (trs) => trs.map((tr) => tr.dataset.stop));
+  assert.ok(partial.some((stop) => stop.includes('limit')), `coverage says limit: ${partial}`);
+  for (const total of [50_000, RECORDS]) {
+    await page.click('#status button:has-text("Continue")');
+    await page.waitForFunction((n) => document.getElementById('live-stats').dataset.kept === String(n) && document.getElementById('live-state').dataset.state === 'stopped', total, { timeout: 60_000 });
+  }
   assert.match(await page.textContent('#status-text'), /every partition to its end/);
   const all = await exported();
   assert.equal(all.length, RECORDS);
