@@ -14,7 +14,13 @@ TESTS=(tests/browser/corpus.test.mjs tests/browser/data.test.mjs tests/browser/p
 
 engines=("$@")
 [ ${#engines[@]} -gt 0 ] || engines=(firefox webkit)
+# every engine runs, then the run fails if any did
+failed=()
 for engine in "${engines[@]}"; do
   echo "browser tests in $engine"
-  KFD_ENGINE=$engine node --test "${TESTS[@]}"
+  KFD_ENGINE=$engine node --test "${TESTS[@]}" || failed+=("$engine")
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "browser tests failed in: ${failed[*]}" >&2
+  exit 1
+fi
