@@ -119,6 +119,25 @@ export async function launchFirefox({ viewport = { width: 1280, height: 720 } } 
   const proxy = await startRefusingProxy();
   const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-firefox-downloads-'));
   let browser;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    try {
+      await browser?.close();
+    } finally {
+      proxy.server.close();
+      fs.rmSync(downloads, { recursive: true, force: true });
+    }
+  };
+  let context;
+  const open = async () => {
+    const p = await context.newPage();
+    await p.evaluateOnNewDocument(reportErrorEvents);
+    await p.setViewport(viewport);
+    return new EnginePage((emit) => new FirefoxDriver(p, downloads, emit));
+  };
+  let page;
   try {
     browser = await puppeteer.launch({
       browser: 'firefox', executablePath: FIREFOX, headless: true,
@@ -126,26 +145,18 @@ export async function launchFirefox({ viewport = { width: 1280, height: 720 } } 
       // Firefox's own guard, as in its test harness: a connection beyond the machine ends it at once
       env: { ...process.env, MOZ_DISABLE_NONLOCAL_CONNECTIONS: '1' },
     });
+    // a context of its own, whose downloads are saved to a folder of the run without asking
+    context = await browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } });
+    page = await open();
   } catch (e) {
-    proxy.server.close();
+    await close().catch(() => {});
     throw e;
   }
-  // a context of its own, whose downloads are saved to a folder of the run without asking
-  const context = await browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } });
-  const open = async () => {
-    const p = await context.newPage();
-    await p.evaluateOnNewDocument(reportErrorEvents);
-    await p.setViewport(viewport);
-    return new EnginePage((emit) => new FirefoxDriver(p, downloads, emit));
-  };
-  const page = await open();
   return {
     page,
     context: { newPage: open },
     close: async () => {
-      await browser.close();
-      proxy.server.close();
-      fs.rmSync(downloads, { recursive: true, force: true });
+      await close();
       assert.deepEqual(proxy.asked, [], 'Firefox asked for something beyond 127.0.0.1');
     },
   };
