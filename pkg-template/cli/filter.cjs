@@ -67,6 +67,7 @@ function sandboxOf(expression, timeoutMs) {
       for (let start = 0; start < records.length; start += SLICE) {
         const slice = records.slice(start, start + SLICE);
         sandbox.write(topic, partition, slice);
+        /** @type {{ marks?: string, at?: number, name?: string, message?: string, why?: string }} */
         let answer;
         try {
           answer = sandbox.call(0, slice.length, timeoutMs);

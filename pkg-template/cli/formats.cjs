@@ -112,6 +112,7 @@ class RecordWriter {
     return this.format !== 'arrow' || this.decoded;
   }
 
+  /** @param {{ topic?: string, partition?: number, records: object[], source?: object }} part */
   async write({ topic, partition, records, source }) {
     if (this.format === 'arrow') {
       this.arrow ??= arrowWriter(this);
@@ -164,7 +165,7 @@ function openFile(file) {
     throw new UsageError(`--out ${file}: cannot write it (${e.code === 'ENOENT' ? 'no such directory' : e.code ?? e.message})`);
   }
   const stream = fs.createWriteStream(null, { fd });
-  stream.on('error', (e) => {
+  stream.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
     process.stderr.write(`kafka-fetch-decoder: --out ${file}: ${e.code ?? e.message}\n`);
     process.exit(1);
   });

@@ -194,7 +194,7 @@ function checkOptions(o) {
   };
   if (o.latestPerKey && o.asOf !== undefined) {
     // the compacted view as of T: each partition up to its first record stamped after T
-    const asOf = parseUntil(o.asOf, now);
+    const asOf = /** @type {{ time?: number }} a time or not (checked below) */ (parseUntil(o.asOf, now));
     if (asOf?.time === undefined) throw new UsageError(`--as-of is a time (ISO-8601, -1h, now, e@MS), got '${o.asOf}'`);
     if (o.until === undefined) planInput.until = { time: asOf.time + 1 };
   }
@@ -202,7 +202,7 @@ function checkOptions(o) {
   const grep = o.grep === undefined ? null : { pattern: o.grep, in: o.grepIn ?? null };
   return {
     format, shard, aggregate, planInput, asked,
-    latest: o.latestPerKey ? { asOf: o.asOf === undefined ? null : parseUntil(o.asOf, now).time } : null,
+    latest: o.latestPerKey ? { asOf: o.asOf === undefined ? null : /** @type {{ time: number }} checked above */ (parseUntil(o.asOf, now)).time } : null,
     filters: { key: null, grep, where },
     // what a resumed scan must ask again (or leave out): its matches would differ otherwise
     recorded: { where, grep, filter: o.filter ?? null, key: o.key ?? null, latestPerKey: Boolean(o.latestPerKey), aggregate },

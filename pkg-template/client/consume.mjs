@@ -36,6 +36,7 @@ function consumeOptions(options) {
   for (const name of Object.keys(options ?? {})) {
     if (!CONSUME_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown consume option '${name}'; valid: ${CONSUME_OPTIONS.join(', ')}`);
   }
+  /** @type {typeof CONSUME_DEFAULTS & { topic?: string }} */
   const o = { ...CONSUME_DEFAULTS };
   // an option given as undefined takes its default
   for (const [name, value] of Object.entries(options ?? {})) if (value !== undefined) o[name] = value;
