@@ -137,7 +137,7 @@ async function run(argv, out = process.stdout, err = process.stderr) {
       ...(question.shard ? { shard: `${question.shard.index}/${question.shard.count}` } : (from.shard ? { shard: from.shard } : {})),
     };
     if (resumed) checkQuestion(starting.scan.question, question.recorded);
-    return await runScan({ o, client, clientOpts, coverage, scanInfo, question, out, err, label });
+    return await runScan({ o, clientOpts, coverage, scanInfo, question, out, err, label });
   } catch (e) {
     if (e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT') throw new UsageError(e.message);
     if (e instanceof KafkaClientError || e instanceof KafkaDecodeError) {
@@ -267,7 +267,7 @@ function checkQuestion(recorded, now) {
   }
 }
 
-async function runScan({ o, client, clientOpts, coverage, scanInfo, question, out, err, label }) {
+async function runScan({ o, clientOpts, coverage, scanInfo, question, out, err, label }) {
   const recorded = scanInfo.question ?? question.recorded;
   // a resumed scan asks its file's question where the command line leaves it out
   const effective = { ...o };
@@ -282,7 +282,7 @@ async function runScan({ o, client, clientOpts, coverage, scanInfo, question, ou
     grep: effective.grep === undefined ? null : { pattern: effective.grep, in: effective.grepIn ?? null },
     where: effective.where ?? null,
   };
-  const output = scanOutput(effective, question, out, err);
+  const output = scanOutput(effective, question, out);
   // keys and values decoded where the output prints them so (a Where reads JSON and text itself)
   const decoded = Boolean(output.decoded);
   const run = new scanInternals.ScanRun({

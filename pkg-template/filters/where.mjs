@@ -220,7 +220,7 @@ function tokenize(source) {
       try {
         value = new RegExp(source.slice(i + 1, j), flags);
       } catch (e) {
-        throw new Error(`${e.message} (character ${pos + 1})`);
+        throw new Error(`${e.message} (character ${pos + 1})`, { cause: e });
       }
       tokens.push({ kind: 'regex', value, text: source.slice(pos, j + 1 + flags.length), pos });
       i = j + 1 + flags.length;
