@@ -93,7 +93,7 @@ main(process.argv.slice(2)).then(
     if (e instanceof UsageError || (e?.name === 'KafkaClientError' && e.code === 'INVALID_ARGUMENT')) {
       process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
       process.exitCode = 2;
-    } else if (e instanceof RunError) {
+    } else if (e instanceof RunError || e?.code === 'WS_MISSING') {
       process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
       process.exitCode = 1;
     } else {

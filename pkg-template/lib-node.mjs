@@ -14,10 +14,11 @@ import { setParquetLibrary } from './columns/parquet.mjs';
 import * as arrow from './columns/public.mjs';
 import { setVendorLoaders } from './values/vendor.mjs';
 import nodeVendor from './vendor-node.cjs';
+import { nodeWebSocket } from './optional-ws.mjs';
 
 // the ws package is loaded on the first connection through a relay, not with the package: decoding
-// alone never needs it (a third of the load time)
-setNodeDefaults({ transport: nodeTransport, loadWebSocket: async () => (await import('ws')).default, decodeThreads: nodeDecodePool });
+// alone never needs it (a third of the load time), and it is an optional dependency (optional-ws.mjs)
+setNodeDefaults({ transport: nodeTransport, loadWebSocket: nodeWebSocket, decodeThreads: nodeDecodePool });
 // the value layer's decoders: their CommonJS builds, with Node's own Buffer; the column layer's
 // Arrow library, required the first time a table is made
 const { arrow: loadArrow, parquet: loadParquet, ...valueLibraries } = nodeVendor;

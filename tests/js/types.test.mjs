@@ -172,9 +172,12 @@ ${CHECKS}`,
 });
 
 test('@arethetypeswrong/cli finds no problem in the packed tarball', () => {
-  // every entrypoint, the .wasm subpath included (at the package root, so that node10 resolution,
-  // which ignores "exports", finds it and its declaration too)
-  const r = spawnSync(bin('attw'), [tarball, '--format', 'ascii', '--entrypoints', '.', 'kafka_fetch_decoder_bg.wasm'], { encoding: 'utf8' });
+  // every entrypoint of "exports" (the .wasm subpath, /arrow and /scan-worker at the package root
+  // too, so that node10 resolution, which ignores "exports", finds them and their declarations)
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8'));
+  const entries = Object.keys(manifest.exports).filter((e) => e !== './package.json').map((e) => (e === '.' ? '.' : e.slice(2)));
+  assert.deepEqual(entries, ['.', 'arrow', 'scan-worker', 'kafka_fetch_decoder_bg.wasm']);
+  const r = spawnSync(bin('attw'), [tarball, '--format', 'ascii', '--entrypoints', ...entries], { encoding: 'utf8' });
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
   assert.match(r.stdout, /No problems found/);
 });
