@@ -1,10 +1,10 @@
 // ESLint (npm test, through scripts/check-js.mjs): a small rule set over the package's JS, the
-// scripts and the tests, with the globals of the runtime each folder runs in.
+// page, the scripts and the tests, with the globals of the runtime each folder runs in.
 import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['pkg/**', 'pkg-bench/**', 'target/**', 'node_modules/**', '**/node_modules/**', 'www/**', 'benches/**', 'fuzz/**', 'examples/**'] },
+  { ignores: ['pkg/**', 'pkg-bench/**', 'target/**', 'node_modules/**', '**/node_modules/**', 'benches/**', 'fuzz/**', 'examples/**'] },
   js.configs.recommended,
   {
     rules: {
@@ -23,7 +23,9 @@ export default [
   // Node's own: its entries, the CLI, the relay, the Node transports and pools
   { files: ['pkg-template/**/*.cjs', 'pkg-template/**/*-node.mjs', 'pkg-template/relay/**'], languageOptions: { globals: globals.node } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
-  { files: ['scripts/**', 'tests/**'], languageOptions: { globals: globals.node } },
+  // the page: its modules run on the page and in its workers (one folder for now); its dev server in Node
+  { files: ['www/**'], languageOptions: { globals: { ...globals.browser, ...globals.worker } } },
+  { files: ['scripts/**', 'tests/**', 'www/serve.mjs'], languageOptions: { globals: globals.node } },
   // tests that drive a browser hand it functions to run in the page
   { files: ['tests/browser/**', 'tests/live/**'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 ];

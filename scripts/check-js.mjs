@@ -40,7 +40,7 @@ try {
 }
 const problems = results.reduce((n, r) => n + r.errorCount + r.warningCount, 0);
 if (lint.status === 0 && problems === 0) {
-  console.log(`check-js: eslint over ${results.length} files (pkg-template/, scripts/, tests/): no problem`);
+  console.log(`check-js: eslint over ${results.length} files (pkg-template/, www/, scripts/, tests/): no problem`);
 } else {
   failed = true;
   console.log(`check-js: eslint: ${problems} problems`);
