@@ -14,26 +14,31 @@ use super::codec::{Compression, DecompressError, corrupt};
 use crate::arena::Arena;
 use ruzstd::decoding::FrameDecoder;
 use std::io::Read;
+#[cfg(feature = "zstd-structured")]
+use structured_zstd as ruzstd;
 
 /// Largest window accepted: 2^27 (ZSTD_WINDOWLOG_LIMIT_DEFAULT; Java's zstd-jni default).
-const MAX_WINDOW: u64 = 1 << 27;
-const FRAME_MAGIC: u32 = 0xFD2F_B528;
+pub(super) const MAX_WINDOW: u64 = 1 << 27;
+pub(super) const FRAME_MAGIC: u32 = 0xFD2F_B528;
 /// Skippable frames: magic 0x184D2A50 to 0x184D2A5F, a u32 size, then that many bytes.
-const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
+pub(super) const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
 /// The largest block: no window is clamped below it.
 const MAX_BLOCK: u64 = 128 << 10;
 /// Largest frame header: magic 4, descriptor 1, window 1, dictionary id 4, content size 8.
 const MAX_HEADER: usize = 18;
 
 /// What the frame header declares.
-struct FrameHeader {
+pub(super) struct FrameHeader {
     /// Header length in bytes.
-    len: usize,
+    pub(super) len: usize,
     /// Position of the window descriptor byte (absent in single-segment frames).
     window_descriptor_at: Option<usize>,
-    window: u64,
+    pub(super) window: u64,
     /// The frame content size, when the header declares it.
-    content_size: Option<u64>,
+    pub(super) content_size: Option<u64>,
+    /// Whether a 4-byte content checksum follows the last block.
+    #[cfg_attr(not(feature = "zstd-zrip"), allow(dead_code))]
+    pub(super) checksum: bool,
 }
 
 /// The room the payload's first frame takes in the arena under `limit`: what it declares, or the
@@ -49,7 +54,7 @@ pub(super) fn expected_len(input: &[u8], limit: usize) -> usize {
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
         None => input
             .get(header.len..)
-            .map_or(0, |blocks| output_bound(blocks, window)),
+            .map_or(0, |blocks| output_bound(blocks, window).0),
     };
     arena_room(bound, limit, window)
 }
@@ -65,7 +70,7 @@ fn arena_room(bound: usize, room: usize, window: usize) -> usize {
     }
 }
 
-fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
+pub(super) fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
     let bad = |what: &str| corrupt(Compression::Zstd, what);
     let descriptor = *input.get(4).ok_or_else(|| bad("frame header"))?;
     let content_size_flag = descriptor >> 6;
@@ -101,6 +106,7 @@ fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
         window_descriptor_at: window_at,
         window,
         content_size,
+        checksum: descriptor & 4 != 0,
     })
 }
 
@@ -116,6 +122,13 @@ fn window_descriptor_at_least(n: u64) -> (u8, u64) {
         }
     }
     (0xff, u64::MAX)
+}
+
+/// ruzstd's reusable state.
+pub(super) type Decoder = FrameDecoder;
+
+pub(super) fn new_decoder() -> Decoder {
+    primed_decoder()
 }
 
 /// A frame decoder that has seen one (empty) frame. ruzstd sets up a fresh decoder's buffer by
@@ -199,7 +212,7 @@ pub(super) fn decompress(
         let bound = if declared > 0 {
             declared as usize
         } else {
-            output_bound(&input[header.len..], window)
+            output_bound(&input[header.len..], window).0
         };
         let arena_room = arena_room(bound, room, window);
         arena.limit_growth(arena.len() + arena_room);
@@ -235,6 +248,7 @@ pub(super) fn decompress(
 }
 
 /// Whether ruzstd stopped for want of history or room that the frame's own window would give.
+#[cfg(not(feature = "zstd-structured"))]
 fn needs_a_larger_window(e: &ruzstd::decoding::errors::FrameDecoderError) -> bool {
     use ruzstd::decoding::errors::{
         DecodeBlockContentError as Content, DecodeBufferError as Buffer, DecompressBlockError as Block,
@@ -254,13 +268,34 @@ fn needs_a_larger_window(e: &ruzstd::decoding::errors::FrameDecoderError) -> boo
     )
 }
 
+/// The same for structured-zstd (A/B build), whose errors name these cases differently.
+#[cfg(feature = "zstd-structured")]
+fn needs_a_larger_window(e: &ruzstd::decoding::errors::FrameDecoderError) -> bool {
+    use ruzstd::decoding::errors::{
+        DecodeBlockContentError as Content, DecodeBufferError as Buffer, DecompressBlockError as Block,
+        ExecuteSequencesError as Sequences, FrameDecoderError as Frame,
+    };
+    matches!(
+        e,
+        Frame::FailedToReadBlockBody(Content::DecompressBlockError(
+            Block::ExpandsPastBlockMaximum { .. }
+                | Block::ContentPastBlockMaximum { .. }
+                | Block::ExecuteSequencesError(Sequences::DecodebufferError(
+                    Buffer::OffsetTooBig { .. } | Buffer::NotEnoughBytesInDictionary { .. }
+                ))
+        ))
+    )
+}
+
 /// The most a frame's blocks can produce, read from the block headers: raw and RLE blocks say
-/// their size, compressed ones produce at most 128 KiB (and no more than the window).
-fn output_bound(mut blocks: &[u8], window: usize) -> usize {
+/// their size, compressed ones produce at most 128 KiB (and no more than the window). Also the
+/// length of the blocks read.
+pub(super) fn output_bound(blocks: &[u8], window: usize) -> (usize, usize) {
     const MAX_BLOCK: usize = 128 << 10;
     let mut bound = 0usize;
-    while let [a, b, c, body @ ..] = blocks {
-        let header = u32::from_le_bytes([*a, *b, *c, 0]);
+    let mut at = 0usize;
+    while let Some([a, b, c]) = blocks.get(at..at.saturating_add(3)).map(|h| [h[0], h[1], h[2]]) {
+        let header = u32::from_le_bytes([a, b, c, 0]);
         let (last, kind, size) = (header & 1 != 0, (header >> 1) & 3, (header >> 3) as usize);
         let (produced, stored) = match kind {
             0 => (size, size),
@@ -269,15 +304,12 @@ fn output_bound(mut blocks: &[u8], window: usize) -> usize {
             _ => break,
         };
         bound = bound.saturating_add(produced);
+        at = (at + 3).saturating_add(stored).min(blocks.len());
         if last {
             break;
         }
-        match body.get(stored..) {
-            Some(rest) => blocks = rest,
-            None => break,
-        }
     }
-    bound
+    (bound, at)
 }
 
 #[cfg(test)]
