@@ -122,7 +122,6 @@ impl Arena {
     /// Hands the buffer, cut to the used bytes, to a codec that appends to a `Vec` itself; what
     /// it appended is then used. Reserve its room first (`reserve`): a `Vec` grows by doubling,
     /// past the cap this arena keeps.
-    #[cfg_attr(not(feature = "zstd-zrip"), allow(dead_code))]
     pub fn append_with<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
         self.buf.truncate(self.used);
         let r = f(&mut self.buf);

@@ -1,5 +1,5 @@
 //! Decompression of batch payloads into the arena: gzip (zlib-rs), snappy raw and xerial-framed
-//! (snap), lz4 frames (lz4_flex blocks, frame parsed here), zstd (ruzstd).
+//! (snap), lz4 frames (lz4_flex blocks, frame parsed here), zstd (zrip).
 //!
 //! Every codec appends to the arena and never lets one payload grow it by more than `limit`
 //! bytes: sizes the format declares are checked against the limit before memory is reserved, and
@@ -9,15 +9,7 @@ mod codec;
 mod gzip;
 mod lz4;
 mod snappy;
-// the zstd frame format and the ruzstd decoder; the A/B builds swap in another decoder
-#[cfg_attr(feature = "zstd-zrip", allow(dead_code))]
 mod zstd;
-#[cfg(feature = "zstd-zrip")]
-mod zstd_zrip;
-#[cfg(not(feature = "zstd-zrip"))]
-use zstd as zstd_decoder;
-#[cfg(feature = "zstd-zrip")]
-use zstd_zrip as zstd_decoder;
 
 pub use codec::{Compression, DecompressError};
 
@@ -27,14 +19,14 @@ use crate::error::{DecodeError, ErrorKind};
 /// Codec state that is expensive to create, kept for the next batch and the next call.
 pub struct Decompressor {
     inflate: Option<zlib_rs::Inflate>,
-    zstd: zstd_decoder::Decoder,
+    zstd: zstd::Decoder,
 }
 
 impl Default for Decompressor {
     fn default() -> Self {
         Decompressor {
             inflate: None,
-            zstd: zstd_decoder::new_decoder(),
+            zstd: zstd::new_decoder(),
         }
     }
 }
@@ -68,7 +60,7 @@ impl Decompressor {
             }
             Compression::Snappy => snappy::decompress(input, arena, limit),
             Compression::Lz4 => lz4::decompress(input, arena, limit, legacy_lz4_framing),
-            Compression::Zstd => zstd_decoder::decompress(&mut self.zstd, input, arena, limit),
+            Compression::Zstd => zstd::decompress(&mut self.zstd, input, arena, limit),
         };
         match result {
             Ok(()) => Ok(arena.len() - start),
