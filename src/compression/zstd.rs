@@ -205,6 +205,36 @@ mod tests {
     use super::*;
     use crate::compression::tests::run;
 
+    /// A single-segment frame of one raw block.
+    fn raw_frame(data: &[u8]) -> Vec<u8> {
+        let mut z = vec![0x28, 0xb5, 0x2f, 0xfd, 0x20, data.len() as u8];
+        let block_header = (data.len() as u32) << 3 | 1; // last block, raw
+        z.extend_from_slice(&block_header.to_le_bytes()[..3]);
+        z.extend_from_slice(data);
+        z
+    }
+
+    #[test]
+    fn frames_and_skippable_frames_in_one_payload() {
+        let mut z = raw_frame(b"first ");
+        z.extend([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]); // skippable, 3 bytes
+        z.extend(raw_frame(b"second"));
+        assert_eq!(
+            run(Compression::Zstd, &z, 1 << 20, false).unwrap(),
+            b"first second"
+        );
+        assert_eq!(
+            expected_len(&z, 1 << 20),
+            12 + SLACK,
+            "both frames' declared sizes"
+        );
+        // the declared sizes together pass the limit: refused before anything is reserved
+        assert_eq!(
+            run(Compression::Zstd, &z, 11, false).unwrap_err(),
+            DecompressError::LimitExceeded { limit: 11 }
+        );
+    }
+
     #[test]
     fn zstd_frame_and_limit() {
         // A zstd frame with one raw block: header, 3-byte block header, then the bytes.
