@@ -486,6 +486,10 @@ export interface ScanOptions {
   workers?: number;
   /** How matches come back: 'records' (default: KafkaRecords), 'arrow' (a chunk's matches as Arrow IPC bytes), 'none' (aggregates only). */
   output?: 'records' | 'arrow' | 'none';
+  /** Plain data handed to every worker's session (a worker module of one's own reads it: runScanWorker). */
+  workerData?: unknown;
+  /** Called now and then (at most every 250 ms) with the coverage so far. */
+  onProgress?: (coverage: ScanCoverage) => void;
   /** Browsers: starts one scan worker, e.g. () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' }). Node uses worker threads. */
   startWorker?: () => Worker;
   /** Its abort stops the scan: ranges stop where they are ('interrupted'), the coverage says where. */
@@ -522,8 +526,12 @@ export interface RecordView {
   headerList: { key: string; value: string | { base64: string } | null }[];
 }
 
-/** Parses a Where expression ('value.customer.id == 42 && headers.region ~ "eu"'); throws an Error saying where it is wrong. */
-export declare function parseWhere(source: string): (record: RecordView) => boolean;
+/**
+ * Parses a Where expression ('value.customer.id == 42 && headers.region ~ "eu"'); throws an Error
+ * saying where it is wrong. `skip(raw)`, when there, is true of a record (its raw key and value
+ * bytes) that cannot match when keys and values are read as JSON or text: no need to read it.
+ */
+export declare function parseWhere(source: string): ((record: RecordView) => boolean) & { skip: ((raw: { key: Uint8Array | null; value: Uint8Array | null }) => boolean) | null };
 
 /** An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no produce. */
 export declare class KafkaClient {
@@ -595,8 +603,8 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
 export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 
-/** Why a side did not decode. */
-export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE';
+/** Why a side did not decode (LIMIT: past a bound of the value layer: the value, or its schema's references). */
+export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE' | 'LIMIT';
 
 /** A key or value as data, and what it was read as. */
 export interface DecodedSide<T extends Int64 = number> {
@@ -635,6 +643,8 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** An answer larger than this is refused (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Requests at once; the others wait their turn (default 8). */
+  maxConcurrent?: number;
   /** The fetch to use (default the runtime's). */
   fetch?: typeof globalThis.fetch;
 }
@@ -686,6 +696,8 @@ export declare class RegistryError extends Error {
   /** The HTTP status, when the registry answered. */
   readonly status: number | null;
   readonly url: string | null;
+  /** 'LIMIT' when the schema's references go past a bound (256 distinct, 32 deep), else 'REGISTRY'. */
+  readonly code: 'REGISTRY' | 'LIMIT';
 }
 
 /** A decoded value in JSON's terms: bytes as base64, BigInts as decimal strings, non-finite numbers as null. */

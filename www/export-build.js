@@ -1,6 +1,7 @@
 // The export of the view, made in the analysis worker from its copy of the records, in the view's
 // order: NDJSON and JSON in the CLI's --json shape, CSV as the CLI's --format csv, with the package's
-// own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow (the package's
+// own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow and Parquet as
+// a scan's files (the package's
 // toArrow of each chunk, the view's rows taken from them by its takeRows). Bytes as base64 or as
 // text ({ base64 } where they are not UTF-8); decoded keys and values as the CLI writes them when
 // the page decodes values.
@@ -14,7 +15,7 @@ const BATCH = 2000; // records decoded and written per step (progress is told be
  * bytes], type, count }.
  */
 export async function buildExport({ format, encoding, numbers }, reader, progress) {
-  if (format === 'arrow') return arrowExport(numbers, reader);
+  if (format === 'arrow' || format === 'parquet') return columnsExport(format, numbers, reader);
   const out = await import(new URL('decoder/record-json.mjs', PKG).href);
   const decoder = await reader.valueDecoder();
   const parts = [];
@@ -75,8 +76,11 @@ function recordOf(v, decoder) {
   return r;
 }
 
-/** The view as Arrow IPC (the stream format), the package's record schema. */
-async function arrowExport(numbers, reader) {
+/**
+ * The view as Arrow IPC (the stream format, the package's record schema), or as a Parquet file of
+ * the same columns (the package's toParquet: parquet-wasm, loaded on first use).
+ */
+async function columnsExport(format, numbers, reader) {
   await reader.loadApi();
   const arrow = await import(new URL('arrow.mjs', PKG).href);
   const tables = [];
@@ -94,7 +98,7 @@ async function arrowExport(numbers, reader) {
     table[count] = index.get(c);
     row[count++] = n - c.base;
   }
-  if (!count) return { parts: [arrow.arrowIPC(arrow.toArrow([]))], type: 'application/vnd.apache.arrow.stream', count };
-  const taken = arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) });
+  const taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([]);
+  if (format === 'parquet') return { parts: [await arrow.toParquet(taken)], type: 'application/vnd.apache.parquet', count };
   return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
 }

@@ -28,9 +28,13 @@
 // waits meanwhile is capped like the page's store (the oldest fetch responses are dropped first).
 // `values`: the page's value settings (worker-values.js), or null; with them each result carries
 // the table's text of every decoded key and value.
+//
+// Scans (one at a time): 'scan-start', 'scan-ack', 'scan-stop' in; 'scan-started', 'scan-records',
+// 'scan-progress', 'scan-ended' out (worker-scan.js).
 
 import { prepareChunk } from './store.js';
 import { attachPreviews, valueDecoderFor } from './worker-values.js';
+import { PageScan } from './worker-scan.js';
 
 const POST_INTERVAL_MS = 100;
 // Retries of a failed request before the tail stops with the error (the client's default, 10 with a
@@ -41,6 +45,7 @@ let decoder = null;
 // The last input, kept so that changing an option re-decodes without reading the file again.
 let input = null;
 let tail = null;
+let scan = null;
 
 // Messages are handled concurrently (the handler is async), so the first load is shared.
 function loadDecoder() {
@@ -80,8 +85,14 @@ self.onmessage = async ({ data: msg }) => {
         tail = new Tail(api, msg);
         await tail.run();
         break;
+      case 'scan-start':
+        scan?.control('scan-stop');
+        scan = new PageScan(api, msg, (m, transfer) => self.postMessage(m, transfer));
+        await scan.run();
+        break;
       default:
         if (tail?.id === msg.id) tail.control(msg.type);
+        if (scan?.id === msg.id) scan.control(msg.type);
     }
   } catch (err) {
     self.postMessage({ type: 'error', id: msg.id, error: describeError(err) });

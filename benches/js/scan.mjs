@@ -13,9 +13,10 @@ import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from './frames.mjs';
 import { RawFetchConnection, parseFetchV12, walkBatches } from './live-fetch.mjs';
 import { median, now } from './timing.mjs';
+import { runPageScan } from './page-scan.mjs';
 
-export const SCAN_DEFAULTS = { records: 5_000_000, valueBytes: 200, partitions: 8, rounds: 2 };
-export const SCAN_QUICK = { records: 400_000, rounds: 1 };
+export const SCAN_DEFAULTS = { records: 5_000_000, valueBytes: 200, partitions: 8, rounds: 2, pageRecords: 1_000_000 };
+export const SCAN_QUICK = { records: 400_000, rounds: 1, pageRecords: 200_000 };
 
 // the question: about 1 record in 128 (event: 1 of 8, country: 1 of 16)
 const WHERE = 'value.event == "purchase" && value.country == "DE"';
@@ -155,7 +156,15 @@ export async function runScan(options = {}, log = console.log) {
     const arrow = await timed('arrow-2', 'scan --format arrow --out F, 2 workers', ['scan', ...base, '--format', 'arrow', '--out', path.join(dir, 'all.arrows'), '--workers', '2'], n);
     const parquet = await timed('parquet-2', 'scan --format parquet --out DIR, 2 workers', ['scan', ...base, '--format', 'parquet', '--out', path.join(dir, 'parquet'), '--workers', '2'], n);
     const ceiling = Math.min(n / raw.ms, memory[1].records / memory[1].ms) * 1000;
+    // the page: its own topic of a million records, a broker of its own
+    let page = null;
+    try {
+      page = await runPageScan({ records: opts.pageRecords, workers: 2 }, log);
+    } catch (e) {
+      page = { skipped: e.message };
+    }
     return {
+      page,
       records: n, valueBytes, partitions: opts.partitions, where: WHERE, grep: GREP, filter: FILTER, rows,
       rawRecPerS: n / raw.ms * 1000, memory: Object.fromEntries(Object.entries(memory).map(([k, v]) => [k, v.records / v.ms * 1000])),
       goals: {
@@ -188,5 +197,10 @@ export function printScan(s, print = console.log) {
   for (const r of s.rows) print(`| \`${r.command}\` | ${Math.round(r.recPerS / 1000)}k | ${(r.ms / 1000).toFixed(1)} | ${r.maxRssMiB.toFixed(0)} |`);
   const g = s.goals;
   const pct = (x) => `${Math.round(x * 100)}%`;
+  const p = s.page;
+  if (p?.skipped) print(`\npage: skipped (${p.skipped})`);
+  else if (p) {
+    print(`\npage (headless Chromium, \`ui\`): a scan of ${p.records.toLocaleString('en-US')} records on ${p.workers} Web Workers into the table: ${(p.scanMs / 1000).toFixed(1)} s, ${Math.round(p.recPerS / 1000)}k records/s (≥ 200k); a Where over them: ${(p.whereMs / 1000).toFixed(1)} s (≤ 3 s); page-thread tasks over 50 ms of CPU: ${p.longTasks.filter((x) => x.cpuMs > 50).length} (most ${p.maxTaskCpuMs} ms); renderers' memory ${p.memoryAfter.renderersRssMiB} MiB (goal < 1 GiB)`);
+  }
   print(`\ngoals: --where at ${pct(g.whereVsGrep)} of --grep (≥ 50%); --filter at ${pct(g.filterVsGrep)} (≥ 50%; consume's was ${pct(g.consumeFilterVsGrep)}); 2 workers ${g.twoWorkers.toFixed(2)}x one (≥ 1.5x), at ${pct(g.ofCeiling)} of the lower ceiling (≥ 80%); in memory 2 workers ${g.memoryScaling.toFixed(2)}x one (≥ 1.8x); Parquet at ${pct(g.parquetVsArrow)} of Arrow (≥ 80%)`);
 }

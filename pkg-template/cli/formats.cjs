@@ -25,7 +25,9 @@ const formatUsage = `  --format F                table (default), ndjson (as --j
                             %{value:json} (decoded, as JSON), %{compression}, %{leader-epoch}, %{time}
                             (ISO-8601); escapes \\n \\r \\t \\\\ \\xNN. A null key or value prints
                             nothing. To a terminal, control characters in them are escaped
-  --out FILE                write there instead of standard output (arrow needs it, or a pipe)`;
+  --out FILE                write there instead of standard output (arrow needs it, or a pipe)
+  --csv-formulas            csv: write cells that start with = + - @ as they are (by default they get
+                            a leading ', so that a spreadsheet shows them instead of running them)`;
 
 const formatOptions = {
   '--format': { value: 'F', parse: (v, name) => {
@@ -35,6 +37,7 @@ const formatOptions = {
     return v;
   } },
   '--out': { value: 'FILE' },
+  '--csv-formulas': {},
 };
 
 /** The format the options ask for: --format, or ndjson for --json ('string' for a format string). */
@@ -57,6 +60,7 @@ class RecordText {
   constructor(o, { decoded = false, terminal = false } = {}) {
     this.format = formatOf(o);
     this.encoding = o.encoding ?? 'base64';
+    this.keepFormulas = Boolean(o.csvFormulas);
     this.decoded = decoded;
     /** A format string, compiled: its tokens print the broker's bytes, escaped only on a terminal. */
     this.template = this.format === 'string' ? compileFormat(o.format, { terminal }) : null;
@@ -75,7 +79,7 @@ class RecordText {
     let text = '';
     for (const r of records) {
       if (this.format === 'table') text += `${tableRow(topic, partition, r)}\n`;
-      else if (this.format === 'csv') text += `${csvRow(topic, partition, r, this.encoding, this.decoded)}\n`;
+      else if (this.format === 'csv') text += `${csvRow(topic, partition, r, this.encoding, this.decoded, this.keepFormulas)}\n`;
       else {
         const json = recordJson(topic, partition, r, this.encoding);
         text += `${JSON.stringify(this.decoded ? withDecoded(json, r) : json)}\n`;

@@ -50,6 +50,7 @@ ${filterUsage}
                             stream), parquet (files in --out DIR) or a format string (see consume)
   --json                    as --format ndjson
   --encoding E              bytes in ndjson and csv: base64 (default), utf8 or hex
+  --csv-formulas            csv: cells that start with = + - @ as they are (see consume)
   --out PATH                a file (or DIR for parquet) instead of standard output
   --compression C           parquet's codec: zstd (default), snappy or none
   --aggregate LIST          count, per-minute, per-hour, distinct-keys, top-keys, sizes: printed as
@@ -292,7 +293,7 @@ async function runScan({ o, client, clientOpts, coverage, scanInfo, question, ou
     aggregate: question.aggregate,
     latest: question.latest,
     write: (range, payload) => output.write(range, payload),
-    progress: progressLine(err, coverage),
+    progress: progressLine(err),
     session: {
       kind: 'cli', o: effective, client: clientOpts, filters, output: output.kind, decoded, terminal: output.terminal,
       limit: o.limit ?? null, aggregate: question.aggregate, latest: question.latest, parquet: output.parquet ?? null,
@@ -319,7 +320,7 @@ async function runScan({ o, client, clientOpts, coverage, scanInfo, question, ou
   await output.end(run);
   if (o.coverage) writeAtomically(o.coverage, `${JSON.stringify(coverage.toJSON({ ...scanInfo, question: recorded }), null, 1)}\n`, '--coverage');
   const totals = coverage.totals();
-  progressLine(err, coverage).done();
+  progressLine(err).done();
   const why = stoppedBecause(coverage);
   if (err.isTTY || (!totals.complete && !stop.signal.aborted)) {
     err.write(`kafka-fetch-decoder: scan ${label()}: ${totals.records} records read in ${totals.ranges} range(s), ${totals.matches} match(es)${totals.complete ? ', complete' : `; not complete: ${why}${o.coverage ? ` (continue with --resume ${o.coverage})` : ''}`}\n`);
@@ -339,24 +340,25 @@ function stoppedBecause(coverage) {
   return [...counts].map(([stop, n]) => `${n} range(s) stopped by ${stop}`).join(', ');
 }
 
-/** A progress line on stderr when it is a terminal: records/s and each partition's share read. */
-function progressLine(stream, coverage) {
+/**
+ * A progress line on stderr when it is a terminal: records/s, matches, and each partition's share of
+ * its offsets read (the least and most done past eight partitions).
+ */
+function progressLine(stream) {
   if (!stream.isTTY) return Object.assign(() => {}, { done() {} });
   let last = 0;
   const started = Date.now();
   const update = (run) => {
     const now = Date.now();
-    if (now - last < 250) return;
+    if (now - last < 250 || !run) return;
     last = now;
-    let read = 0n;
-    let span = 0n;
-    for (const r of coverage.ranges) {
-      read += r.next - r.from;
-      span += r.to - r.from;
-    }
-    const records = run ? run.live.records + coverage.totals().records : 0;
-    const share = span ? Number((read * 1000n) / span) / 10 : 100;
-    stream.write(`\r\x1b[Kscan: ${records} records, ${Math.round(records / Math.max((now - started) / 1000, 0.001))}/s, ${share}% of the offsets`);
+    const { records, matches, partitions } = run.standing();
+    const share = (p) => (p.span ? Number((p.read * 100n) / p.span) : 100);
+    const shares = partitions.map((p) => ({ label: `${p.partition}`, share: share(p) }));
+    const shown = shares.length <= 8 ? shares.map((p) => `${p.label}:${p.share}%`).join(' ')
+      : `partitions ${Math.min(...shares.map((p) => p.share))}%-${Math.max(...shares.map((p) => p.share))}%`;
+    const rate = Math.round(records / Math.max((now - started) / 1000, 0.001));
+    stream.write(`\r\x1b[Kscan: ${records} records (${rate}/s), ${matches} matches; ${shown}`.slice(0, (stream.columns || 120) + 6));
   };
   update.done = () => stream.write('\r\x1b[K');
   return update;

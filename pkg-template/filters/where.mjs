@@ -8,6 +8,8 @@
 // the JSON form, and are compared exactly); `~` is "contains, ignoring case"; a path alone asks
 // that the field be there and not null or false.
 
+import { rawSkip } from './where-bytes.mjs';
+
 const ROOTS = ['key', 'value', 'headers', 'topic', 'partition', 'offset', 'timestamp'];
 const OPS = ['==', '!=', '>=', '<=', '>', '<', '=~', '~', '='];
 
@@ -16,7 +18,8 @@ const OPS = ['==', '!=', '>=', '<=', '>', '<', '=~', '~', '='];
  * wrong. The test's `needs` says, per alternative (||), the texts its clauses need in a record's
  * raw key or value: [[{ side: 'key' | 'value', text }]] (an alternative with none needs nothing).
  * A record whose bytes hold none of an alternative's texts cannot match it when its key and value
- * are read as JSON or text: a scan skips reading such records (matcher.mjs).
+ * are read as JSON or text: `skip(record)` (where-bytes.mjs; null when no alternative needs a text)
+ * says so of a record's raw key and value, and scans and the page leave such records unread.
  */
 export function parseWhere(source) {
   const tokens = tokenize(source);
@@ -107,6 +110,7 @@ export function parseWhere(source) {
   if (peek()) fail('&&, || or the end');
   const test = alternatives.length === 1 ? alternatives[0] : (r) => alternatives.some((p) => p(r));
   test.needs = alternatives.map((a) => a.needs);
+  test.skip = rawSkip(test.needs);
   return test;
 
   /**

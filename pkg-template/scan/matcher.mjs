@@ -8,7 +8,7 @@
 // records of a selective Where are left without being parsed.
 
 import { base64Decode } from '../decoder/bytes.mjs';
-import { bytesHold, grepTest } from '../filters/grep.mjs';
+import { grepTest } from '../filters/grep.mjs';
 import { recordView } from '../filters/record-view.mjs';
 import { parseWhere } from '../filters/where.mjs';
 
@@ -27,7 +27,7 @@ export function makeMatcher(filters = {}, { extra = null, plain = false } = {}) 
   if (filters.grep) tests.push(grepTest(filters.grep.pattern, filters.grep.in ?? undefined));
   if (filters.where) {
     const where = parseWhere(filters.where);
-    const skip = plain ? rawSkip(where.needs) : null;
+    const skip = plain ? where.skip : null;
     if (skip) tests.push((r) => !skip(r));
     tests.push(filters.strict ? (r, topic, partition) => where(recordView(topic, partition, r)) : (r, topic, partition) => {
       try {
@@ -42,25 +42,6 @@ export function makeMatcher(filters = {}, { extra = null, plain = false } = {}) 
     const picked = tests.length ? records.filter((r) => test(r, topic, partition)) : records;
     return extra && picked.length ? extra(topic, partition, picked) : picked;
   };
-}
-
-/**
- * From a Where's needs ([[{ side, text }]] per alternative), a test of the raw record that is true
- * when no alternative can match: for each, a text it needs is in neither its side's bytes nor
- * escaped there (JSON's \u escapes: a backslash in the bytes means they are parsed anyway). Null
- * when some alternative needs nothing.
- */
-function rawSkip(needs) {
-  if (!needs || needs.some((alt) => alt.length === 0)) return null;
-  const encoder = new TextEncoder();
-  const encode = (text) => (typeof Buffer === 'function' ? Buffer.from(text) : encoder.encode(text));
-  const alts = needs.map((alt) => alt.map(({ side, text }) => ({ side, bytes: encode(text) })));
-  const backslash = encode('\\');
-  const missing = (r, { side, bytes }) => {
-    const b = r[side];
-    return b === null || (!bytesHold(b, bytes) && !bytesHold(b, backslash));
-  };
-  return (r) => alts.every((alt) => alt.some((need) => missing(r, need)));
 }
 
 function sameBytes(a, b) {

@@ -105,7 +105,7 @@ export class ScanRun {
           if (current) {
             const s = this.state.get(current.id);
             s.attempts++;
-            s.seen = { records: 0, matches: 0 };
+            s.seen = { records: 0, matches: 0, next: undefined };
             const { id, topic, partition, next: from, to, untilTime } = current;
             worker.post({ type: 'range', range: { id, topic, partition, next: from, to, untilTime } });
           }
@@ -156,7 +156,30 @@ export class ScanRun {
   #seen(s, m) {
     this.live.records += m.records - s.seen.records;
     this.live.matches += m.matches - s.seen.matches;
-    s.seen = { records: m.records, matches: m.matches };
+    s.seen = { records: m.records, matches: m.matches, next: m.next };
+  }
+
+  /**
+   * Where the scan stands now, counting what workers read and have not written yet: { records,
+   * matches, partitions: [{ topic, partition, read, span }] } (offsets read of each partition's span).
+   */
+  standing() {
+    let records = 0;
+    let matches = 0;
+    const parts = new Map();
+    for (const r of this.coverage.ranges) {
+      const s = this.state.get(r.id);
+      const running = s && !s.done && s.seen.next !== undefined;
+      records += running ? Math.max(r.records, s.base.records + s.seen.records) : r.records;
+      matches += running ? Math.max(r.matches, s.base.matches + s.seen.matches) : r.matches;
+      const next = running && s.seen.next > r.next ? s.seen.next : r.next;
+      const k = `${r.topic}/${r.partition}`;
+      const p = parts.get(k) ?? { topic: r.topic, partition: r.partition, read: 0n, span: 0n };
+      p.read += next - r.from;
+      p.span += r.to - r.from;
+      parts.set(k, p);
+    }
+    return { records, matches, partitions: [...parts.values()] };
   }
 
   /** Writes what the head ranges of a partition have queued, moving on as they are done. */

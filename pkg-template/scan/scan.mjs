@@ -11,7 +11,10 @@ import { planScan, readPlan, shardOf } from './plan.mjs';
 import { ScanRun } from './run.mjs';
 
 const SCAN_OPTIONS = ['topic', 'topics', 'partitions', 'from', 'until', 'isolationLevel', 'key', 'keyPruning', 'rangeRecords', 'plan', 'shard', 'resume',
-  'grep', 'grepIn', 'where', 'strict', 'values', 'crc', 'int64', 'limit', 'aggregate', 'latestPerKey', 'workers', 'output', 'startWorker', 'signal'];
+  'grep', 'grepIn', 'where', 'strict', 'values', 'crc', 'int64', 'limit', 'aggregate', 'latestPerKey', 'workers', 'output', 'startWorker', 'workerData',
+  'onProgress', 'signal'];
+// how often onProgress is called at most
+const PROGRESS_MS = 250;
 const OUTPUTS = ['records', 'arrow', 'none'];
 
 // Where workers come from: Node's entry sets worker threads and the core count; browsers have none
@@ -103,7 +106,9 @@ export class Scan {
           aggregate: o.aggregate ?? [],
           latest,
           output: latest ? 'none' : o.output ?? 'records',
+          workerData: o.workerData ?? null,
         },
+        progress: progressOf(o.onProgress, () => this.coverage()),
         write: (range, payload) => this.#push(revive(payload)),
       });
       await this.run.run(o.signal);
@@ -154,6 +159,18 @@ export class Scan {
       await new Promise((resolve) => { this.#wake = resolve; });
     }
   }
+}
+
+/** The run's progress callback: `onProgress(coverage)` now and then, or nothing. */
+function progressOf(onProgress, coverage) {
+  if (typeof onProgress !== 'function') return () => {};
+  let last = 0;
+  return () => {
+    const now = Date.now();
+    if (now - last < PROGRESS_MS) return;
+    last = now;
+    onProgress(coverage());
+  };
 }
 
 /** A Web Worker as run.mjs drives workers. */

@@ -24,7 +24,8 @@
 // LatestPerKey per range, or null), line(topic, partition, record) (latest's output form) }.
 // `output` is { kind: 'stream', encode(topic, partition, records, chunk) -> { payload, transfer } } (sent
 // as it is read, in order), { kind: 'file', open(range) -> { add(topic, partition, records, chunk),
-// finish(start, end) -> file info } } (written when the range ends), or { kind: 'none' }.
+// finish(start, end) -> file info } } (written when the range ends), or { kind: 'none' };
+// `onResponse(response)`, when there, sees each decoded fetch response before its chunks.
 
 // Data messages in flight at once: the reading goes on while the caller writes, but not further
 // ahead than this (the caller acknowledges each one once written).
@@ -68,7 +69,6 @@ export class ScanWorker {
       case 'stop':
         this.stopping = msg.reason ?? 'interrupted';
         this.current?.abort();
-        this.#wake('credit');
         this.#wake('grant', 0);
         break;
       default:
@@ -106,8 +106,11 @@ export class ScanWorker {
         // where the broker said the partition ends when the range began: a range past it (a log
         // truncated since the plan) ends there
         onResponse: ({ response }) => {
-          if (brokerEnd !== null) return;
-          for (const t of response.topics) for (const p of t.partitions) if (p.partition === partition && p.errorCode === 0) brokerEnd = endOf(p, s.consume.isolationLevel);
+          if (brokerEnd === null) {
+            for (const t of response.topics) for (const p of t.partitions) if (p.partition === partition && p.errorCode === 0) brokerEnd = endOf(p, s.consume.isolationLevel);
+          }
+          // a session that hands out whole responses sees each before its chunks
+          s.onResponse?.(response);
         },
       });
       try {
@@ -179,23 +182,23 @@ export class ScanWorker {
         ended = 'limit';
       }
     }
-    let message = null;
-    if (s.output.kind === 'stream' && matched.length) {
-      message = s.output.encode(topic, partition, matched, chunk);
-      while (this.inFlight >= IN_FLIGHT && !this.stopping) await this.#wait('credit');
-    }
-    // stopped meanwhile: what this chunk holds is not the range's, which stops before it
-    if (this.stopping) return this.stopping;
     if (aggregates) for (const r of matched) aggregates.add(topic, partition, r);
     if (latest) for (const r of matched) latest.add(topic, partition, r, s.line(topic, partition, r));
     if (file && matched.length) file.add(topic, partition, matched, chunk);
     state.records += read;
     state.matches += matched.length;
     if (next > state.next) state.next = next;
-    if (message) {
+    if (s.output.kind === 'stream' && matched.length) {
+      // made last: an output may move the chunk's bytes to the caller (the page's does)
+      const message = s.output.encode(topic, partition, matched, chunk);
+      // the caller acknowledges what it wrote, also while the scan stops
+      while (this.inFlight >= IN_FLIGHT) await this.#wait('credit');
       this.inFlight++;
       this.post({ type: 'data', id, payload: message.payload, ...state }, message.transfer);
-    } else if (Date.now() - this.lastProgress > PROGRESS_MS) {
+      return ended ?? this.stopping;
+    }
+    if (this.stopping) return this.stopping;
+    if (Date.now() - this.lastProgress > PROGRESS_MS) {
       this.lastProgress = Date.now();
       this.post({ type: 'progress', id, ...state });
     }

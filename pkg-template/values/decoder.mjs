@@ -31,15 +31,16 @@ const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/;
 // Why a side did not decode, as a code beside the text: FRAMING (the id or indexes cannot be read),
 // REGISTRY (no answer, 404, too large), SCHEMA (it does not parse, or is of another format),
 // NO_SCHEMA (nothing to decode it with), UNLOADED (decodeLoaded before prepare), DECODE (the bytes
-// do not fit the schema or format).
+// do not fit the schema or format), LIMIT (past a bound of limits.mjs: the value, or its schema's
+// references).
 class ValueError extends Error {
   constructor(code, message) {
     super(message);
     this.code = code;
   }
 }
-const codeOf = (e) => (e instanceof FramingError ? 'FRAMING' : e instanceof RegistryError ? 'REGISTRY' : e?.code in CODES ? e.code : 'DECODE');
-const CODES = { FRAMING: 1, REGISTRY: 1, SCHEMA: 1, NO_SCHEMA: 1, UNLOADED: 1, DECODE: 1 };
+const CODES = new Set(['FRAMING', 'REGISTRY', 'SCHEMA', 'NO_SCHEMA', 'UNLOADED', 'DECODE', 'LIMIT']);
+const codeOf = (e) => (CODES.has(e?.code) ? e.code : e instanceof FramingError ? 'FRAMING' : e instanceof RegistryError ? 'REGISTRY' : 'DECODE');
 
 export class ValueDecoder {
   /**
@@ -149,7 +150,7 @@ export class ValueDecoder {
         const code = codeOf(e);
         tried.push({ format: 'registry', code, error: errorText(e) });
         // bytes that merely look framed (FRAMING), or an id with nothing to ask (NO_SCHEMA), are no failure
-        if (code === 'REGISTRY' || code === 'SCHEMA' || code === 'DECODE') failed = { code, error: `registry: ${errorText(e)}` };
+        if (code === 'REGISTRY' || code === 'SCHEMA' || code === 'DECODE' || code === 'LIMIT') failed = { code, error: `registry: ${errorText(e)}` };
       }
     }
     const out = this.#unframed(bytes, tried);
@@ -273,7 +274,7 @@ const keyOf = (framing) => (framing.guid ? `guid:${framing.guid}` : `${framing.r
 
 /** A schema of the registry compiled: { format, decode } (Avro), { format, proto } (Protobuf), { format } (JSON Schema). */
 async function compileSchema(schemaType, schema, references, { int64, json }) {
-  const format = TYPE_FORMAT[schemaType];
+  const format = Object.hasOwn(TYPE_FORMAT, schemaType) ? TYPE_FORMAT[schemaType] : null;
   if (!format) throw new ValueError('SCHEMA', `a schema of type ${schemaType}, which is not Avro, Protobuf or JSON`);
   try {
     if (format === 'avro') return { format, decode: await compileAvro(schema, references, { int64 }) };

@@ -1,5 +1,6 @@
 // The formats that need no schema: JSON, UTF-8 text and MessagePack (msgpackr).
 
+import { setOwn } from './limits.mjs';
 import { vendor } from './vendor.mjs';
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -58,9 +59,37 @@ export function parseJson(bytes, at = 0, int64 = 'number') {
 /**
  * A MessagePack decoder (`(bytes) => value`): maps as plain objects, binary as bytes, 64-bit
  * integers as numbers (BigInts beyond 2^53, so that none is rounded) or, with int64 'bigint', BigInts.
+ * msgpackr renames a key `__proto__` (to `__proto_`) when it makes objects: bytes that hold that
+ * name are read as Maps instead and made objects here, with the key kept as an own member.
  */
 export async function msgpackDecoder({ int64 = 'number' } = {}) {
   const { Unpackr } = await vendor('msgpack');
-  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: int64 === 'bigint' ? 'bigint' : 'auto' });
-  return (bytes) => unpackr.unpack(bytes);
+  const int64AsType = int64 === 'bigint' ? 'bigint' : 'auto';
+  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType });
+  const maps = new Unpackr({ useRecords: false, mapsAsObjects: false, int64AsType });
+  return (bytes) => (holds(bytes, PROTO) ? mapsAsObjects(maps.unpack(bytes)) : unpackr.unpack(bytes));
+}
+
+const PROTO = new TextEncoder().encode('__proto__');
+
+function holds(bytes, needle) {
+  const first = needle[0];
+  for (let i = bytes.indexOf(first); i >= 0 && i <= bytes.length - needle.length; i = bytes.indexOf(first, i + 1)) {
+    let k = 1;
+    while (k < needle.length && bytes[i + k] === needle[k]) k++;
+    if (k === needle.length) return true;
+  }
+  return false;
+}
+
+/** msgpackr's Maps as the objects it makes otherwise (keys as text, as it names them), `__proto__` an own member. */
+function mapsAsObjects(v) {
+  if (Array.isArray(v)) return v.map(mapsAsObjects);
+  if (!(v instanceof Map)) return v;
+  const out = {};
+  for (const [k, x] of v) {
+    if (k !== null && typeof k === 'object') throw new TypeError('a MessagePack map key that is not text, a number or a boolean');
+    setOwn(out, String(k), mapsAsObjects(x));
+  }
+  return out;
 }
