@@ -25,6 +25,7 @@ import { PKG_DIR } from './ours.mjs'
 import { REPO_ROOT } from './frames.mjs'
 import { RawFetchConnection, parseFetchV12, walkBatches } from './live-fetch.mjs'
 import { rdkafkaReaders } from './live-rdkafka.mjs'
+import { arrowFileReaders } from './live-arrow.mjs'
 
 const require = createRequire(import.meta.url)
 
@@ -715,7 +716,7 @@ function decodeOnlyReader(client, frames) {
 
 // ---------------------------------------------------------------------------------------------
 
-export const LIVE_READERS = ['ours', 'ours-skip', 'ours-threads-2', 'kafkajs', 'platformatic', 'confluent', 'node-rdkafka', 'raw', 'pipelined', 'decode-only', 'timeline', 'parallel-1', 'parallel-2']
+export const LIVE_READERS = ['ours', 'ours-skip', 'ours-threads-2', 'cli-arrow', 'kafkajs', 'platformatic', 'confluent', 'node-rdkafka', 'raw', 'pipelined', 'decode-only', 'timeline', 'parallel-1', 'parallel-2']
 
 async function makeReaders(opts, frames) {
   const skipped = []
@@ -726,6 +727,7 @@ async function makeReaders(opts, frames) {
   if (!client.error && want('ours')) readers.push(oursReader(client))
   if (!client.error && want('ours-skip')) readers.push(oursReader(client, { crc: 'skip' }))
   if (!client.error && want('ours-threads-2')) readers.push(oursReader(client, { decodeThreads: 2 }))
+  if (!client.error && want('cli-arrow')) readers.push(...arrowFileReaders({ mark, since }, client.version))
   if (want('kafkajs')) readers.push(kafkajsReader())
   if (want('platformatic')) readers.push(platformaticReader(await import('@platformatic/kafka')))
   if (want('confluent') || want('node-rdkafka')) {
