@@ -57,19 +57,28 @@ function mapViews(table, views) {
 function compactViews(f, batch, starts) {
   const n = batch.length;
   const views = new Int32Array(batch.values.buffer, batch.values.byteOffset, n * 4);
-  const data = batch.data ?? [];
+  const sources = (batch.data ?? []).map((d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+  const { out, buffers } = placeValues(views, n, sources, starts);
+  return new (f.batchType(batch.type))({ ...batchProps(batch), values: new Uint8Array(out.buffer), data: buffers.length ? buffers : [new Uint8Array(0)] });
+}
+
+/**
+ * The views `out` and data `buffers` of a view batch of `n` values (`views`, into `sources`): the
+ * work of compactViews on plain typed arrays only, which V8 keeps optimised (the batch classes of
+ * keys, values and header keys differ: code that reads them is dropped when it meets another).
+ */
+function placeValues(views, n, sources, starts) {
   const out = new Int32Array(views);
   const buffers = [];
   const bounds = starts ?? [0];
   // the bookkeeping in typed arrays: plain arrays change their elements' kind (an empty one, doubles
   // for Infinity), and V8 then drops its optimised code of this function, each time
-  const m = data.length;
+  const m = sources.length;
   const low = new Float64Array(m);
   const high = new Float64Array(m);
   const sum = new Float64Array(m);
   const target = new Int32Array(m);
   const base = new Float64Array(m);
-  const sources = data.map((d) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
   for (let s = 0; s < bounds.length; s++) {
     const from = bounds[s];
     const to = s + 1 < bounds.length ? bounds[s + 1] : n;
@@ -135,7 +144,7 @@ function compactViews(f, batch, starts) {
       at += len;
     }
   }
-  return new (f.batchType(batch.type))({ ...batchProps(batch), values: new Uint8Array(out.buffer), data: buffers.length ? buffers : [new Uint8Array(0)] });
+  return { out, buffers };
 }
 
 const batchProps = (b) => ({ type: b.type, length: b.length, nullCount: b.nullCount, validity: b.validity ?? new Uint8Array(0), values: b.values, offsets: b.offsets, children: b.children, data: b.data });
