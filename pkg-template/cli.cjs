@@ -13,6 +13,9 @@ const COMMANDS = {
   scan: () => require('./cli/scan.cjs'),
   metadata: () => require('./cli/metadata.cjs'),
   offsets: () => require('./cli/offsets.cjs'),
+  groups: () => ({ run: (argv) => require('./cli/groups.cjs').runGroups(argv) }),
+  group: () => ({ run: (argv) => require('./cli/groups.cjs').runGroup(argv) }),
+  configs: () => require('./cli/configs.cjs'),
   relay: () => ({ run: (argv) => require('./cli/serve.cjs').run('relay', argv) }),
   ui: () => ({ run: (argv) => require('./cli/serve.cjs').run('ui', argv) }),
 };
@@ -28,6 +31,9 @@ commands:
   capture           write a live topic's fetch responses to files, to decode again later
   metadata          list the cluster: brokers, controller, topics, partitions, leaders, replicas
   offsets           each partition's earliest, latest or first offset at a time
+  groups            the consumer groups: state, protocol, members, total lag
+  group GROUP       one group as kafka-consumer-groups.sh --describe shows it; --max-lag N for scripts
+  configs           a topic's or a broker's configuration
   ui                serve the inspection page and a relay: a live inspector in the browser
   relay             a read-only WebSocket relay through which browsers reach the brokers
   help              this text (also --help); --version prints the package's version
@@ -43,6 +49,12 @@ ${require('./cli/consume.cjs').captureUsage}
 ${require('./cli/metadata.cjs').metadataUsage}
 
 ${require('./cli/offsets.cjs').offsetsUsage}
+
+${require('./cli/groups.cjs').groupsUsage}
+
+${require('./cli/groups.cjs').groupUsage}
+
+${require('./cli/configs.cjs').configsUsage}
 
 ${require('./cli/serve.cjs').uiUsage}
 
@@ -81,7 +93,7 @@ main(process.argv.slice(2)).then(
     if (e instanceof UsageError || (e?.name === 'KafkaClientError' && e.code === 'INVALID_ARGUMENT')) {
       process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
       process.exitCode = 2;
-    } else if (e instanceof RunError) {
+    } else if (e instanceof RunError || e?.code === 'WS_MISSING') {
       process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
       process.exitCode = 1;
     } else {

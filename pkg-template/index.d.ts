@@ -533,7 +533,11 @@ export interface RecordView {
  */
 export declare function parseWhere(source: string): ((record: RecordView) => boolean) & { skip: ((raw: { key: Uint8Array | null; value: Uint8Array | null }) => boolean) | null };
 
-/** An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no produce. */
+/**
+ * An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no
+ * produce; it reads the cluster beside them (groups and their lag, configs, brokers) without joining
+ * or altering anything.
+ */
 export declare class KafkaClient {
   constructor(options: KafkaClientOptions);
   /** Brokers and topics (every topic when omitted); `signal` abandons the request. */
@@ -553,10 +557,131 @@ export declare class KafkaClient {
    * `await client.waitFor({ topic: 'orders', match: (r) => r.keyText() === id })`.
    */
   waitFor<const O extends WaitForOptions>(options: O): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
+  /** Every consumer group of the cluster (ListGroups at each broker), sorted by id. */
+  listGroups(options?: { signal?: AbortSignal }): Promise<ListedGroup[]>;
+  /**
+   * One group at its coordinator: state, members and, per partition, committed offset, end offset
+   * (ListOffsets latest) and lag, in records and in time. Read, never joined.
+   */
+  describeGroup(groupId: string, options?: DescribeGroupOptions): Promise<GroupDescription>;
+  /**
+   * Resolves once the group's lag (summed over its partitions; with `topics`, over every
+   * partition of them, a partition without a committed offset lagging by all its records) is at
+   * most `maxLag`; rejects with TIMEOUT after `timeoutMs` (default 30000), saying the lag last
+   * seen. For tests: `await client.waitForLag({ group: 'billing', topics: ['orders'] })`.
+   */
+  waitForLag(options: WaitForLagOptions): Promise<GroupDescription & { lag: number }>;
+  /** The configuration of a topic or of a broker (asked of that broker). */
+  configs(options: ({ topic: string; broker?: undefined } | { broker: number | string; topic?: undefined }) & { synonyms?: boolean; documentation?: boolean; signal?: AbortSignal }): Promise<ResourceConfig>;
+  /** The cluster's brokers: DescribeCluster where the broker offers it, else Metadata. */
+  brokers(options?: { signal?: AbortSignal }): Promise<{ clusterId: string | null; controllerId: number | null; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; via: 'DescribeCluster' | 'Metadata' }>;
   /** Scans whole topics on worker threads (Node): matches, coverage, aggregates; plans, shards and resume. */
   scan<const O extends ScanOptions>(options: O): Scan<Int64Of<O>>;
   /** Closes the connections: consume loops under way end (quietly), other calls in flight and later fail with CLOSED. */
   close(): void;
+}
+
+export interface ListedGroup {
+  groupId: string;
+  /** 'consumer' for consumers' groups; '' for a group that only commits offsets. */
+  protocolType: string;
+  /** From ListGroups v4 ('Stable', 'Empty', ...); null before. */
+  state: string | null;
+  /** From ListGroups v5: 'classic' | 'consumer' | 'share'; null before. */
+  type: string | null;
+  /** The node id of the broker that listed it (its coordinator). */
+  coordinator: number;
+}
+
+export interface DescribeGroupOptions {
+  /** Measure the lag in time too: one Fetch of the first record not consumed of each lagging partition (default true). */
+  lagTime?: boolean;
+  /** Every partition of these topics and no other, their offsets asked for by partition. */
+  topics?: string | string[];
+  signal?: AbortSignal;
+}
+
+export interface GroupMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  rackId: string | null;
+  /** A KIP-848 member's epoch; null in a classic group. */
+  memberEpoch: number | null;
+  /** The topics it subscribes to (a classic member's, decoded from the consumer protocol); null when unknown. */
+  subscription: { topics: string[]; topicRegex: string | null } | null;
+  assignment: { topic: string; partition: number }[];
+  /** A KIP-848 member's target assignment; null in a classic group. */
+  targetAssignment: { topic: string; partition: number }[] | null;
+  /** Why its bytes did not decode as the consumer protocol's, if they did not. */
+  decodeError?: string;
+}
+
+export interface GroupPartition {
+  topic: string;
+  partition: number;
+  /** The next offset the group reads; null when it committed none. */
+  committedOffset: number | null;
+  metadata: string | null;
+  /** ListOffsets latest (null when the topic is gone). */
+  endOffset: number | null;
+  /** endOffset - committedOffset; null without either. */
+  lag: number | null;
+  /** How long the first record not consumed has waited (0 at no lag); null where it cannot be read. */
+  lagMs: number | null;
+  /** The member it is assigned to, if known. */
+  memberId: string | null;
+  clientId: string | null;
+  clientHost: string | null;
+}
+
+export interface GroupDescription {
+  groupId: string;
+  /** 'consumer' (KIP-848, ConsumerGroupDescribe) or 'classic' (DescribeGroups); null when the broker offers neither. */
+  type: 'classic' | 'consumer' | null;
+  state: string | null;
+  protocolType: string | null;
+  /** The assignor. */
+  protocol: string | null;
+  coordinator: { nodeId: number; host: string; port: number };
+  /** null when the coordinator describes no group (it offers neither api). */
+  members: GroupMember[] | null;
+  partitions: GroupPartition[];
+  /** The sum of the partitions' lag. */
+  totalLag: number;
+}
+
+export interface WaitForLagOptions {
+  group: string;
+  /** Default 0. */
+  maxLag?: number;
+  /** Count every partition of these topics (name what the group reads, so that a group that has not committed yet is not taken as caught up). */
+  topics?: string[];
+  /** Default 30000. */
+  timeoutMs?: number;
+  /** Default 500. */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ResourceConfig {
+  resourceType: 'TOPIC' | 'BROKER' | string;
+  resourceName: string;
+  configs: {
+    name: string;
+    /** null when sensitive. */
+    value: string | null;
+    /** Kafka's name: 'DYNAMIC_TOPIC_CONFIG', 'STATIC_BROKER_CONFIG', 'DEFAULT_CONFIG', ... */
+    source: string;
+    isDefault: boolean;
+    isSensitive: boolean;
+    readOnly: boolean;
+    /** 'BOOLEAN', 'STRING', 'INT', 'LONG', ... (from DescribeConfigs v3); null before. */
+    type: string | null;
+    documentation: string | null;
+    synonyms: { name: string; value: string | null; source: string }[];
+  }[];
 }
 
 export interface ListOffsetsOptions {
@@ -600,7 +725,7 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
 };
 
 /** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, and keeps the bytes. */
-export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
+export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 
 /** Why a side did not decode (LIMIT: past a bound of the value layer: the value, or its schema's references). */
@@ -609,8 +734,11 @@ export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | '
 /** A key or value as data, and what it was read as. */
 export interface DecodedSide<T extends Int64 = number> {
   /** What it decoded as: 'bytes' when nothing did (then `error` or `tried` says why), 'null' for a null key or value. */
-  format: 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes' | 'null';
-  /** The data: Avro and Protobuf values as plain objects, JSON as parsed, text as a string, bytes as bytes. 64-bit integers are T. */
+  format: 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes' | 'null';
+  /**
+   * The data: Avro and Protobuf values as plain objects, JSON as parsed, text as a string, bytes as
+   * bytes, 'protobuf-raw' as ProtobufRawField[]. 64-bit integers are T.
+   */
   value: unknown;
   /** The schema id the bytes or headers carried (Confluent's 4-byte id, or Apicurio's global id). */
   schemaId?: number;
@@ -626,8 +754,20 @@ export interface DecodedSide<T extends Int64 = number> {
   error?: string;
   errorCode?: ValueErrorCode;
   /** format auto: each decoder tried before the one that won, and why it did not apply. */
-  tried?: { format: 'registry' | 'json' | 'text'; code: ValueErrorCode; error: string }[];
+  tried?: { format: 'registry' | 'json' | 'text' | 'protobuf-raw'; code: ValueErrorCode; error: string }[];
 }
+
+/**
+ * A field of Protobuf read without a schema (as protoc --decode_raw reads it): `type` is the wire
+ * type ('varint', 'fixed64', 'fixed32', 'group') or, for a length-delimited field, what its bytes
+ * are: a 'message' where they parse as one (10 levels deep at most), else a 'string' where they are
+ * UTF-8, else 'bytes'. Integers are unsigned: numbers, BigInts past 2^53 (or with int64 'bigint').
+ */
+export type ProtobufRawField =
+  | { field: number; type: 'varint' | 'fixed64' | 'fixed32'; value: number | bigint }
+  | { field: number; type: 'message' | 'group'; value: ProtobufRawField[] }
+  | { field: number; type: 'string'; value: string }
+  | { field: number; type: 'bytes'; value: Uint8Array };
 
 /** A schema given locally, for payloads without a registry's framing. */
 export type LocalSchema = { avro: unknown } | { protobuf: { source: string; type: string; references?: { name: string; schema: string }[] } };

@@ -8,7 +8,8 @@
 import { h, formatCount, plural } from './dom.js';
 import { liveStore, loadPackage } from './store.js';
 import { readFrom, readUntil, syncSeekInputs } from './live-seek.js';
-import { renderTopics as drawTopics } from './live-topics.js';
+import { offsetsFailed, renderTopics as drawTopics, setOffsets } from './live-topics.js';
+import { unpackTopics } from './topic-listing.js';
 import { drawCoverage, scanEndText, scanOptions } from './live-scan.js';
 
 const $ = (id) => document.getElementById(id);
@@ -33,6 +34,7 @@ export function initLive(page) {
   let refreshing = 0; // id of a quiet listing in flight (refreshTopics)
   let topicsTimer = 0; // the next quiet listing while a tail runs
   let topics = []; // the last listing
+  const offsetAsks = new Map(); // id -> the topics whose offsets the side list asked for
   let brokers = [];
   // { id, topic, from, until (texts), relay, cap, partitions, store, droppedInWorker, samples: [[time, received]],
   //   matches (N or Infinity), clock (timer of an Until time to come), endsBy (how the worker's pass ends:
@@ -75,6 +77,13 @@ export function initLive(page) {
   // ---- messages from the worker -------------------------------------------------------------------
 
   function onMessage(msg) {
+    // the offsets of rows in the side list's view
+    if (offsetAsks.has(msg.id)) {
+      if (msg.type === 'cluster-offsets') setOffsets(msg.result);
+      else offsetsFailed(offsetAsks.get(msg.id));
+      offsetAsks.delete(msg.id);
+      return;
+    }
     if (msg.type === 'live-topics' && msg.id === listing) {
       listing = 0;
       showTopics(msg);
@@ -83,7 +92,7 @@ export function initLive(page) {
     if (msg.id === refreshing) {
       refreshing = 0;
       if (msg.type === 'live-topics') {
-        topics = msg.topics;
+        topics = unpackTopics(msg.listing);
         renderTopics();
       }
       // while a tail runs, the list follows it even when no record comes
@@ -190,14 +199,15 @@ export function initLive(page) {
   }
 
   function showTopics(msg) {
-    topics = msg.topics;
+    topics = unpackTopics(msg.listing);
     brokers = msg.brokers;
     // a listing asked for while a tail ran (or failed) leaves what the status says of it
     if (phase === 'listing') {
       setPhase('connected');
       page.setStatus('ok', `${plural(topics.length, 'topic')} on ${brokers.join(', ')}. Pick one on the left, choose where to start, and start the tail.`, null);
     }
-    $('live-topic-names').replaceChildren(...topics.map((t) => h('option', { value: t.topic })));
+    // the names to type from, the first 500 (the side list's search finds the rest)
+    $('live-topic-names').replaceChildren(...topics.slice(0, 500).map((t) => h('option', { value: t.topic })));
     if (!$('live-topic').value && topics.some((t) => !t.isInternal)) $('live-topic').value = topics.find((t) => !t.isInternal).topic;
     renderTopics();
     page.listed(topics);
@@ -208,6 +218,10 @@ export function initLive(page) {
       $('live-topic').value = topic;
       renderTopics();
       page.refresh();
+    }, (names) => {
+      const id = nextId++;
+      offsetAsks.set(id, names);
+      ensureWorker().postMessage({ type: 'cluster-offsets', id, relay: relayUrl(), topics: names });
     });
   }
 

@@ -1,8 +1,9 @@
 // The relay's way to a Schema Registry: browsers read schemas through it (the page decodes values
 // by them) without the registry's credentials, which the relay holds, and without reaching any
 // other path of the registry. A security boundary like the WebSocket relay, so it
-//   - answers GET only, and only the schema paths a reader needs (SCHEMA_PATHS), without a query
-//     but ?format=serialized; everything else is refused before the registry is asked;
+//   - answers GET only, and only the schema paths a reader needs (SCHEMA_PATHS: schemas, subjects
+//     and their versions), without a query but ?format=serialized; everything else is refused
+//     before the registry is asked;
 //   - checks the request's Host (its own names: no DNS rebinding) and its Origin (the relay's own
 //     pages and --allow-origin; a browser's cross-site request without an Origin is refused by its
 //     Sec-Fetch-Site);
@@ -17,14 +18,17 @@
 import { printable } from '../printable.mjs';
 
 // the reader's paths (values/registry.mjs), segment by segment: a schema by id or GUID, the
-// subjects of an id, and a subject's version (references). Segments are matched as sent, but a
-// subject, which is matched decoded: any text but control characters and a way out (..).
+// subjects of an id, and a subject's version (references); and the page's Schema Registry view's:
+// the subjects, and a subject's versions. Segments are matched as sent, but a subject, which is
+// matched decoded: any text but control characters and a way out (..).
 const SUBJECT = /^(?!.*\.\.)[^\u0000-\u001f\u007f]{1,255}$/su;
 const SCHEMA_PATHS = [
   [/^schemas$/, /^ids$/, /^\d{1,10}$/],
   [/^schemas$/, /^ids$/, /^\d{1,10}$/, /^versions$/],
   [/^schemas$/, /^guids$/, /^[0-9a-fA-F-]{36}$/],
   [/^subjects$/, SUBJECT, /^versions$/, /^(\d{1,10}|latest)$/],
+  [/^subjects$/],
+  [/^subjects$/, SUBJECT, /^versions$/],
 ];
 // what answers carry to the browser, whatever the registry sent: JSON, never sniffed, and a page
 // of its own if opened (no script, no request, no form, an opaque origin)

@@ -24,6 +24,7 @@ import http from 'node:http';
 import { parseAddress } from '../client/address.mjs';
 import { KafkaClient, resolveClientOptions } from '../client/client.mjs';
 import { KafkaClientError } from '../client/errors.mjs';
+import { loadWs } from '../optional-ws.mjs';
 import { closeReason, printable } from '../printable.mjs';
 import { BufferBudget, CLOSE, relayConnection } from './pipe.mjs';
 import { registryProxy } from './registry.mjs';
@@ -74,6 +75,9 @@ export async function startRelay(options = {}) {
   for (const origin of allowOrigins) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) throw new KafkaClientError('INVALID_ARGUMENT', `an origin is scheme://host[:port] with nothing after it, got '${origin}'`);
   }
+  // loaded here, not with the package: decoding alone never needs it (a third of the load time),
+  // and it is an optional dependency; first, so that nothing is started without it
+  const { WebSocketServer } = await loadWs('the relay');
   // every line printable: they carry what clients and brokers sent (origins, host names, errors)
   const log = (line) => writeLog(printable(line));
   const { bootstrap, connection: connectionOptions } = resolveClientOptions(clientOptions);
@@ -130,8 +134,6 @@ export async function startRelay(options = {}) {
   server.on('connection', (socket) => httpSockets.add(socket));
   // a ceiling for the two bounds together (WebSockets are counted at their handshake, below)
   server.maxConnections = maxConnections + 2 * HTTP_SOCKETS;
-  // loaded here, not with the package: decoding alone never needs it (a third of the load time)
-  const { WebSocketServer } = await import('ws');
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes + 4 });
   // WebSocket connections from their handshake's first check to their end
   let open = 0;

@@ -1,12 +1,12 @@
 // ValueDecoder: a record's key and value as data. Each side has a format (`auto`, `avro`,
-// `protobuf`, `json-schema`, `json`, `text`, `msgpack` or `bytes`); schemas come from a registry
-// (by the id the bytes or headers carry: framing.mjs) or from local schemas, are fetched once per
+// `protobuf`, `json-schema`, `json`, `text`, `msgpack`, `protobuf-raw` or `bytes`); schemas come
+// from a registry (by the id the bytes or headers carry: framing.mjs) or from local schemas, are fetched once per
 // id (registry.mjs) and compiled once per id (avro.mjs, protobuf.mjs), and every record of that
 // schema shares the compiled decoder.
 //
 // `auto` tries, in order: the registry's schema when the bytes are framed (and a registry or a local
-// schema is there), JSON, UTF-8 text, and keeps the bytes; the result says which won and, in
-// `tried`, why each one before it failed. A value that does not decode keeps its bytes and says
+// schema is there), JSON, UTF-8 text, Protobuf without a schema (protobuf-raw.mjs), and keeps the
+// bytes; the result says which won and, in `tried`, why each one before it failed. A value that does not decode keeps its bytes and says
 // why: a record is never lost for its value.
 //
 // A decoded side: { format, value, schemaId?, guid?, registry?, messageType?, messageIndexes?,
@@ -18,9 +18,10 @@ import { FramingError, framingOf, messageIndexes } from './framing.mjs';
 import { msgpackDecoder, parseJson, utf8Text } from './plain.mjs';
 import { jsonForm } from './json-form.mjs';
 import { compileProto } from './protobuf.mjs';
+import { decodeProtobufRaw } from './protobuf-raw.mjs';
 import { RegistryClient, RegistryError } from './registry.mjs';
 
-export const VALUE_FORMATS = ['auto', 'avro', 'protobuf', 'json-schema', 'json', 'text', 'msgpack', 'bytes'];
+export const VALUE_FORMATS = ['auto', 'avro', 'protobuf', 'json-schema', 'json', 'text', 'msgpack', 'protobuf-raw', 'bytes'];
 const SCHEMA_FORMATS = new Set(['auto', 'avro', 'protobuf', 'json-schema']);
 const TYPE_FORMAT = { AVRO: 'avro', PROTOBUF: 'protobuf', JSON: 'json-schema' };
 
@@ -130,6 +131,8 @@ export class ValueDecoder {
       }
       case 'json':
         return attempt(format, bytes, () => ({ format: 'json', value: this.form(parseJson(bytes, 0, this.int64)) }));
+      case 'protobuf-raw':
+        return attempt(format, bytes, () => ({ format, value: this.form(decodeProtobufRaw(bytes, { int64: this.int64 })) }));
       case 'msgpack':
         return attempt(format, bytes, () => {
           if (!this.msgpack) throw new ValueError('UNLOADED', 'the MessagePack decoder is not loaded (prepare the records first)');
@@ -162,7 +165,7 @@ export class ValueDecoder {
     return out;
   }
 
-  /** auto past the registry's schema: JSON, then text, then the bytes (each failure added to `tried`). */
+  /** auto past the registry's schema: JSON, then text, then Protobuf without a schema, then the bytes (each failure added to `tried`). */
   #unframed(bytes, tried) {
     try {
       return { format: 'json', value: this.form(parseJson(bytes, 0, this.int64)) };
@@ -175,6 +178,11 @@ export class ValueDecoder {
     const control = invalidAt === null ? text.search(CONTROL) : -1;
     if (invalidAt === null && control < 0) return { format: 'text', value: text };
     tried.push({ format: 'text', code: 'DECODE', error: invalidAt !== null ? `not UTF-8 (byte ${invalidAt})` : `control character U+${text.charCodeAt(control).toString(16).padStart(4, '0').toUpperCase()} at character ${control}` });
+    try {
+      return { format: 'protobuf-raw', value: this.form(decodeProtobufRaw(bytes, { int64: this.int64 })) };
+    } catch (e) {
+      tried.push({ format: 'protobuf-raw', code: 'DECODE', error: errorText(e) });
+    }
     return { format: 'bytes', value: bytes };
   }
 

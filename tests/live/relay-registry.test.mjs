@@ -57,6 +57,9 @@ describe('the relay\'s registry paths', () => {
     assert.equal((await request(`${relay.registryUrl}/schemas/ids/999`)).status, 404, 'the registry\'s own 404');
     assert.deepEqual(registry.requests.slice(before).map((r) => r.path),
       [`/schemas/ids/${id}`, `/schemas/ids/${id}/versions`, '/subjects/orders-value/versions/1', '/subjects/common%2Fmoney.proto/versions/1', '/schemas/ids/999']);
+    // the subjects and a subject's versions, for the page's Schema Registry view
+    assert.deepEqual(JSON.parse((await request(`${relay.registryUrl}/subjects`)).text), ['common/money.proto', 'orders-value']);
+    assert.deepEqual(JSON.parse((await request(`${relay.registryUrl}/subjects/orders-value/versions`)).text), [1]);
     // a RegistryClient in a page uses it as a registry
     const client = new pkg.RegistryClient({ url: relay.registryUrl });
     assert.equal((await client.schemaById(id)).schema, '"string"');
@@ -73,8 +76,9 @@ describe('the relay\'s registry paths', () => {
       ['OPTIONS', '/schemas/ids/1', 405],
       ['GET', '', 404],
       ['GET', '/', 404],
-      ['GET', '/subjects', 404],
-      ['GET', '/subjects/orders-value/versions', 404],
+      ['GET', '/subjects?deleted=true', 404],
+      ['GET', '/subjects/orders-value', 404],
+      ['GET', '/subjects/orders-value/versions?deleted=true', 404],
       ['GET', '/config', 404],
       ['GET', '/mode', 404],
       ['GET', '/contexts', 404],

@@ -7,7 +7,8 @@ print where they landed. Used by tests/live/brokers.mjs (produce).
 SPEC (only bootstrap, topic and records, or generate, are required):
   {"bootstrap": "127.0.0.1:9092",
    "topic": "t",
-   "create": {"partitions": 3},        CreateTopics first (an existing topic is fine). Tansu only:
+   "create": {"partitions": 3},        CreateTopics first (an existing topic is fine), with "config":
+                                       {"retention.ms": "1000"} the topic's settings. Tansu only:
                                        the mock has no CreateTopics, use its create_topic command
                                        (brokers.mjs produce() does) or let the producer auto-create
                                        it (4 partitions).
@@ -87,7 +88,7 @@ def b64(s):
     return None if s is None else base64.b64decode(s)
 
 
-def create_topic(base, topic, partitions, deadline):
+def create_topic(base, topic, partitions, deadline, config=None):
     admin = AdminClient(base)
     md = admin.list_topics(timeout=max(deadline - time.monotonic(), 1))
     if (md.cluster_id or '').startswith('mockCluster'):
@@ -95,7 +96,7 @@ def create_topic(base, topic, partitions, deadline):
             raise Fail(f'topic {topic} does not exist and the mock cluster has no CreateTopics: '
                        'create it with the mock command create_topic')
         return
-    fut = admin.create_topics([NewTopic(topic, partitions, 1)])[topic]
+    fut = admin.create_topics([NewTopic(topic, partitions, 1, config=config or {})])[topic]
     try:
         fut.result(max(deadline - time.monotonic(), 1))
     except KafkaException as e:
@@ -146,7 +147,7 @@ def main():
     left = lambda: max(deadline - time.monotonic(), 0.1)  # noqa: E731
     base = {'bootstrap.servers': spec['bootstrap'], 'logger': quiet_logger(), **spec.get('config', {})}
     if spec.get('create'):
-        create_topic(base, topic, spec['create'].get('partitions', 1), deadline)
+        create_topic(base, topic, spec['create'].get('partitions', 1), deadline, spec['create'].get('config'))
 
     # segments of records written alike, in input order: plain records in a row share one
     segments = []
