@@ -112,6 +112,7 @@ class RecordWriter {
     return this.format !== 'arrow' || this.decoded;
   }
 
+  /** @param {{ topic?: string, partition?: number, records: object[], source?: object }} part */
   async write({ topic, partition, records, source }) {
     if (this.format === 'arrow') {
       this.arrow ??= arrowWriter(this);
@@ -176,7 +177,7 @@ function openFile(file) {
   // up to 16 MiB queued before a write waits: the file is written on libuv's threads while the
   // next records are fetched and decoded, instead of after each partition's records
   const stream = fs.createWriteStream(null, { fd, highWaterMark: 16 * 1024 * 1024 });
-  stream.on('error', (e) => {
+  stream.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
     process.stderr.write(`kafka-fetch-decoder: --out ${file}: ${e.code ?? e.message}\n`);
     process.exit(1);
   });

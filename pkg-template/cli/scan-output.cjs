@@ -15,7 +15,7 @@ const valuesAsked = (o) => Boolean(o.schemaRegistry || o.keyFormat || o.valueFor
  * The output of scan options `o`: { kind (what the workers make: text, arrow, parquet or none),
  * decoded, terminal, parquet, write(range, payload), end(run) }.
  */
-function scanOutput(o, question, out, err) {
+function scanOutput(o, question, out) {
   const { format, aggregate, latest } = question;
   const decoded = valuesAsked(o) || formatDecodes(o);
   const terminal = !o.out && Boolean(out.isTTY);
