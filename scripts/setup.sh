@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One idempotent set-up for tests, demo and build: the wasm target, the wasm-bindgen CLI at the
-# exact version Cargo.lock pins, Debian's chromium + chromedriver (browser tests), kcat (the
-# CLI's oracle), protoc (protobuf-raw's oracle) and GNU parallel (the scan's shards), and npm packages.
+# exact version Cargo.lock pins, Debian's chromium + chromedriver, firefox-esr, and WebKitGTK's
+# driver with Xvfb (browser tests), kcat (the CLI's oracle), protoc (protobuf-raw's oracle) and GNU
+# parallel (the scan's shards), and npm packages.
 # Fast when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,15 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# Firefox ESR and WebKitGTK, the browser tests' other engines (tests/browser/engines.mjs): Debian's
+# firefox-esr, driven over WebDriver BiDi; WebKitWebDriver with MiniBrowser, under Xvfb
+if [ ! -x /usr/bin/firefox-esr ] || [ ! -x /usr/bin/WebKitWebDriver ] || [ ! -x /usr/bin/Xvfb ]; then
+  echo "setup: installing Debian's firefox-esr, webkit2gtk-driver and xvfb"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb >/dev/null
 fi
 
 # kcat, the oracle of the CLI's kcat-like commands (tests/live/kcat.test.mjs): Debian's package

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: every check, natively, in wasm (Node and headless Chromium), and through the built
-# npm package (Node and the inspection page in Chromium). Set-up runs first (npm's pretest).
+# npm package (Node and the inspection page in Chromium, part of it in Firefox ESR and WebKitGTK too).
+# Set-up runs first (npm's pretest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,4 +27,6 @@ node scripts/build.mjs
 node scripts/check-js.mjs
 # tests/live/: real brokers (Tansu; librdkafka's mock cluster) that the tests start and stop
 node --test tests/js/ tests/browser/ tests/live/
+# the web build, the page and the client in a page again in Firefox ESR and WebKitGTK
+bash scripts/test-engines.sh firefox webkit
 bash scripts/fuzz-smoke.sh

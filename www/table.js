@@ -69,12 +69,19 @@ export class VirtualTable {
       });
     });
     let width = -1;
+    let resizing = 0;
+    // laid out in the next frame, not in the observer's callback: what the layout changes (column
+    // widths, a scrollbar that comes or goes) resizes the table again, which within the callback is
+    // a "ResizeObserver loop" error (Firefox, at 1024x768)
     new ResizeObserver(() => {
-      if (root.clientWidth !== width) {
-        width = root.clientWidth;
-        onWidth?.();
-      }
-      this.relayout();
+      resizing ||= requestAnimationFrame(() => {
+        resizing = 0;
+        if (root.clientWidth !== width) {
+          width = root.clientWidth;
+          onWidth?.();
+        }
+        this.relayout();
+      });
     }).observe(root);
     this.layer.addEventListener('click', (event) => {
       const row = event.target.closest('.vrow');

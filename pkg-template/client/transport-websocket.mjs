@@ -49,6 +49,13 @@ export function webSocketTransport(relayUrl, { WebSocket: WebSocketClass = null,
           if (!opened) reject(closeReason);
           for (const fn of closeHandlers) fn(closeReason);
         };
+        // an error before opening is a relay not reached; WebKit sends no close after it when the
+        // port is one browsers block (9, for one), so this is not left to the close
+        ws.onerror = () => {
+          if (opened) return;
+          clearTimeout(timer);
+          reject(new Error(`cannot reach the relay at ${base.href}`));
+        };
         ws.onopen = () => {
           clearTimeout(timer);
           opened = true;

@@ -74,31 +74,3 @@ export async function launchChromium(options = {}) {
   };
   return { context, page, close, profile };
 }
-
-/**
- * www/serve.mjs and Chromium with a page open on that origin, where page.evaluate can import
- * /pkg/web.mjs; `before(page)` runs before the page loads (routes, for example). Resolves with
- * { origin, page, context, close() }; close() stops both.
- */
-export async function openServedPage({ before } = {}) {
-  const { server, origin } = await startServer();
-  let browser;
-  try {
-    browser = await launchChromium();
-    await before?.(browser);
-    await browser.page.goto(`${origin}/www/serve.mjs`); // any same-origin page: the tests run in its context
-  } catch (e) {
-    await browser?.close();
-    server.kill();
-    throw e;
-  }
-  return {
-    origin,
-    page: browser.page,
-    context: browser.context,
-    close: async () => {
-      await browser.close();
-      server.kill();
-    },
-  };
-}

@@ -1,43 +1,50 @@
-// Every ../shared/corpus capture through the public JS API of the web build in headless Chromium
-// (await init(), then decodeFetchResponse), checked with the same code as in Node
-// (tests/js/ground-truth.mjs). The captures live outside the served folder, so requests for
-// /corpus/* are answered from disk.
+// Every ../shared/corpus capture through the public JS API of the web build in the engine of the
+// run (engines.mjs: Chromium, Firefox ESR or WebKitGTK): await init(), then decodeFetchResponse,
+// checked with the same code as in Node (tests/js/ground-truth.mjs). The captures live outside the
+// served folder: a server of this test hands them to the page from another port of 127.0.0.1.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
-import { openServedPage } from './chromium.mjs';
+import { engine, openServedPage, userAgentPattern } from './engines.mjs';
 import { corpusDir, corpusNames } from '../js/helpers.mjs';
 
 let browser;
+let corpus;
 
 before(async () => {
-  browser = await openServedPage({
-    before: ({ context }) => context.route('**/corpus/*', (route) => {
-      const file = path.join(corpusDir, path.basename(new URL(route.request().url()).pathname));
-      route.fulfill({ body: fs.readFileSync(file), contentType: 'application/octet-stream' });
-    }),
+  corpus = http.createServer((req, res) => {
+    fs.readFile(path.join(corpusDir, path.basename(new URL(req.url, 'http://x').pathname)), (err, body) => {
+      res.writeHead(err ? 404 : 200, { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*' });
+      res.end(body);
+    });
   });
+  await new Promise((resolve) => corpus.listen(0, '127.0.0.1', resolve));
+  browser = await openServedPage();
 });
 
-after(() => browser?.close());
+after(async () => {
+  await browser?.close();
+  corpus?.close();
+});
 
-test('every corpus capture agrees with its ground truth in Chromium', async () => {
+test(`every corpus capture agrees with its ground truth in ${engine}`, async () => {
   const names = corpusNames();
   assert.equal(names.length, 77);
-  const result = await browser.page.evaluate(async (names) => {
+  const result = await browser.page.evaluate(async ({ names, base }) => {
     const api = await import('/pkg/web.mjs');
     await api.init();
     const { checkCapture } = await import('/tests/js/ground-truth.mjs');
     const problems = [];
     for (const name of names) {
-      const frame = new Uint8Array(await (await fetch(`/corpus/${name}.bin`)).arrayBuffer());
-      const meta = await (await fetch(`/corpus/${name}.json`)).json();
+      const frame = new Uint8Array(await (await fetch(`${base}/${name}.bin`)).arrayBuffer());
+      const meta = await (await fetch(`${base}/${name}.json`)).json();
       problems.push(...checkCapture(api.decodeFetchResponse, name, frame, meta));
     }
     return { checked: names.length, problems, agent: navigator.userAgent };
-  }, names);
-  assert.match(result.agent, /Chrome/);
+  }, { names, base: `http://127.0.0.1:${corpus.address().port}` });
+  assert.match(result.agent, userAgentPattern);
   assert.equal(result.checked, 77);
   assert.deepEqual(result.problems, []);
 });

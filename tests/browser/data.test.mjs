@@ -1,9 +1,9 @@
-// Results as ordinary data in Chromium: a response posted to a Web Worker and returned through
-// Playwright's page.evaluate arrives with every field; toTransferable moves one to a worker; the
+// Results as ordinary data in the engine of the run (engines.mjs): a response posted to a Web Worker
+// and returned through page.evaluate arrives with every field; toTransferable moves one to a worker; the
 // text and header helpers work on browser Uint8Arrays.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openServedPage } from './chromium.mjs';
+import { openServedPage } from './engines.mjs';
 import { pkg, sample, b64 } from '../js/helpers.mjs';
 
 let browser;
@@ -25,7 +25,7 @@ const DECODE = async () => {
   return { api, res: api.decodeFetchResponse(frame, { apiVersion: 12 }) };
 };
 
-test("Playwright's page.evaluate returns a response and its records with every field", async () => {
+test("page.evaluate returns a response and its records with every field", async () => {
   const res = await browser.page.evaluate(`(${DECODE})().then(({ res }) => res)`);
   const records = res.topics.flatMap((t) => t.partitions).flatMap((p) => p.records);
   // page.evaluate serialises typed arrays as arrays of numbers

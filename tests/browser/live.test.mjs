@@ -1,4 +1,4 @@
-// The inspection page's live mode in headless Chromium against a real broker: Tansu (tests/live/
+// The inspection page's live mode in the engine of the run (engines.mjs) against a real broker: Tansu (tests/live/
 // brokers.mjs) behind the relay of `node pkg/cli.cjs ui --port 0`, with records written by librdkafka
 // (produce()) while the page tails. Also: a page of another origin refused by the relay, a broker
 // killed mid-tail, and the page thread staying responsive while a producer writes 300,000 records at
@@ -16,12 +16,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
-import { launchChromium, startServer, startUi } from './chromium.mjs';
+import { startServer, startUi } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser, only } from './engines.mjs';
 import { traceLongTasks } from './tracing.mjs';
-import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
+import { corpusDir, loadCapture } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const b64 = (text) => Buffer.from(text).toString('base64');
 
 let tansu;
@@ -44,7 +44,7 @@ before(async () => {
   // the broker stands in for a machine of its own: it must not take the page's core
   tansu = await startTansu({ nice: 10 });
   ui = await startUi(tansu.bootstrap);
-  browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+  browser = await launchBrowser({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
   ({ page } = browser);
   watch(page);
 });
@@ -280,7 +280,7 @@ test('a page of another origin is refused by the relay, and the page says how to
   }
 });
 
-test('the page server answers loopback names only, and a bad path is a 400, not a crash', async () => {
+test('the page server answers loopback names only, and a bad path is a 400, not a crash', only('chromium', 'no browser takes part'), async () => {
   const { hostname, port } = new URL(ui.origin);
   const get = (pathname, host) => new Promise((resolve, reject) => {
     http.get({ hostname, port, path: pathname, headers: { host } }, (res) => {
@@ -330,7 +330,7 @@ test('a broker killed mid-tail shows an error, the records stay, and the page st
   }
 });
 
-test('the page thread has no task over 50 ms while a producer writes 300,000 records at 50,000/s or more', async (t) => {
+test('the page thread has no task over 50 ms while a producer writes 300,000 records at 50,000/s or more', only('chromium', 'traced with the Chrome DevTools Protocol'), async (t) => {
   await produce(tansu, { topic: 'busy', create: { partitions: 2 }, records: [] });
   await startTail(page, { topic: 'busy', from: 'earliest', cap: 100_000 });
   await page.evaluate(() => {

@@ -1,4 +1,4 @@
-// The inspection page's scan in headless Chromium: a topic on Tansu, behind the relay of `node
+// The inspection page's scan in the engine of the run (engines.mjs): a topic on Tansu, behind the relay of `node
 // pkg/cli.cjs ui --port 0`, scanned on two Web Workers (each its own relay connection) for a Where:
 // the matches in the table (and its export) are exactly those of the topic, the coverage is drawn
 // per partition; a scan stopped mid-way (at N matches) says so and continues where it stopped, each
@@ -8,11 +8,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, startUi } from './chromium.mjs';
+import { startUi } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser } from './engines.mjs';
 import { root } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const b64 = (text) => Buffer.from(text).toString('base64');
 const RECORDS = 60_000;
 
@@ -31,7 +31,7 @@ before(async () => {
   const acks = await produce(tansu, { topic: 'payments', create: { partitions: 4 }, compression: 'lz4', linger_ms: 50, records }, { timeoutMs: 120_000 });
   expected = acks.filter((_, i) => i % 97 === 0).map((a) => `${a.partition}@${a.offset}`).sort();
   ui = await startUi(tansu.bootstrap);
-  browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+  browser = await launchBrowser({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
   ({ page } = browser);
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => msg.type() === 'error' && !msg.location()?.url?.includes('/samples/') && problems.push(`console: ${msg.text()}`));

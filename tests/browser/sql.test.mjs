@@ -1,4 +1,4 @@
-// The inspection page's SQL panel in headless Chromium: DuckDB-wasm served by `kafka-fetch-decoder ui`
+// The inspection page's SQL panel in the engine of the run (engines.mjs): DuckDB-wasm served by `kafka-fetch-decoder ui`
 // (from the @duckdb/duckdb-wasm installed beside the package), loaded only when the panel opens, over
 // the records of a live topic tailed from Tansu and of a corpus capture. Every answer is compared
 // with numbers this test computes from what it wrote. Needs .venv-brokers, /usr/bin/chromium and a
@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { launchChromium, startUi } from './chromium.mjs';
-import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
+import { startUi } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser, only } from './engines.mjs';
+import { corpusDir, loadCapture } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const b64 = (text) => Buffer.from(text).toString('base64');
 
 let tansu;
@@ -25,7 +25,7 @@ const problems = [];
 before(async () => {
   tansu = await startTansu({ nice: 10 });
   ui = await startUi(tansu.bootstrap);
-  browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
+  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
   ({ page } = browser);
   page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -93,7 +93,7 @@ test('the first load fetches nothing of the SQL panel or DuckDB', async (t) => {
   t.diagnostic(`first load: ${requests.length} requests, ${bytes.reduce((a, b) => a + b, 0)} bytes, connected to the relay in ${ms} ms`);
 });
 
-test('ui serves DuckDB-wasm\'s three files and nothing else of its package', async () => {
+test('ui serves DuckDB-wasm\'s three files and nothing else of its package', only('chromium', 'no browser takes part'), async () => {
   const { hostname, port } = new URL(ui.origin);
   const head = (pathname) => new Promise((resolve, reject) => {
     http.request({ hostname, port, path: pathname, method: 'HEAD' }, (res) => {

@@ -1,9 +1,9 @@
-// The client in a Chromium page, through the relay, as the README shows for headless browser tests:
+// The client in a page of the run's engine (tests/browser/engines.mjs), through the relay, as the README shows for headless browser tests:
 // records written by a real producer come back whole through page.evaluate, and a page of another
 // origin is refused by the relay with a reason the client reports.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openServedPage } from '../browser/chromium.mjs';
+import { openServedPage } from '../browser/engines.mjs';
 import { pkg } from '../js/helpers.mjs';
 import { produce, startTansu } from './brokers.mjs';
 
