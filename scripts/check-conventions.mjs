@@ -1,7 +1,9 @@
 // Checks two habits of the project that review alone lets slip (CONTRIBUTING.md):
 //   - commit subjects: at most 72 characters, then a blank line before the body, for every commit
 //     after SINCE (the commits before it predate the rule);
-//   - file size: no JS file of the package (pkg-template/) or the page (www/) over 600 lines.
+//   - file size: no JS file of the package (pkg-template/) or the page (www/) over 600 lines;
+//   - the READMEs short enough to read: the contributors' at most 20 KiB (figures belong in the
+//     benchmark document, details beside what they describe).
 //     node scripts/check-conventions.mjs
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,8 +42,15 @@ for (const file of ['pkg-template', 'www'].flatMap((d) => jsFiles(path.join(root
   if (lines > MAX_LINES) problems.push(`${path.relative(root, file)}: ${lines} lines (at most ${MAX_LINES}: split it along its ideas)`);
 }
 
+// README -> its most bytes
+const README_BYTES = { 'README.md': 20 * 1024 };
+for (const [file, most] of Object.entries(README_BYTES)) {
+  const size = fs.statSync(path.join(root, file)).size;
+  if (size > most) problems.push(`${file}: ${size} bytes (at most ${most}: move details into the documents it links to)`);
+}
+
 if (problems.length) {
   for (const p of problems) console.error(`check-conventions: ${p}`);
   process.exit(1);
 }
-console.log('check-conventions: commit subjects and file sizes as CONTRIBUTING.md asks');
+console.log('check-conventions: commit subjects, file sizes and README sizes as CONTRIBUTING.md asks');
