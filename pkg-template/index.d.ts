@@ -397,7 +397,7 @@ export interface ConsumedChunk<T extends Int64 = Int64> {
   /**
    * In offset order; none below the start, no control records. Built when first read and kept by
    * the chunk until the iterator moves on: read after that, they are built again (equal records,
-   * new objects), so keep the array itself if you need it later.
+   * new objects, with the decoded keys and values they had), so keep the array itself if you need it later.
    */
   readonly records: KafkaRecord<T>[];
   /** How many records `records` holds (without building them). */

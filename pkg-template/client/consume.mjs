@@ -385,9 +385,18 @@ function* handOut(chunks) {
     chunks[i] = null;
     const chunk = makeChunk(fields, set);
     yield chunk;
-    // the caller has moved on: the chunk lets its records go (read again, they are built anew)
-    chunk[CHUNK].records = undefined;
+    // the caller has moved on: the chunk lets its records go (read again, they are built anew),
+    // keeping only their decoded keys and values (consume's values, or the caller's own attach)
+    const c = chunk[CHUNK];
+    c.decoded = decodedSides(c.records);
+    c.records = undefined;
   }
+}
+
+/** The decodedKey and decodedValue of `records`, or null when none has them (or they were never built). */
+function decodedSides(records) {
+  if (!records?.some((r) => r.decodedKey !== undefined || r.decodedValue !== undefined)) return null;
+  return { keys: records.map((r) => r.decodedKey), values: records.map((r) => r.decodedValue) };
 }
 
 // A chunk's records are built on its first `records` read and kept by the chunk until the caller
@@ -403,7 +412,16 @@ const CHUNK_RECORDS = {
   configurable: true,
   get() {
     const c = this[CHUNK];
-    c.records ??= recordsOf(c.set, this.recordCount);
+    if (c.records === undefined) {
+      c.records = recordsOf(c.set, this.recordCount);
+      // built again after the chunk's turn: equal records, their decoded sides included
+      if (c.decoded) {
+        c.records.forEach((r, i) => {
+          if (c.decoded.keys[i] !== undefined) r.decodedKey = c.decoded.keys[i];
+          if (c.decoded.values[i] !== undefined) r.decodedValue = c.decoded.values[i];
+        });
+      }
+    }
     return c.records;
   },
 };
@@ -416,7 +434,7 @@ export function chunkSource(value) {
 
 function makeChunk(fields, set) {
   const chunk = { ...fields };
-  Object.defineProperty(chunk, CHUNK, { value: { set, records: undefined } });
+  Object.defineProperty(chunk, CHUNK, { value: { set, records: undefined, decoded: null } });
   return Object.defineProperty(chunk, 'records', CHUNK_RECORDS);
 }
 

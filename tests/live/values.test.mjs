@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -266,6 +267,34 @@ describe('values from Confluent\'s serializers, decoded', () => {
     await readWith('proto-events', shared);
     await readWith('proto-by-record', shared);
     assert.equal(shared.schemas.size, 1, 'one schema id, one compiled schema');
+  });
+
+  test('library: toArrow(chunks, { decoded: true }) after the pass has the decoded columns it has chunk by chunk', async () => {
+    const { toArrow } = createRequire(import.meta.url)(path.join(root, 'pkg', 'arrow-node.cjs'));
+    const decodedColumns = (table) => ['key_decoded', 'value_decoded'].map((name) => table.getChild(name).toArray());
+    // consume's values option, and a ValueDecoder the loop attaches itself
+    const shared = new pkg.ValueDecoder({ registry: { url: registry.url }, json: true });
+    for (const [values, attach] of [[{ registry: { url: registry.url }, json: true }, null], [undefined, shared]]) {
+      const client = new pkg.KafkaClient({ bootstrap: tansu.bootstrap });
+      const chunks = [];
+      const inLoop = [];
+      try {
+        for await (const chunk of client.consume({ topic: 'avro-orders', untilEnd: true, values })) {
+          if (attach) await attach.attach(chunk.records);
+          inLoop.push(...decodedColumns(toArrow(chunk, { decoded: true }))[1]);
+          chunks.push(chunk);
+        }
+      } finally {
+        client.close();
+      }
+      const [keys, after] = decodedColumns(toArrow(chunks, { decoded: true }));
+      assert.equal(after.length, recordsOf('avro-orders').length);
+      assert.ok(after.every((v) => typeof v === 'string'), 'every value decoded');
+      assert.deepEqual(after, inLoop);
+      assert.deepEqual(keys.map((k) => JSON.parse(k)), recordsOf('avro-orders').map((r) => r.key));
+      // and the records read again after the pass are equal records, decoded values included
+      assert.deepEqual(chunks.flatMap((c) => c.records.map((r) => JSON.stringify(r.decodedValue.value))), after);
+    }
   });
 
   test('library: the registry\'s descriptors (?format=serialized, as registered) decode as its .proto text does', async () => {
