@@ -361,7 +361,7 @@ export interface ConsumeOptions {
   /**
    * Where each partition ends, records at or past it left out: 'end' (as untilEnd), an offset, or a
    * time (a Date, { time: ms } or an ISO-8601 string: the first record stamped at or after it ends
-   * its partition).
+   * its partition; a partition without one ends at the end it has once the time has come).
    */
   until?: 'end' | number | bigint | string | Date | { time: number };
   maxRecords?: number;
@@ -376,6 +376,8 @@ export interface ConsumeOptions {
   decode?: DecodeOptions;
   /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: reading the chunks' records then throws, saying they moved); `taken`: how many of each partition's first records the pass hands out (the others lie past `untilEnd`, `until` or `maxRecords`). */
   onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64>; taken: Map<number, number> }) => void;
+  /** After a fetch round that brought nothing: the partitions the pass waits on (at the broker's end, not at their own). */
+  onWait?: (waiting: { topic: string; partitions: number[] }) => void;
   /** Decode keys and values too: each record handed out has decodedKey and decodedValue (a ValueDecoder, or its options; int64 follows `decode`). */
   values?: ValueDecoder | ValueDecoderOptions;
   /** Its abort ends the iterator with the signal's reason (close() ends it too, quietly: the loop just ends). */

@@ -21,11 +21,11 @@ import { isRetriable, Retrier } from './retry.mjs';
 import { endPosition, startPosition } from './start.mjs';
 
 const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'until', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
-  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'values', 'signal'];
+  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'onWait', 'values', 'signal'];
 
 const CONSUME_DEFAULTS = {
   partitions: undefined, from: 'earliest', until: null, untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
-  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, values: null, signal: undefined,
+  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, onWait: null, values: null, signal: undefined,
 };
 
 // Rounds in a row that may leave a partition where it was while its broker says there is more.
@@ -238,7 +238,9 @@ export class ConsumePass {
         this.rounds.push(round);
         this.pendingSpan += round.span;
         this.#wake('reader');
-        // nothing moved on: wait out the max wait a broker that answered at once did not
+        // nothing moved on: say which partitions the pass waits on, and wait out the max wait a
+        // broker that answered at once did not
+        if (!round.progressed) this.#waiting();
         const early = next.wait - (Date.now() - askedAt);
         if (!round.progressed && early > 0) await sleep(early, this.signal);
       }
@@ -289,6 +291,12 @@ export class ConsumePass {
       }
     }
     return { answers, positions, span, progressed };
+  }
+
+  /** onWait({ topic, partitions }) with the partitions at the broker's end and not at their own, if any. */
+  #waiting() {
+    const partitions = [...this.cursors.values()].filter((c) => c.waiting).map((c) => c.partition);
+    if (partitions.length) this.o.onWait?.({ topic: this.o.topic, partitions });
   }
 
   /** After a failed fetch round: back off and learn the metadata again, or give up with the error (retry.mjs). */
