@@ -172,6 +172,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   await writer?.end();
   status.done();
   if (report.summary()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${report.summary()}\n`);
+  if (filter?.summary()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${filter.summary()}\n`);
   if (command === 'capture') err.write(`kafka-fetch-decoder: wrote ${frames} fetch responses (${records} records) to ${o.out}\n`);
   return 0;
 }

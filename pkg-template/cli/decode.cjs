@@ -155,6 +155,7 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   for (const problem of problems) err.write(`kafka-fetch-decoder: ${file}: ${problem}\n`);
   // values that did not decode are not a problem in the data: said, but no exit code 1
   if (report.summary()) err.write(`kafka-fetch-decoder: ${file}: ${report.summary()}\n`);
+  if (filter?.summary()) err.write(`kafka-fetch-decoder: ${file}: ${filter.summary()}\n`);
   return problems.length ? 1 : 0;
 }
 

@@ -21,14 +21,17 @@ const filterUsage = `  --grep PATTERN            only records whose key, value o
                             key and value (decoded: JSON as data, else text; by the value options
                             when given), keyText, valueText, headers (name -> text, the last of a
                             name), headerList ([{key, value}]), compression, leaderEpoch. Run in a
-                            sandbox without Node's APIs; a filter that throws stops the command,
-                            naming the record
+                            sandbox without Node's APIs. A record where it reads a field of null
+                            or undefined (value.total of a tombstone) does not match; a filter
+                            that throws otherwise stops the command, naming the record
+  --filter-strict           a field read of null or undefined stops the command too
   --filter-timeout-ms N     the most one record may take in --filter (default 100)`;
 
 const filterOptions = {
   '--grep': { value: 'PATTERN' },
   '--grep-in': { value: 'WHERE' },
   '--filter': { value: 'EXPR' },
+  '--filter-strict': {},
   '--filter-timeout-ms': { value: 'N', parse: parse.integer(1, 60_000) },
 };
 
@@ -75,6 +78,29 @@ function grepOf(o) {
     || r.headers.some((h) => h.value !== null && (where.includes('headers') || names.includes(h.key)) && test(h.value, null));
 }
 
+// The rule of --filter and --where for a path that is missing or null on the way (value.total of a
+// tombstone, a field some values lack): the record does not match, as jq and kcat users expect; the
+// strict form stops the command, naming the record.
+const MISSING = Symbol('a missing path');
+
+/** The value at `path` (field names) in `root`, or MISSING when a step on the way is null or missing, or the last is missing. */
+function valueAtPath(root, path) {
+  let v = root;
+  for (const name of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, name)) return MISSING;
+    v = v[name];
+  }
+  return v === undefined ? MISSING : v;
+}
+
+/**
+ * Whether `e`, thrown by a filter expression, is its reading a field of null or undefined: a missing
+ * path. Self-contained: the --filter sandbox runs its source.
+ */
+function readsMissingPath(e) {
+  return e?.name === 'TypeError' && /^Cannot read properties of (?:null|undefined)\b/.test(e.message);
+}
+
 /** The record as the --filter expression sees it: plain data, JSON-safe (made again inside the sandbox). */
 function sandboxRecord(topic, partition, r) {
   const side = (d, bytes) => (d && d.format !== 'null' ? d.value : text(bytes));
@@ -95,23 +121,45 @@ function sandboxRecord(topic, partition, r) {
 // about 2 us. A slice that runs past the bound is run again a record at a time, to find the record.
 const SLICE = 256;
 
-/** --filter EXPR as a sandbox: { pick(topic, partition, records) -> records }. */
-function sandboxOf(expression, timeoutMs) {
+/**
+ * --filter EXPR as a sandbox: { pick(topic, partition, records) -> records, missed }, `missed`
+ * counting the records left out for a missing path (and the first of them), unless `strict`.
+ */
+function sandboxOf(expression, timeoutMs, strict) {
   const context = vm.createContext(Object.create(null), { name: 'kafka-fetch-decoder --filter', codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
   try {
     // `with`: the record's fields by name; the expression on its own lines, so that a comment ends there
-    new vm.Script(`var __filter = function (r) { with (r) { return (\n${expression}\n); } };`, { filename: '--filter' }).runInContext(context);
+    new vm.Script(`var __filter = function (r) { with (r) { return (\n${expression}\n); } };
+var __missing = ${readsMissingPath};`, { filename: '--filter' }).runInContext(context);
   } catch (e) {
     throw new UsageError(`--filter: not a JavaScript expression: ${e.message}`);
   }
-  const run = new vm.Script(`__at = 0; __records = JSON.parse(__json); __picked = '';
-for (; __at < __records.length; __at++) __picked += __filter(__records[__at]) ? '1' : '0';
+  // each record marked 1 (a match), 0 or, not strict, M (a missing path: no match, counted)
+  const run = new vm.Script(`__at = 0; __records = JSON.parse(__json); __picked = ''; __why = null;
+for (; __at < __records.length; __at++) {
+  try {
+    __picked += __filter(__records[__at]) ? '1' : '0';
+  } catch (e) {
+    if (__strict || !__missing(e)) throw e;
+    __picked += 'M'; __why ??= e.message;
+  }
+}
 __picked;`, { filename: '--filter' });
+  context.__strict = strict;
   const call = (json, timeout) => {
     context.__json = json;
     return run.runInContext(context, { timeout });
   };
+  const missed = { count: 0, first: null };
+  // the first record of a call left out for a missing path, and why (the sandbox keeps the first reason)
+  const noteMissed = (marks, topic, partition, records) => {
+    const at = marks.indexOf('M');
+    if (at < 0) return;
+    if (missed.count === 0) missed.first = `${printable(topic)}/${partition} offset ${records[at].offset}: ${printable(context.__why)}`;
+    missed.count += marks.split('M').length - 1;
+  };
   return {
+    missed,
     pick(topic, partition, records) {
       const picked = [];
       for (let start = 0; start < records.length; start += SLICE) {
@@ -120,12 +168,15 @@ __picked;`, { filename: '--filter' });
         let marks;
         try {
           marks = call(`[${views.join(',')}]`, timeoutMs);
+          noteMissed(marks, topic, partition, slice);
         } catch (e) {
           if (e?.code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw failure(e, topic, partition, slice[context.__at]);
           // one at a time: which record takes too long, if any does on its own
           marks = views.map((view, i) => {
             try {
-              return call(`[${view}]`, timeoutMs);
+              const mark = call(`[${view}]`, timeoutMs);
+              noteMissed(mark, topic, partition, [slice[i]]);
+              return mark;
             } catch (err) {
               throw failure(err, topic, partition, slice[i], timeoutMs);
             }
@@ -152,7 +203,8 @@ function failure(e, topic, partition, r, timeoutMs) {
 function recordFilter(o, values) {
   const grep = grepOf(o);
   if (o.filterTimeoutMs !== undefined && o.filter === undefined) throw new UsageError('--filter-timeout-ms goes with --filter EXPR');
-  const sandbox = o.filter === undefined ? null : sandboxOf(o.filter, o.filterTimeoutMs ?? 100);
+  if (o.filterStrict && o.filter === undefined) throw new UsageError('--filter-strict goes with --filter EXPR');
+  const sandbox = o.filter === undefined ? null : sandboxOf(o.filter, o.filterTimeoutMs ?? 100, Boolean(o.filterStrict));
   if (!grep && !sandbox) return null;
   if (formatOf(o) === 'arrow') throw new UsageError('--format arrow writes whole fetched ranges, not records picked one by one: with --grep or --filter, use ndjson, csv or a format string');
   return {
@@ -161,7 +213,13 @@ function recordFilter(o, values) {
       const kept = grep ? records.filter(grep) : records;
       return sandbox ? sandbox.pick(topic, partition, kept) : kept;
     },
+    /** A line for stderr on the records left out for a missing path, or null. */
+    summary() {
+      const missed = sandbox?.missed;
+      if (!missed?.count) return null;
+      return `--filter: ${missed.count} record(s) did not match where the expression read a field of null or undefined (the first: ${missed.first}); --filter-strict stops at them`;
+    },
   };
 }
 
-module.exports = { filterOptions, filterUsage, recordFilter };
+module.exports = { MISSING, filterOptions, filterUsage, readsMissingPath, recordFilter, valueAtPath };
