@@ -10,6 +10,7 @@ const { KafkaClient, KafkaClientError, KafkaDecodeError } = require('../node.cjs
 const { printable } = require('../lib.cjs');
 const { RunError, UsageError, parseArgs, parse } = require('./args.cjs');
 const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
+const { BadCrcBatches, batchDecodeOptions, crcOptions, crcUsage } = require('./crc.cjs');
 const { filterOptions, filterUsage, recordFilter } = require('./filter.cjs');
 const { RecordWriter, formatDecodes, formatOptions, formatUsage } = require('./formats.cjs');
 const { parseFrom, parseUntil } = require('./positions.cjs');
@@ -34,7 +35,7 @@ const connection = `${brokerUsage}
                             (high watermarks; last stable offsets under read_committed), exit 0
   --max-records N           stop after N records (printed ones, with --grep or --filter)
   --isolation-level L       read_uncommitted (default) or read_committed
-  --crc M                   verify (default), report or skip`;
+${crcUsage}`;
 
 const consumeUsage = `kafka-fetch-decoder consume --bootstrap HOST:PORT --topic NAME [options]
   Prints the records of live topics: a table, or one JSON object per record and line with --json
@@ -69,7 +70,7 @@ const common = {
   '--until-end': {},
   '--max-records': { value: 'N', parse: parse.integer(1, Number.MAX_SAFE_INTEGER) },
   '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
-  '--crc': { value: 'M', parse: parse.oneOf('verify', 'report', 'skip') },
+  ...crcOptions,
 };
 
 /** A progress line on stderr when it is a terminal, rewritten in place. */
@@ -124,7 +125,13 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   let records = 0;
   let frames = 0;
   const partitions = new Set();
-  const onResponse = command === 'capture' ? captureWriter(o.out, label, () => ++frames) : null;
+  const capture = command === 'capture' ? captureWriter(o.out, label, () => ++frames) : null;
+  // every batch with a bad CRC a response brought, whether its records are printed or not (control batches)
+  const badCrc = new BadCrcBatches();
+  const onResponse = capture || o.crc !== 'skip' ? (answer) => {
+    for (const t of answer.response.topics) for (const p of t.partitions) badCrc.add(t.topic, p.partition, p.batches);
+    capture?.(answer);
+  } : null;
   const maxRecords = o.maxRecords ?? Infinity;
   // on a terminal, which partitions a pass with an end to reach waits on (a tail waits by design)
   const waits = new Map(); // topic -> partitions
@@ -139,7 +146,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
       topic, partitions: o.partition, from, until, untilEnd: Boolean(o.untilEnd),
       // each pass stops at the limit, and so does the whole; a filter counts what it keeps
       maxRecords: filter ? undefined : o.maxRecords,
-      isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint', arrow: writer?.format === 'arrow' }, onResponse, onWait, values,
+      isolationLevel: o.isolationLevel, decode: { ...batchDecodeOptions(o), int64: 'bigint', arrow: writer?.format === 'arrow' }, onResponse, onWait, values,
     }));
     for await (const chunk of merged(passes)) {
       partitions.add(`${chunk.topic}/${chunk.partition}`);
@@ -174,7 +181,8 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   if (report.summary()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${report.summary()}\n`);
   if (filter?.summary()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${filter.summary()}\n`);
   if (command === 'capture') err.write(`kafka-fetch-decoder: wrote ${frames} fetch responses (${records} records) to ${o.out}\n`);
-  return 0;
+  for (const line of badCrc.lines()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${line}\n`);
+  return badCrc.count ? 1 : 0;
 }
 
 /** What the pass waits on: "waiting on t/0 and t/1 for ..." (`until`: an offset, or { time }). */
@@ -188,8 +196,8 @@ function waitingText(waits, until) {
 
 /** A failure's message, with what to do about it where the command line can help. */
 function explained(e, o) {
-  if (e instanceof KafkaDecodeError && e.code === 'CRC_MISMATCH' && (o.crc ?? 'verify') === 'verify') {
-    return `${e.message} (--crc report prints the records and marks the batch; --crc skip does not check)`;
+  if (e instanceof KafkaDecodeError && e.code === 'CRC_MISMATCH' && o.crc === 'verify') {
+    return `${e.message} (--crc report, the default, prints the records and marks the batch; --crc skip does not check)`;
   }
   return e.message;
 }
