@@ -404,7 +404,9 @@ export interface ConsumedChunk<T extends Int64 = Int64> {
   readonly records: KafkaRecord<T>[];
   /** How many records `records` holds (without building them). */
   recordCount: number;
+  /** The broker the records came from: 'host:port', and its node id. */
   broker: string;
+  brokerId: number;
   highWatermark: T;
   lastStableOffset: T | null;
   logStartOffset: T | null;
@@ -431,7 +433,7 @@ export declare class KafkaClient {
    */
   listOffsets<const O extends ListOffsetsOptions = {}>(topic: string, options?: O): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
   /** One Fetch of the given partitions from their leaders: one entry per leader. */
-  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean; signal?: AbortSignal }): Promise<{ broker: string; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
+  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean; signal?: AbortSignal }): Promise<{ broker: string; brokerId: number; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
   /** Consumes partitions from chosen positions. */
   consume<const O extends ConsumeOptions>(options: O): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
   /**

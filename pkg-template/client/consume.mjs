@@ -321,7 +321,7 @@ export class ConsumePass {
     const chunks = [];
     for (const [k, answer] of answers.entries()) {
       const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.link.decodeAnswer(answer, this.decodeOptions));
-      const { broker, apiVersion, frame, request, response } = decoded;
+      const { broker, brokerId, apiVersion, frame, request, response } = decoded;
       if (this.link.options.decodeThreads) this.decodeHere = onlyUncompressed(response) ?? this.decodeHere;
       // how many of each partition's records the pass hands out (the rest lie past its end or limit)
       const taken = new Map();
@@ -338,7 +338,7 @@ export class ConsumePass {
           chunks.push({
             set: p,
             fields: {
-              topic, partition: p.partition, recordCount: take, broker,
+              topic, partition: p.partition, recordCount: take, broker, brokerId,
               highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
             },
           });
