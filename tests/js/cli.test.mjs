@@ -225,7 +225,7 @@ print(json.dumps([{'topic': r['topic'], 'partition': r['partition'], 'offset': s
   const topics = spawnSync(path.join(root, '.venv-brokers/bin/python'), ['-c', "import sys, pyarrow.ipc as ipc; t = ipc.open_stream(open(sys.argv[1], 'rb')).read_all(); print(sorted(set(t.column('topic').to_pylist())), t.num_rows)", log]).stdout.toString().trim();
   assert.equal(topics, "['segment.log'] 288");
   // errors: a format that does not exist, two formats, a directory that does not exist
-  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, csv, arrow, or a format string with tokens \(%t .*\), got 'xml'\n$/);
+  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, kcat-json, csv, arrow, or a format string with tokens \(%t .*\), got 'xml'\n$/);
   assert.match(cli(MULTIBATCH, '--json', '--format', 'csv').err, /one output format/);
   const missing = cli(MULTIBATCH, '--format', 'arrow', '--out', path.join(tmp, 'no/such/dir/f.arrows'));
   assert.deepEqual([missing.code, missing.err], [2, `kafka-fetch-decoder: --out ${path.join(tmp, 'no/such/dir/f.arrows')}: cannot write it (no such directory)\n`]);

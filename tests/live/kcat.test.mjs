@@ -122,6 +122,35 @@ describe('against kcat on a three-broker mock cluster', () => {
     }
   });
 
+  test('--format kcat-json prints kcat -J\'s lines: the same bytes for UTF-8 data, the same JSON data for any', async () => {
+    // text only (controls, quotes, backslashes, letters beyond ASCII), over partitions of three
+    // leaders; not DEL, C1 controls or bidirectional marks, which kcat writes as they are and the CLI
+    // escapes as its other JSON does (\u007f: the same data, compared below)
+    const texts = ['plain', 'a "quoted" \\ backslash', 'tab\there\nnew line \u0001\u001b', 'ключ ü €', '', null];
+    await produce(mock, { topic: 'kc-json', create: { partitions: 3 }, records: Array.from({ length: 24 }, (_, i) => ({
+      partition: i % 3, key_b64: b64(texts[(i + 1) % texts.length]), value_b64: b64(texts[i % texts.length]),
+      headers: i % 4 === 0 ? [] : [['h', b64(texts[i % 5])], ['h', null], ['ü', b64('')]], timestamp_ms: T0 + i,
+    })) });
+    const kcatJson = (topic) => kcat(['-b', mock.bootstrap, '-C', '-t', topic, '-o', 'beginning', '-e', '-J']);
+    const oursJson = (topic) => cli(['consume', '--bootstrap', mock.bootstrap, '--topic', topic, '--until-end', '--format', 'kcat-json']);
+    const [ours, theirs] = await Promise.all([oursJson('kc-json'), kcatJson('kc-json')]);
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.deepEqual(sortedLines(ours.stdout), sortedLines(theirs.stdout));
+    const first = JSON.parse(ours.stdout.toString().split('\n')[0]);
+    assert.deepEqual(Object.keys(first).filter((k) => k !== 'headers'), ['topic', 'partition', 'offset', 'tstype', 'ts', 'broker', 'key', 'payload']);
+    assert.ok([1, 2, 3].includes(first.broker));
+    // binary values: kcat writes their bytes as they are (not JSON); as UTF-8 with U+FFFD, the same data
+    const lenient = new TextDecoder();
+    for (const topic of ['kc-spread', 'kc-other']) {
+      const [a, b] = await Promise.all([oursJson(topic), kcatJson(topic)]);
+      assert.equal(a.code, 0, a.stderr);
+      const parsed = (lines) => lines.filter(Boolean).map((l) => JSON.parse(l)).sort((x, y) => x.partition - y.partition || x.offset - y.offset);
+      const theirLines = parsed(lenient.decode(b.stdout).split('\n'));
+      assert.ok(theirLines.length > 20);
+      assert.deepEqual(parsed(a.stdout.toString().split('\n')), theirLines, topic);
+    }
+  });
+
   test('kcat\'s positions: --from -N is -o -N, --until e@MS is -o e@MS, beginning and end', async () => {
     const format = '%t|%p|%o|%k|%s\\n';
     for (const [ours, theirs] of [
