@@ -486,7 +486,7 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
   verify(serverFinal: Uint8Array): void;
 };
 
-/** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, and keeps the bytes. */
+/** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, then a MessagePack map or array (the bytes whole), and keeps the bytes. */
 export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 

@@ -10,7 +10,8 @@ const { UsageError, parse } = require('./args.cjs');
 const valueUsage = `  --schema-registry URL     decode keys and values by the schemas of this (Confluent-compatible)
                             registry; credentials from KAFKA_SCHEMA_REGISTRY_USERNAME and
                             KAFKA_SCHEMA_REGISTRY_PASSWORD, or KAFKA_SCHEMA_REGISTRY_TOKEN (bearer)
-  --key-format F            auto (the registry's schema if framed, else JSON, else text, else bytes),
+  --key-format F            auto (the registry's schema if framed, else JSON, else text, else
+                            MessagePack, else bytes),
   --value-format F          avro, protobuf, json-schema, json, text, msgpack or bytes (default auto
                             once any of these value options is given; without them, bytes)
   --avro-schema FILE        the values' Avro schema (.avsc), for a topic without a registry
@@ -67,7 +68,7 @@ function valueDecoderFrom(o) {
   }
 }
 
-/** Keys and values decoded as auto does without a registry (JSON, else text, else bytes), in their JSON form. */
+/** Keys and values decoded as auto does without a registry (JSON, else text, else MessagePack, else bytes), in their JSON form. */
 function autoDecoder() {
   return new ValueDecoder({ key: 'auto', value: 'auto', json: true });
 }

@@ -58,9 +58,23 @@ export function parseJson(bytes, at = 0, int64 = 'number') {
 /**
  * A MessagePack decoder (`(bytes) => value`): maps as plain objects, binary as bytes, 64-bit
  * integers as numbers (BigInts beyond 2^53, so that none is rounded) or, with int64 'bigint', BigInts.
+ * The bytes must be one value, whole (msgpackr throws on bytes left over), without the byte 0xC1
+ * that MessagePack never uses (msgpackr gives a marker object for it): so `auto` can tell.
  */
 export async function msgpackDecoder({ int64 = 'number' } = {}) {
-  const { Unpackr } = await vendor('msgpack');
+  const { Unpackr, C1 } = await vendor('msgpack');
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: int64 === 'bigint' ? 'bigint' : 'auto' });
-  return (bytes) => unpackr.unpack(bytes);
+  return (bytes) => {
+    const value = unpackr.unpack(bytes);
+    if (holds(value, C1)) throw new TypeError('not MessagePack: the byte 0xC1, which MessagePack never uses');
+    return value;
+  };
+}
+
+/** Whether `marker` is `value` or inside its arrays and objects. */
+function holds(value, marker) {
+  if (value === marker) return true;
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return false;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (holds(v, marker)) return true;
+  return false;
 }

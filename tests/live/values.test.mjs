@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pkg, root } from '../js/helpers.mjs';
-import { produceValues, startTansu } from './brokers.mjs';
+import { produce, produceValues, startTansu } from './brokers.mjs';
 import { startRegistry } from './registry.mjs';
 import { EVENTS_PROTO, MONEY_PROTO, PROTO_TYPES, PROTO_VALUES, SPEC_TOPICS, T0 } from './value-topics.mjs';
 
@@ -295,6 +295,37 @@ describe('values from Confluent\'s serializers, decoded', () => {
       // and the records read again after the pass are equal records, decoded values included
       assert.deepEqual(chunks.flatMap((c) => c.records.map((r) => JSON.stringify(r.decodedValue.value))), after);
     }
+  });
+
+  test('auto: MessagePack that parses whole and is not JSON or text, in the CLI and the library', async () => {
+    const { Packr } = createRequire(import.meta.url)('msgpackr');
+    const packr = new Packr({ useRecords: false });
+    const order = { id: 7, items: [{ sku: 'a-1', qty: 2 }], paid: true, note: null };
+    const values = [
+      ['msgpack', packr.pack(order), order],
+      ['msgpack', packr.pack([1, 'two', 3.5]), [1, 'two', 3.5]],
+      ['msgpack', packr.pack({ 'é': Buffer.from([0xff]) }), { 'é': Buffer.from([0xff]).toString('base64') }], // not UTF-8 (bin), bytes as base64
+      // a lone MessagePack number or string is not taken for one: any single byte would be
+      ['bytes', Buffer.from([0]), null],
+      ['bytes', packr.pack('é'), null],
+      ['json', Buffer.from('{"x":1}'), { x: 1 }],
+      ['text', Buffer.from('hello'), 'hello'],
+      ['bytes', Buffer.from([0, 1, 2]), null], // 0 then bytes left over: not one MessagePack value
+      ['bytes', Buffer.from([0xc1]), null], // never used in MessagePack
+      ['bytes', Buffer.concat([packr.pack(order), Buffer.from([0x90])]), null],
+    ];
+    await produce(tansu, { topic: 'msgpack-values', create: { partitions: 1 }, records: values.map(([, bytes]) => ({ value_b64: bytes.toString('base64') })) });
+    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'msgpack-values', '--value-format', 'auto', '--until-end', '--json']);
+    assert.equal(code, 0, stderr);
+    const rows = lines(stdout);
+    assert.deepEqual(rows.map((r) => r.valueFormat), values.map(([format]) => format));
+    values.forEach(([format, , data], i) => {
+      if (format !== 'bytes') assert.deepEqual(rows[i].value, data, `record ${i}`);
+    });
+    const records = await readWith('msgpack-values', {});
+    assert.deepEqual(records.map((r) => r.decodedValue.format), values.map(([format]) => format));
+    assert.deepEqual(records[0].decodedValue.value, order);
+    assert.deepEqual(records[7].decodedValue.tried.map((t) => t.format), ['json', 'text', 'msgpack']);
   });
 
   test('library: the registry\'s descriptors (?format=serialized, as registered) decode as its .proto text does', async () => {
