@@ -354,7 +354,7 @@ export interface ConsumeOptions {
   topic: string;
   /** Default: every partition. */
   partitions?: number[];
-  /** 'earliest' (default), 'latest', an offset, { last: N } (the last N offsets of each partition), or a time (the first record at or after it). */
+  /** 'earliest' (default), 'latest', an offset, { last: N } or -N (the last N offsets of each partition), or a time (the first record at or after it). */
   from?: OffsetSpec;
   /** Stop at the end offsets seen at the start (high watermarks; last stable offsets under read_committed). */
   untilEnd?: boolean;
