@@ -457,7 +457,8 @@ export interface ListOffsetsOptions {
 
 export type KafkaClientErrorCode =
   | 'BOOTSTRAP' | 'CONNECTION' | 'TLS' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
-  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT' | 'NOT_FOUND';
+  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT' | 'NOT_FOUND'
+  | 'ORIGIN_REFUSED';
 
 export declare class KafkaClientError extends Error {
   readonly code: KafkaClientErrorCode;
