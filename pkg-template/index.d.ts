@@ -57,6 +57,18 @@ export interface RecordSetOptions extends DecodeOptions {
   fetchOffset?: Int64;
 }
 
+/**
+ * `O` with none of the keys `Shape` lacks: a misspelt option is a type error. Options whose type is
+ * inferred (for the int64 type they give) are not checked for unknown keys otherwise.
+ */
+export type Exact<O, Shape> = O & { [K in Exclude<keyof O, keyof Shape>]: never };
+
+/** consume's and waitFor's options, checked as Exact, the decoder and value options inside too. */
+export type ExactConsume<O, Shape> = Exact<O, Shape> & {
+  decode?: Exact<NonNullable<O extends { decode?: infer D } ? D : never>, DecodeOptions>;
+  values?: NonNullable<O extends { values?: infer V } ? V : never> extends ValueDecoder ? ValueDecoder : Exact<NonNullable<O extends { values?: infer V } ? V : never>, ValueDecoderOptions>;
+};
+
 /** The int64 type a call returns: bigint for `int64: 'bigint'`, number for 'number' or none, both when it can be either. */
 export type Int64Of<O> = O extends { int64?: infer M } ? (M extends 'bigint' ? bigint : M extends 'number' | undefined ? number : number | bigint) : number;
 
@@ -231,14 +243,14 @@ export interface FetchResponse<T extends Int64 = number> {
 
 export type Input = Uint8Array | ArrayBuffer | ArrayBufferView;
 
-export declare function decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: O): FetchResponse<Int64Of<O>>;
-export declare function decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: O): RecordSet<Int64Of<O>>;
+export declare function decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: Exact<O, FetchOptions>): FetchResponse<Int64Of<O>>;
+export declare function decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: Exact<O, RecordSetOptions>): RecordSet<Int64Of<O>>;
 
 /** A decoder. All decoders share one wasm-side decoder; creating many costs nothing. */
 export declare class FetchDecoder {
   constructor();
-  decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: O): FetchResponse<Int64Of<O>>;
-  decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: O): RecordSet<Int64Of<O>>;
+  decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: Exact<O, FetchOptions>): FetchResponse<Int64Of<O>>;
+  decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: Exact<O, RecordSetOptions>): RecordSet<Int64Of<O>>;
   /** Ends this decoder: later calls throw. */
   free(): void;
 }
@@ -431,17 +443,17 @@ export declare class KafkaClient {
    * Offsets at 'earliest', 'latest' or a time, per partition: numbers, or BigInts with int64:
    * 'bigint' (as records' int64 values). A time no record is stamped at or after gives offset -1.
    */
-  listOffsets<const O extends ListOffsetsOptions = {}>(topic: string, options?: O): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
+  listOffsets<const O extends ListOffsetsOptions = {}>(topic: string, options?: Exact<O, ListOffsetsOptions>): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
   /** One Fetch of the given partitions from their leaders: one entry per leader. */
   fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean; signal?: AbortSignal }): Promise<{ broker: string; brokerId: number; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
   /** Consumes partitions from chosen positions. */
-  consume<const O extends ConsumeOptions>(options: O): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
+  consume<const O extends ConsumeOptions>(options: ExactConsume<O, ConsumeOptions>): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
   /**
    * The first record `match` accepts, read from `from` (default 'earliest'); rejects with TIMEOUT
    * after `timeoutMs` (default 30000), NOT_FOUND when the pass ends first (until, untilEnd). For tests:
    * `await client.waitFor({ topic: 'orders', match: (r) => r.keyText() === id })`.
    */
-  waitFor<const O extends WaitForOptions>(options: O): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
+  waitFor<const O extends WaitForOptions>(options: ExactConsume<O, WaitForOptions>): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
   /** Closes the connections: consume loops under way end (quietly), other calls in flight and later fail with CLOSED. */
   close(): void;
 }
