@@ -1,9 +1,9 @@
 // The export of the view, made in the analysis worker from its copy of the records, in the view's
 // order: NDJSON and JSON in the CLI's --json shape, CSV as the CLI's --format csv, with the package's
 // own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow (the package's
-// toArrow of each chunk, the view's rows taken from them: arrow-take.js). Bytes as base64 or as
-// text ({ base64 } where they are not UTF-8); decoded keys and values as the CLI writes them when
-// the page decodes values.
+// toArrow of each chunk, the view's rows taken from them: arrow-take.js, with key_decoded and
+// value_decoded when the page decodes values). Bytes as base64 or as text ({ base64 } where they
+// are not UTF-8); decoded keys and values as the CLI writes them when the page decodes values.
 
 import { takeRows } from './arrow-take.js';
 
@@ -11,8 +11,9 @@ const PKG = new URL('../pkg/', import.meta.url);
 const BATCH = 2000; // records decoded and written per step (progress is told between steps)
 
 /**
- * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), partitions,
- * source, valueDecoder(), chunks, loadApi() }; `progress(done)`. Resolves with { parts: [text or
+ * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), chunkOf(n),
+ * positionOf(chunk, n), tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() };
+ * `progress(done)`. Resolves with { parts: [text or
  * bytes], type, count }.
  */
 export async function buildExport({ format, encoding, numbers }, reader, progress) {
@@ -82,6 +83,7 @@ async function arrowExport(numbers, reader) {
   await reader.loadApi();
   const arrow = await import(new URL('arrow.mjs', PKG).href);
   const { topicField } = await import(new URL('columns/schema.mjs', PKG).href);
+  const { withDecoded } = await import(new URL('columns/arrow.mjs', PKG).href);
   const flechette = await import(new URL('vendor/flechette.mjs', PKG).href);
   const f = flechette.default ?? flechette;
   const tables = [];
@@ -97,9 +99,28 @@ async function arrowExport(numbers, reader) {
       tables.push(reader.tableOf(c, arrow));
     }
     table[count] = index.get(c);
-    row[count++] = n - c.base;
+    // the row of the chunk's table: its column position (a live tail's records past its end are not shown)
+    row[count++] = reader.positionOf(c, n);
   }
-  if (!count) return { parts: [arrow.arrowIPC(arrow.toArrow([]))], type: 'application/vnd.apache.arrow.stream', count };
-  const taken = takeRows(f, tables, { table: table.subarray(0, count), row: row.subarray(0, count) }, topicField);
+  const decoder = await reader.valueDecoder();
+  if (!count) return { parts: [arrow.arrowIPC(arrow.toArrow([], { decoded: Boolean(decoder) }))], type: 'application/vnd.apache.arrow.stream', count };
+  let taken = takeRows(f, tables, { table: table.subarray(0, count), row: row.subarray(0, count) }, topicField);
+  // decoded keys and values as the CLI's --format arrow writes them, when the page decodes values
+  if (decoder) taken = withDecoded(taken, await decodedSides(numbers, reader, decoder));
   return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
+}
+
+/** The decoded key and value of the records numbered `numbers`, in order ({ decodedKey, decodedValue }; control records have none). */
+async function decodedSides(numbers, reader, decoder) {
+  const out = [];
+  for (let start = 0; start < numbers.length; start += BATCH) {
+    const views = [];
+    for (const n of numbers.subarray(start, start + BATCH)) {
+      const v = reader.viewOf(n);
+      if (v) views.push(v);
+    }
+    await decoder.prepare(views.filter((v) => !v.isControl));
+    for (const v of views) out.push(v.isControl ? null : { decodedKey: decoder.decodeSide(v, 'key'), decodedValue: decoder.decodeSide(v, 'value') });
+  }
+  return out;
 }
