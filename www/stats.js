@@ -94,21 +94,24 @@ function render(s) {
     h('h3', {}, 'Per partition'),
     h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'stats-partitions' },
       h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Records', 'Null keys', 'Null values', 'Value p50', 'Value p99', 'Value bytes', 'Offsets', 'Times (UTC)']
-        .map((t, k) => h('th', { class: k > 1 ? 'num' : null }, t)))),
+        .map((t, k) => h('th', { class: k > 1 && k < 9 ? 'num' : null }, t)))),
       h('tbody', {}, s.partitions.map((p) => h('tr', { dataset: { topic: p.topic ?? '', partition: String(p.partition) } },
-        h('td', {}, p.topic || '—'), h('td', { class: 'num' }, String(p.partition)),
+        h('td', { title: p.topic || null }, h('div', { class: 'topic' }, p.topic || '—')), h('td', { class: 'num' }, String(p.partition)),
         [p.records, p.nullKeys, p.nullValues].map((n) => h('td', { class: 'num' }, formatCount(n))),
         [p.valueP50, p.valueP99, p.valueBytes].map((n) => h('td', { class: 'num' }, bytes(n))),
         h('td', { class: 'num' }, `${p.firstOffset} – ${p.lastOffset}`),
-        h('td', { class: 'mono', title: `${isoTime(p.oldest) ?? '—'} – ${isoTime(p.newest) ?? '—'}` }, timeSpan(p.oldest, p.newest))))))),
+        h('td', { class: 'mono times', title: `${isoTime(p.oldest) ?? '—'} – ${isoTime(p.newest) ?? '—'}` }, ...timeSpan(p.oldest, p.newest))))))),
     h('p', { class: 'stats-note' }, `Sizes are of the keys' and values' bytes as stored (null ones left out); total ${formatSize(s.valueSizes?.total ?? 0)} of values.`),
   );
 }
 
-/** "2024-02-13 23:04:37 – 23:10:02" (UTC; the date once when both are of one day; the title has the milliseconds). */
+/**
+ * "2024-02-13 23:04:37", then "– 23:10:02" under it (UTC; the date once when both are of one day;
+ * the title has the milliseconds): two short lines keep the table within the panel.
+ */
 function timeSpan(from, to) {
   const [a, b] = [from, to].map((ms) => isoTime(ms)?.slice(0, 19).replace('T', ' ') ?? '—');
-  return a.slice(0, 10) === b.slice(0, 10) ? `${a} – ${b.slice(11)}` : `${a} – ${b}`;
+  return [a, h('br'), `– ${a.slice(0, 10) === b.slice(0, 10) ? b.slice(11) : b}`];
 }
 
 const BUCKET_NAMES = { 60000: 'minute', 300000: '5 minutes', 900000: '15 minutes', 3600000: 'hour', 21600000: '6 hours', 86400000: 'day', 604800000: 'week' };

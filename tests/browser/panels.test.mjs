@@ -93,6 +93,22 @@ test('every control is on screen at each size, in both modes; at 1024 px the Dec
   await atEverySize('live-detail');
 });
 
+async function openStats() {
+  await allRead();
+  await page.click('#view-stats');
+  await page.waitForSelector('#stats-chart rect');
+}
+
+test('Statistics: the per-partition table, its times whole, within the panel at each size', async () => {
+  await openStats();
+  await atEverySize('stats', async (size) => {
+    const cut = await page.$$eval('#stats-partitions td', (cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
+    assert.deepEqual(cut, [], size);
+    const box = await page.$eval('#stats .partitions', (el) => [el.scrollWidth, el.clientWidth]);
+    assert.ok(box[0] <= box[1] + 1, `${size}: the per-partition table is ${box[0]} px in ${box[1]} px`);
+  });
+});
+
 test('no error on the page or its console', () => {
   assert.deepEqual(problems, []);
 });
