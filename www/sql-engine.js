@@ -97,7 +97,7 @@ function kindOf(f, type) {
 const TIME_KINDS = new Set(['s', 'ms', 'us', 'ns', 'day']);
 
 /** Milliseconds since the epoch of a time column's value (the Arrow library reads every unit as ms). */
-export function timeOf(v) {
+function timeOf(v) {
   return Number(v);
 }
 

@@ -8,9 +8,10 @@ import { h, formatCount } from './dom.js';
 import { $, state, setStatus } from './page.js';
 import { VirtualTable } from './table.js';
 import { tablesOf } from './sql-data.js';
-import { isTime, loadRecords, query, startEngine, timeOf } from './sql-engine.js';
+import { isTime, loadRecords, query, startEngine } from './sql-engine.js';
 import { valueSettings } from './values.js';
 import { showView } from './layout.js';
+import { barChart } from './bar-chart.js';
 
 const ROW_HEIGHT = 26;
 const MAX_BARS = 400;
@@ -171,7 +172,7 @@ function showResult(result) {
   drawChart(result);
 }
 
-/** Bars for a time series: a time column first, then a number column. */
+/** Bars for a time series: a time column first, then a number column (a bar a row). */
 function drawChart(result) {
   const chart = $('sql-chart');
   const [time, count] = result.columns;
@@ -180,36 +181,14 @@ function drawChart(result) {
     chart.replaceChildren();
     return;
   }
-  const xs = Array.from(result.column(0), timeOf);
-  const ys = Array.from(result.column(1), Number);
-  const max = Math.max(1, ...ys.filter(Number.isFinite));
-  const W = 1000;
-  const H = 120;
-  const bar = W / xs.length;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  svg.setAttribute('preserveAspectRatio', 'none');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `${count.name} by ${time.name}`);
-  ys.forEach((y, k) => {
-    const rect = document.createElementNS(ns, 'rect');
-    const height = Number.isFinite(y) ? (y / max) * (H - 4) : 0;
-    rect.setAttribute('x', String(k * bar + bar * 0.1));
-    rect.setAttribute('width', String(Math.max(bar * 0.8, 0.5)));
-    rect.setAttribute('y', String(H - height));
-    rect.setAttribute('height', String(height));
-    const title = document.createElementNS(ns, 'title');
-    title.textContent = `${result.cell(k, 0)}: ${result.cell(k, 1)}`;
-    rect.append(title);
-    svg.append(rect);
-  });
-  const first = result.cell(0, 0);
-  const last = result.cell(xs.length - 1, 0);
-  chart.replaceChildren(
-    h('div', { class: 'sql-chart-label' }, `${count.name} by ${time.name} (max ${formatCount(max)})`),
-    svg,
-    h('div', { class: 'sql-chart-axis' }, h('span', {}, first), h('span', {}, last)),
-  );
+  const values = result.column(1);
+  chart.replaceChildren(barChart({
+    label: `${count.name} by ${time.name}`,
+    bars: Array.from(values, (v, k) => ({ slot: k, value: Number(v) })),
+    slots: result.rows,
+    timeAt: (slot) => result.cell(slot, 0),
+    timeOf: (bar) => result.cell(bar.slot, 0),
+    valueName: count.name,
+  }));
   chart.hidden = false;
 }

@@ -109,6 +109,51 @@ test('Statistics: the per-partition table, its times whole, within the panel at 
   });
 });
 
+test('Statistics: a chart with a value axis, times and the value pointed at', async () => {
+  await openStats();
+  const counts = await page.$$eval('#stats-chart rect', (rects) => rects.map((r) => Number(r.dataset.count)));
+  const max = Math.max(...counts);
+  await atEverySize('stats-chart', async (size) => {
+    const axis = await page.$$eval('#stats-chart .chart-values span', (spans) => spans.map((s) => s.textContent));
+    assert.equal(axis.at(-1), '0', size);
+    assert.ok(Number(axis[0].replace(/,/g, '')) >= max, `${size}: the axis tops ${axis[0]}, the highest bar is ${max}`);
+    const times = await page.$$eval('#stats-chart .chart-times span', (spans) => spans.filter((s) => s.style.visibility !== 'hidden').map((s) => {
+      const r = s.getBoundingClientRect();
+      return { text: s.textContent, left: r.left, right: r.right };
+    }));
+    assert.ok(times.length >= 3, `${size}: ${JSON.stringify(times)}`);
+    assert.match(times[0].text, /^2024-03-09 22:00$/);
+    for (let k = 1; k < times.length; k++) assert.ok(times[k].left > times[k - 1].right, `${size}: time labels overlap: ${JSON.stringify(times)}`);
+    await page.hover('#stats-chart rect >> nth=3');
+    const pointed = await page.$eval('#stats-chart rect:nth-of-type(4)', (r) => [Number(r.dataset.start), r.dataset.count]);
+    assert.equal(await page.textContent('#stats-chart .chart-readout'), `${new Date(pointed[0]).toISOString()}: ${pointed[1]} records`);
+  });
+});
+
+/** Runs `sql` in the SQL panel (opened once) and waits for its outcome, which must be `kind`. */
+async function runSql(sql, kind = 'ok') {
+  await allRead();
+  if (await page.locator('#sql').isHidden()) {
+    await page.click('#sql-open');
+    await page.waitForSelector('#sql-state[data-kind="ok"]', { timeout: 90_000 });
+  }
+  await page.evaluate(() => { document.getElementById('sql-state').dataset.kind = 'pending'; });
+  await page.fill('#sql-text', sql);
+  await page.click('#sql-run');
+  await page.waitForSelector('#sql-state:not([data-kind="pending"]):not([data-kind="busy"])', { timeout: 90_000 });
+  assert.equal(await page.getAttribute('#sql-state', 'data-kind'), kind, await page.textContent('#sql-state'));
+}
+
+test('SQL: a time series as a chart with a value axis and times', async () => {
+  await runSql('SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records FROM records GROUP BY minute ORDER BY minute');
+  assert.equal(await page.locator('#sql-chart svg rect').count(), (COUNT * 5) / 60);
+  await atEverySize('sql-chart', async (size) => {
+    assert.deepEqual(await page.$$eval('#sql-chart .chart-values span', (spans) => spans.map((s) => s.textContent)), ['20', '10', '0'], size);
+    const times = await page.$$eval('#sql-chart .chart-times span', (spans) => spans.filter((s) => s.style.visibility !== 'hidden').map((s) => s.textContent));
+    assert.ok(times.length >= 3 && times[0] === '2024-03-09 22:00', `${size}: ${times}`);
+  });
+});
+
 test('no error on the page or its console', () => {
   assert.deepEqual(problems, []);
 });
