@@ -15,6 +15,12 @@ import { barChart } from './bar-chart.js';
 
 const ROW_HEIGHT = 26;
 const MAX_BARS = 400;
+// the results' column widths: values measured in the first FIT_ROWS rows; a cell's padding and
+// border; the least width of a column, and the most a text column takes before it shares the room
+const FIT_ROWS = 2000;
+const CELL_PADDING = 14;
+const MIN_COLUMN_PX = 48;
+const TEXT_MIN_PX = 240;
 
 const EXAMPLES = [
   { label: 'Records per minute', sql: 'SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records\nFROM records GROUP BY minute ORDER BY minute' },
@@ -148,28 +154,71 @@ function sqlState(kind, text) {
   el.textContent = text;
 }
 
-function showResult(result) {
-  const old = $('sql-results');
+/** An empty results table in place of the last one. */
+function emptyResults() {
   const root = h('div', { id: 'sql-results', class: 'sql-results', role: 'grid', 'aria-label': 'Query results' });
-  old.replaceWith(root);
-  const columns = result.columns.map((c, k) => ({
-    id: `c${k}`, label: c.name, title: String(c.type.typeId), width: c.kind === 'number' ? 'minmax(90px, auto)' : 'minmax(140px, 1fr)', className: c.kind === 'number' ? 'num' : 'mono',
+  $('sql-results').replaceWith(root);
+  return root;
+}
+
+function showResult(result) {
+  const root = emptyResults();
+  const fit = fitter(root);
+  // numbers and times are never cut: their columns are as wide as their longest value (a longer
+  // one met while scrolling widens the column); other text takes the room left, cut at the end
+  const widest = result.columns.map((c, k) => fit.widest(c.name, result, k));
+  const cut = (c) => c.kind !== 'number' && !isTime(c.kind);
+  const columnsOf = () => result.columns.map((c, k) => ({
+    id: `c${k}`, label: c.name, title: String(c.type.typeId), className: c.kind === 'number' ? 'num' : 'mono',
+    width: cut(c) ? `minmax(${Math.min(widest[k], TEXT_MIN_PX)}px, 1fr)` : `${widest[k]}px`,
+    px: cut(c) ? Math.min(widest[k], TEXT_MIN_PX) : widest[k],
   }));
+  let columns = columnsOf();
   const table = new VirtualTable(root, {
     columns,
     rowHeight: ROW_HEIGHT,
     renderRow(r, cells) {
+      let wider = false;
       columns.forEach((c, k) => {
         const text = result.cell(r, k);
         const cell = cells[c.id];
         cell.textContent = text === null ? 'NULL' : text.length > 300 ? `${text.slice(0, 299)}…` : text;
         cell.classList.toggle('null', text === null);
+        if (text !== null && !cut(result.columns[k]) && fit.width(text) > widest[k]) {
+          widest[k] = fit.width(text);
+          wider = true;
+        }
       });
+      if (wider) queueMicrotask(() => table.setColumns(columns = columnsOf()));
     },
     onSelect: (r) => table.setSelected(r),
   });
   table.setRows(result.rows, -1, 'No rows.');
   drawChart(result);
+}
+
+/**
+ * Widths of cell texts in the results' 12px monospace font, and of a column: its label and the
+ * longest of its first FIT_ROWS values (a longer one further down widens it when drawn).
+ */
+function fitter(root) {
+  const style = getComputedStyle(root);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = `600 12px ${style.getPropertyValue('--sans')}`;
+  const labelWidth = (label) => Math.ceil(context.measureText(label).width) + CELL_PADDING;
+  context.font = `12px ${style.getPropertyValue('--mono')}`;
+  const width = (text) => Math.ceil(context.measureText(text).width) + CELL_PADDING;
+  return {
+    width,
+    widest(label, result, k) {
+      let longest = '';
+      for (let r = 0; r < Math.min(result.rows, FIT_ROWS); r++) {
+        const text = result.cell(r, k);
+        if (text !== null && text.length > longest.length) longest = text.length > 300 ? text.slice(0, 300) : text;
+      }
+      return Math.max(labelWidth(label), width(longest || 'NULL'), MIN_COLUMN_PX);
+    },
+  };
 }
 
 /** Bars for a time series: a time column first, then a number column (a bar a row). */

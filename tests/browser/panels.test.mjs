@@ -144,6 +144,16 @@ async function runSql(sql, kind = 'ok') {
   assert.equal(await page.getAttribute('#sql-state', 'data-kind'), kind, await page.textContent('#sql-state'));
 }
 
+test('SQL: numbers and times never cut, exact past 2^53', async () => {
+  await runSql('SELECT partition, 123456789012345678::BIGINT AS big, 3.141592653589793 AS pi, max("offset") * 1000000007 AS n, sum(octet_length(value)) AS bytes, max("timestamp") AS t FROM records GROUP BY partition ORDER BY partition');
+  await atEverySize('sql-numbers', async (size) => {
+    const cells = await page.$$eval('#sql-results .vrow:not([hidden]) .vcell', (all) => all.map((c) => ({ text: c.textContent, cut: c.scrollWidth > c.clientWidth + 1 })));
+    assert.equal(cells.length, 18, size);
+    assert.deepEqual(cells.filter((c) => c.cut), [], size);
+    assert.equal(cells[1].text, '123456789012345678');
+  });
+});
+
 test('SQL: a time series as a chart with a value axis and times', async () => {
   await runSql('SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records FROM records GROUP BY minute ORDER BY minute');
   assert.equal(await page.locator('#sql-chart svg rect').count(), (COUNT * 5) / 60);
