@@ -145,6 +145,9 @@ function showError(e) {
   const hint = /json_|->>|Extension|extension/.test(message) ? ' The json extension is not loaded here (it would be fetched from the network); reach fields with value_fields.name, or regexp_extract(value::VARCHAR, …).'
     : /signature mismatch|unreachable|RuntimeError/.test(message) ? ' DuckDB-wasm failed inside a function that needs an extension it cannot load offline (time zones need ICU: use TIMESTAMP values, as "timestamp" is, in UTC).' : '';
   sqlState('error', message.split('\n').filter((l) => l.trim()).slice(0, 6).join('\n') + hint);
+  // the last result is not this query's: it goes, with its chart
+  emptyResults();
+  drawChart(null);
   if (!panel.loadedFor && /not served/.test(message)) setStatus('warn', message, null);
 }
 
@@ -154,7 +157,7 @@ function sqlState(kind, text) {
   el.textContent = text;
 }
 
-/** An empty results table in place of the last one. */
+/** An empty results table in place of the last one (a failed query has no result to show). */
 function emptyResults() {
   const root = h('div', { id: 'sql-results', class: 'sql-results', role: 'grid', 'aria-label': 'Query results' });
   $('sql-results').replaceWith(root);
@@ -224,7 +227,7 @@ function fitter(root) {
 /** Bars for a time series: a time column first, then a number column (a bar a row). */
 function drawChart(result) {
   const chart = $('sql-chart');
-  const [time, count] = result.columns;
+  const [time, count] = result?.columns ?? [];
   if (!time || !count || !isTime(time.kind) || count.kind !== 'number' || result.rows < 1 || result.rows > MAX_BARS) {
     chart.hidden = true;
     chart.replaceChildren();

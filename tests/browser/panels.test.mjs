@@ -164,6 +164,15 @@ test('SQL: a time series as a chart with a value axis and times', async () => {
   });
 });
 
+test('SQL: an error after a result: the result and its chart go, the error stays', async () => {
+  await runSql('SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records FROM records GROUP BY minute ORDER BY minute');
+  assert.ok(await page.locator('#sql-results .vrow:not([hidden])').count() > 0);
+  await runSql('SELECT no_such_column FROM records', 'error');
+  assert.equal(await page.locator('#sql-results .vrow:not([hidden])').count(), 0);
+  assert.ok(await page.locator('#sql-chart').isHidden());
+  await atEverySize('sql-error');
+});
+
 test('no error on the page or its console', () => {
   assert.deepEqual(problems, []);
 });
