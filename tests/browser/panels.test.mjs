@@ -77,6 +77,18 @@ async function allRead() {
   if (Number(await page.getAttribute('#live-stats', 'data-kept')) !== COUNT) await readTopic(COUNT);
 }
 
+test('before a tail: the detail pane speaks of the tail (of a capture in file mode)', async () => {
+  await atEverySize('live-start', async (size) => {
+    const words = await page.textContent('#detail');
+    assert.doesNotMatch(words, /Open a capture/, size);
+    assert.match(words, /The record you pick in the table shows here/, size);
+  });
+  await page.click('#mode-file');
+  assert.match(await page.textContent('#detail'), /Open a capture/);
+  await page.click('#mode-live');
+  assert.match(await page.textContent('#detail'), /The record you pick in the table shows here/);
+});
+
 test('every control is on screen at each size, in both modes; at 1024 px the Decoding menu too', async () => {
   for (const mode of ['file', 'live']) {
     await page.click(`#mode-${mode}`);
