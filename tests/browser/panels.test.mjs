@@ -89,6 +89,19 @@ test('before a tail: the detail pane speaks of the tail (of a capture in file mo
   assert.match(await page.textContent('#detail'), /The record you pick in the table shows here/);
 });
 
+test('Keep: a million by default; a read that outgrew it says how many it dropped, and reads them all again on a click', async () => {
+  assert.equal(await page.inputValue('#live-cap'), '1000000');
+  await readTopic(1000);
+  await page.waitForFunction(() => /were dropped/.test(document.getElementById('status-text').textContent), null, { timeout: 10_000 });
+  assert.match(await page.textContent('#status-text'), new RegExp(`the oldest ${(COUNT - 1000).toLocaleString('en-US')} were dropped to keep 1,000 \\(Keep\\)`));
+  await atEverySize('keep');
+  await page.click(`#status-actions button:text-is("Keep all ${COUNT.toLocaleString('en-US')} and read again")`);
+  await page.waitForSelector('#live-state[data-state="stopped"]', { timeout: 30_000 });
+  await page.waitForFunction((n) => Number(document.getElementById('live-stats').dataset.kept) === n, COUNT, { timeout: 30_000 });
+  assert.equal(await page.inputValue('#live-cap'), String(COUNT));
+  assert.doesNotMatch(await page.textContent('#status-text'), /dropped/);
+});
+
 test('every control is on screen at each size, in both modes; at 1024 px the Decoding menu too', async () => {
   for (const mode of ['file', 'live']) {
     await page.click(`#mode-${mode}`);
