@@ -227,7 +227,9 @@ test('the state is in the URL: a reload shows the same filter, sort and record',
   await page.$eval('#records', (el) => { el.scrollTop = 0; });
   await page.click('.vrow[data-row="3"]');
   const detail = await page.textContent('#detail h2');
-  await page.waitForFunction(() => location.search.includes('sel='));
+  // the URL is written a moment after a change: wait for the one with this test's state (the load's
+  // own may already name a record)
+  await page.waitForFunction(() => /[?&]q=purchase/.test(location.search) && /[?&]sort=offset:desc/.test(location.search) && location.search.includes('sel='));
   const url = page.url();
   assert.match(url, /[?&]sample=tansu_v12_multibatch\.bin/);
   assert.match(url, /[?&]q=purchase/);
