@@ -38,6 +38,16 @@ export type ArrowInput = FetchResponse<Int64> | RecordSet<Int64> | ConsumedChunk
 export declare function toArrow(input: ArrowInput | readonly ArrowInput[], options?: { decoded?: boolean; topic?: string }): ArrowTable;
 /** The same table with its binary and text columns in buffers of their own (for files). */
 export declare function compact(table: ArrowTable): ArrowTable;
+/**
+ * Rows of toArrow tables (same fields) as one table, in the order given: `picks` names each row's
+ * table and row ({ table, row }), or is the row numbers of a single table.
+ */
+export declare function takeRows(tables: ArrowTable | readonly ArrowTable[], picks: ArrayLike<number> | { table: ArrayLike<number>; row: ArrayLike<number> }): ArrowTable;
+/**
+ * Tables (toArrow's, the same fields, in order) as a Parquet file's bytes, one row group, written by
+ * parquet-wasm (loaded on first use); compression 'zstd' (default), 'snappy' or 'none'.
+ */
+export declare function toParquet(tables: ArrowTable | readonly ArrowTable[], options?: { compression?: 'zstd' | 'snappy' | 'none' }): Promise<Uint8Array>;
 /** The table as Arrow IPC, the stream format (pyarrow's ipc.open_stream, DuckDB-wasm's insertArrowFromIPCStream). */
 export declare function arrowIPC(table: ArrowTable): Uint8Array;
 /** Arrow IPC written table by table (the schema once), for streams larger than memory. */
@@ -47,5 +57,7 @@ export declare class ArrowStreamWriter {
   /** Rows written so far. */
   readonly rows: number;
   write(table: ArrowTable): unknown;
+  /** A table already in IPC form (arrowIPC's bytes; `topics`: its topic names as JSON, e.g. '["orders"]'). */
+  writeIPC(bytes: Uint8Array, topics: string): unknown;
   end(): unknown;
 }

@@ -10,8 +10,12 @@ const COMMANDS = {
   decode: () => require('./cli/decode.cjs'),
   consume: () => ({ run: (argv) => require('./cli/consume.cjs').run('consume', argv) }),
   capture: () => ({ run: (argv) => require('./cli/consume.cjs').run('capture', argv) }),
+  scan: () => require('./cli/scan.cjs'),
   metadata: () => require('./cli/metadata.cjs'),
   offsets: () => require('./cli/offsets.cjs'),
+  groups: () => ({ run: (argv) => require('./cli/groups.cjs').runGroups(argv) }),
+  group: () => ({ run: (argv) => require('./cli/groups.cjs').runGroup(argv) }),
+  configs: () => require('./cli/configs.cjs'),
   relay: () => ({ run: (argv) => require('./cli/serve.cjs').run('relay', argv) }),
   ui: () => ({ run: (argv) => require('./cli/serve.cjs').run('ui', argv) }),
 };
@@ -22,9 +26,14 @@ commands:
   decode [FILE]     decode a FetchResponse capture or a log segment and print its records
                     (the default command: \`kafka-fetch-decoder FILE\` is \`decode FILE\`)
   consume           print the records of live topics (a table, JSON lines, CSV, Arrow or a format string)
+  scan              search whole topics on every core: filters, aggregates, coverage and resume,
+                    plans run in shards across machines, Parquet for DuckDB, Spark and pandas
   capture           write a live topic's fetch responses to files, to decode again later
   metadata          list the cluster: brokers, controller, topics, partitions, leaders, replicas
   offsets           each partition's earliest, latest or first offset at a time
+  groups            the consumer groups: state, protocol, members, total lag
+  group GROUP       one group as kafka-consumer-groups.sh --describe shows it; --max-lag N for scripts
+  configs           a topic's or a broker's configuration
   ui                serve the inspection page and a relay: a live inspector in the browser
   relay             a read-only WebSocket relay through which browsers reach the brokers
   help              this text (also --help); --version prints the package's version
@@ -33,11 +42,19 @@ ${require('./cli/decode.cjs').usage}
 
 ${require('./cli/consume.cjs').consumeUsage}
 
+${require('./cli/scan.cjs').scanUsage}
+
 ${require('./cli/consume.cjs').captureUsage}
 
 ${require('./cli/metadata.cjs').metadataUsage}
 
 ${require('./cli/offsets.cjs').offsetsUsage}
+
+${require('./cli/groups.cjs').groupsUsage}
+
+${require('./cli/groups.cjs').groupUsage}
+
+${require('./cli/configs.cjs').configsUsage}
 
 ${require('./cli/serve.cjs').uiUsage}
 
@@ -76,7 +93,7 @@ main(process.argv.slice(2)).then(
     if (e instanceof UsageError || (e?.name === 'KafkaClientError' && e.code === 'INVALID_ARGUMENT')) {
       process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
       process.exitCode = 2;
-    } else if (e instanceof RunError) {
+    } else if (e instanceof RunError || e?.code === 'WS_MISSING') {
       process.stderr.write(`kafka-fetch-decoder: ${e.message}\n`);
       process.exitCode = 1;
     } else {

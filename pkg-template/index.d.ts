@@ -434,7 +434,126 @@ export interface TopicMetadata {
   partitions: { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; offlineReplicas: number[]; errorCode: number; errorName: string }[];
 }
 
-/** An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no produce. */
+export type ScanStop = 'end' | 'limit' | 'time' | 'pruned' | 'error' | 'interrupted';
+export type ScanAggregate = 'count' | 'per-minute' | 'per-hour' | 'distinct-keys' | 'top-keys' | 'sizes';
+
+/** A scan's ranges: [from, to) offsets per partition, cut to a bounded size (JSON; offsets as numbers). */
+export interface ScanPlan {
+  format: 'kafka-fetch-decoder/scan-plan';
+  version: 1;
+  topics: string[];
+  isolationLevel: 'read_uncommitted' | 'read_committed';
+  key: { base64: string } | null;
+  keyPruning: boolean;
+  rangeRecords: number;
+  ranges: { topic: string; partition: number; from: number | bigint; to: number | bigint; bound: 'end' | 'offset' | 'time' | 'range'; pruned?: true }[];
+}
+
+/** What a scan covered: per range, [from, next) read completely, and why it stopped. */
+export interface ScanCoverage {
+  complete: boolean;
+  partitions: { topic: string; partition: number; from: number; to: number; next: number; records: number; matches: number; stop: ScanStop; bound?: string; error?: { code: string | null; message: string } }[];
+  scan: { format: 'kafka-fetch-decoder/scan-coverage'; version: 1; [k: string]: unknown };
+}
+
+export interface ScanOptions {
+  /** The topics to scan (or a plan, or a coverage to resume). */
+  topics?: string | string[];
+  topic?: string;
+  /** Partitions to read (default all). */
+  partitions?: number[];
+  /** Where each partition starts: as consume's `from` (default 'earliest'). */
+  from?: OffsetSpec;
+  /** Where each partition ends: 'end' (default: the end offsets seen at the start), an offset or a time. */
+  until?: 'end' | number | bigint | string | Date | { time: number };
+  isolationLevel?: 'read_uncommitted' | 'read_committed';
+  /** Only records with this key (text: its UTF-8 bytes), read from the partition Kafka's default partitioner puts it in. */
+  key?: string | Uint8Array;
+  /** false: read every partition for `key` (a topic written with another partitioner). */
+  keyPruning?: boolean;
+  /** Offsets per range when planning (default 100000). */
+  rangeRecords?: number;
+  /** A plan made before (its JSON text or object), instead of planning now. */
+  plan?: ScanPlan | string;
+  /** A share of the plan: 'I/N' or { index, count }, 0-based. */
+  shard?: string | { index: number; count: number };
+  /** A coverage to continue exactly where it stopped (its JSON text or object). */
+  resume?: ScanCoverage | string;
+  /** Records whose key, value or a header holds this text, or match /REGEX/FLAGS. */
+  grep?: string;
+  /** Where grep looks: key, value, headers or header:NAME, comma-separated. */
+  grepIn?: string;
+  /** The Where language: a field path compared with a value, e.g. 'value.customer.id == 42'. */
+  where?: string;
+  /** A Where test that throws stops the scan (default: no match). */
+  strict?: boolean;
+  /** How keys and values decode (ValueDecoder's options; plain data: they go to the workers). */
+  values?: ValueDecoderOptions;
+  crc?: 'verify' | 'report' | 'skip';
+  /** The records' int64 values: 'number' (default) or 'bigint'. */
+  int64?: 'number' | 'bigint';
+  /** Stop after this many matches (the coverage says where: resume continues after them). */
+  limit?: number;
+  /** Aggregates over the matches, made in the workers. */
+  aggregate?: ScanAggregate[];
+  /** The latest record per key (a tombstone removes it), as of a time or of the scan. */
+  latestPerKey?: true | { asOf?: number | string | Date };
+  /** Worker threads (default: the cores available). */
+  workers?: number;
+  /** How matches come back: 'records' (default: KafkaRecords), 'arrow' (a chunk's matches as Arrow IPC bytes), 'none' (aggregates only). */
+  output?: 'records' | 'arrow' | 'none';
+  /** Plain data handed to every worker's session (a worker module of one's own reads it: runScanWorker). */
+  workerData?: unknown;
+  /** Called now and then (at most every 250 ms) with the coverage so far. */
+  onProgress?: (coverage: ScanCoverage) => void;
+  /** Browsers: starts one scan worker, e.g. () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' }). Node uses worker threads. */
+  startWorker?: () => Worker;
+  /** Its abort stops the scan: ranges stop where they are ('interrupted'), the coverage says where. */
+  signal?: AbortSignal;
+}
+
+/** A scan's matches of one partition, in offset order: records, or (output 'arrow') an Arrow IPC table. */
+export type ScanMatches<T extends Int64 = Int64> = { topic: string; partition: number; records: KafkaRecord<T>[] } | { topic: string; partition: number; ipc: Uint8Array };
+
+/** A scan under way: its matches as an async iterator, then its coverage, aggregates and latest records. */
+export interface Scan<T extends Int64 = Int64> extends AsyncIterable<ScanMatches<T>> {
+  /** The plan run (once made; null when resuming a coverage). */
+  readonly plan: ScanPlan | null;
+  /** By name, once the scan ended (null without `aggregate`). */
+  readonly aggregates: Record<string, unknown> | null;
+  /** The latest record per key, once the scan ended (latestPerKey). */
+  readonly latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null;
+  /** Resolves when the scan ends (rejects with its error). */
+  readonly done: Promise<{ coverage: ScanCoverage; aggregates: Record<string, unknown> | null; latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null }>;
+  /** The coverage so far. */
+  coverage(): ScanCoverage | null;
+  [Symbol.asyncIterator](): AsyncIterator<ScanMatches<T>>;
+}
+
+/** A record as the Where language reads it: key and value as data (decoded, else JSON, else text), headers by name. */
+export interface RecordView {
+  topic: string | null;
+  partition: number | null;
+  offset: number | bigint;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: Record<string, string | { base64: string } | null>;
+  headerList: { key: string; value: string | { base64: string } | null }[];
+}
+
+/**
+ * Parses a Where expression ('value.customer.id == 42 && headers.region ~ "eu"'); throws an Error
+ * saying where it is wrong. `skip(raw)`, when there, is true of a record (its raw key and value
+ * bytes) that cannot match when keys and values are read as JSON or text: no need to read it.
+ */
+export declare function parseWhere(source: string): ((record: RecordView) => boolean) & { skip: ((raw: { key: Uint8Array | null; value: Uint8Array | null }) => boolean) | null };
+
+/**
+ * An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no
+ * produce; it reads the cluster beside them (groups and their lag, configs, brokers) without joining
+ * or altering anything.
+ */
 export declare class KafkaClient {
   constructor(options: KafkaClientOptions);
   /** Brokers and topics (every topic when omitted); `signal` abandons the request. */
@@ -454,8 +573,131 @@ export declare class KafkaClient {
    * `await client.waitFor({ topic: 'orders', match: (r) => r.keyText() === id })`.
    */
   waitFor<const O extends WaitForOptions>(options: ExactConsume<O, WaitForOptions>): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
+  /** Every consumer group of the cluster (ListGroups at each broker), sorted by id. */
+  listGroups(options?: { signal?: AbortSignal }): Promise<ListedGroup[]>;
+  /**
+   * One group at its coordinator: state, members and, per partition, committed offset, end offset
+   * (ListOffsets latest) and lag, in records and in time. Read, never joined.
+   */
+  describeGroup(groupId: string, options?: DescribeGroupOptions): Promise<GroupDescription>;
+  /**
+   * Resolves once the group's lag (summed over its partitions; with `topics`, over every
+   * partition of them, a partition without a committed offset lagging by all its records) is at
+   * most `maxLag`; rejects with TIMEOUT after `timeoutMs` (default 30000), saying the lag last
+   * seen. For tests: `await client.waitForLag({ group: 'billing', topics: ['orders'] })`.
+   */
+  waitForLag(options: WaitForLagOptions): Promise<GroupDescription & { lag: number }>;
+  /** The configuration of a topic or of a broker (asked of that broker). */
+  configs(options: ({ topic: string; broker?: undefined } | { broker: number | string; topic?: undefined }) & { synonyms?: boolean; documentation?: boolean; signal?: AbortSignal }): Promise<ResourceConfig>;
+  /** The cluster's brokers: DescribeCluster where the broker offers it, else Metadata. */
+  brokers(options?: { signal?: AbortSignal }): Promise<{ clusterId: string | null; controllerId: number | null; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; via: 'DescribeCluster' | 'Metadata' }>;
+  /** Scans whole topics on worker threads (Node): matches, coverage, aggregates; plans, shards and resume. */
+  scan<const O extends ScanOptions>(options: O): Scan<Int64Of<O>>;
   /** Closes the connections: consume loops under way end (quietly), other calls in flight and later fail with CLOSED. */
   close(): void;
+}
+
+export interface ListedGroup {
+  groupId: string;
+  /** 'consumer' for consumers' groups; '' for a group that only commits offsets. */
+  protocolType: string;
+  /** From ListGroups v4 ('Stable', 'Empty', ...); null before. */
+  state: string | null;
+  /** From ListGroups v5: 'classic' | 'consumer' | 'share'; null before. */
+  type: string | null;
+  /** The node id of the broker that listed it (its coordinator). */
+  coordinator: number;
+}
+
+export interface DescribeGroupOptions {
+  /** Measure the lag in time too: one Fetch of the first record not consumed of each lagging partition (default true). */
+  lagTime?: boolean;
+  /** Every partition of these topics and no other, their offsets asked for by partition. */
+  topics?: string | string[];
+  signal?: AbortSignal;
+}
+
+export interface GroupMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  rackId: string | null;
+  /** A KIP-848 member's epoch; null in a classic group. */
+  memberEpoch: number | null;
+  /** The topics it subscribes to (a classic member's, decoded from the consumer protocol); null when unknown. */
+  subscription: { topics: string[]; topicRegex: string | null } | null;
+  assignment: { topic: string; partition: number }[];
+  /** A KIP-848 member's target assignment; null in a classic group. */
+  targetAssignment: { topic: string; partition: number }[] | null;
+  /** Why its bytes did not decode as the consumer protocol's, if they did not. */
+  decodeError?: string;
+}
+
+export interface GroupPartition {
+  topic: string;
+  partition: number;
+  /** The next offset the group reads; null when it committed none. */
+  committedOffset: number | null;
+  metadata: string | null;
+  /** ListOffsets latest (null when the topic is gone). */
+  endOffset: number | null;
+  /** endOffset - committedOffset; null without either. */
+  lag: number | null;
+  /** How long the first record not consumed has waited (0 at no lag); null where it cannot be read. */
+  lagMs: number | null;
+  /** The member it is assigned to, if known. */
+  memberId: string | null;
+  clientId: string | null;
+  clientHost: string | null;
+}
+
+export interface GroupDescription {
+  groupId: string;
+  /** 'consumer' (KIP-848, ConsumerGroupDescribe) or 'classic' (DescribeGroups); null when the broker offers neither. */
+  type: 'classic' | 'consumer' | null;
+  state: string | null;
+  protocolType: string | null;
+  /** The assignor. */
+  protocol: string | null;
+  coordinator: { nodeId: number; host: string; port: number };
+  /** null when the coordinator describes no group (it offers neither api). */
+  members: GroupMember[] | null;
+  partitions: GroupPartition[];
+  /** The sum of the partitions' lag. */
+  totalLag: number;
+}
+
+export interface WaitForLagOptions {
+  group: string;
+  /** Default 0. */
+  maxLag?: number;
+  /** Count every partition of these topics (name what the group reads, so that a group that has not committed yet is not taken as caught up). */
+  topics?: string[];
+  /** Default 30000. */
+  timeoutMs?: number;
+  /** Default 500. */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ResourceConfig {
+  resourceType: 'TOPIC' | 'BROKER' | string;
+  resourceName: string;
+  configs: {
+    name: string;
+    /** null when sensitive. */
+    value: string | null;
+    /** Kafka's name: 'DYNAMIC_TOPIC_CONFIG', 'STATIC_BROKER_CONFIG', 'DEFAULT_CONFIG', ... */
+    source: string;
+    isDefault: boolean;
+    isSensitive: boolean;
+    readOnly: boolean;
+    /** 'BOOLEAN', 'STRING', 'INT', 'LONG', ... (from DescribeConfigs v3); null before. */
+    type: string | null;
+    documentation: string | null;
+    synonyms: { name: string; value: string | null; source: string }[];
+  }[];
 }
 
 export interface ListOffsetsOptions {
@@ -499,18 +741,21 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
   verify(serverFinal: Uint8Array): void;
 };
 
-/** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, then a MessagePack map or array (the bytes whole), and keeps the bytes. */
-export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes';
+/** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, then a MessagePack map or array (the bytes whole), then Protobuf without a schema, and keeps the bytes. */
+export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 
-/** Why a side did not decode. */
-export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE';
+/** Why a side did not decode (LIMIT: past a bound of the value layer: the value, or its schema's references). */
+export type ValueErrorCode = 'FRAMING' | 'REGISTRY' | 'SCHEMA' | 'NO_SCHEMA' | 'UNLOADED' | 'DECODE' | 'LIMIT';
 
 /** A key or value as data, and what it was read as. */
 export interface DecodedSide<T extends Int64 = number> {
   /** What it decoded as: 'bytes' when nothing did (then `error` or `tried` says why), 'null' for a null key or value. */
-  format: 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'bytes' | 'null';
-  /** The data: Avro and Protobuf values as plain objects, JSON as parsed, text as a string, bytes as bytes. 64-bit integers are T. */
+  format: 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes' | 'null';
+  /**
+   * The data: Avro and Protobuf values as plain objects, JSON as parsed, text as a string, bytes as
+   * bytes, 'protobuf-raw' as ProtobufRawField[]. 64-bit integers are T.
+   */
   value: unknown;
   /** The schema id the bytes or headers carried (Confluent's 4-byte id, or Apicurio's global id). */
   schemaId?: number;
@@ -526,8 +771,20 @@ export interface DecodedSide<T extends Int64 = number> {
   error?: string;
   errorCode?: ValueErrorCode;
   /** format auto: each decoder tried before the one that won, and why it did not apply. */
-  tried?: { format: 'registry' | 'json' | 'text'; code: ValueErrorCode; error: string }[];
+  tried?: { format: 'registry' | 'json' | 'text' | 'protobuf-raw'; code: ValueErrorCode; error: string }[];
 }
+
+/**
+ * A field of Protobuf read without a schema (as protoc --decode_raw reads it): `type` is the wire
+ * type ('varint', 'fixed64', 'fixed32', 'group') or, for a length-delimited field, what its bytes
+ * are: a 'message' where they parse as one (10 levels deep at most), else a 'string' where they are
+ * UTF-8, else 'bytes'. Integers are unsigned: numbers, BigInts past 2^53 (or with int64 'bigint').
+ */
+export type ProtobufRawField =
+  | { field: number; type: 'varint' | 'fixed64' | 'fixed32'; value: number | bigint }
+  | { field: number; type: 'message' | 'group'; value: ProtobufRawField[] }
+  | { field: number; type: 'string'; value: string }
+  | { field: number; type: 'bytes'; value: Uint8Array };
 
 /** A schema given locally, for payloads without a registry's framing. */
 export type LocalSchema = { avro: unknown } | { protobuf: { source: string; type: string; references?: { name: string; schema: string }[] } };
@@ -543,6 +800,8 @@ export interface RegistryOptions {
   timeoutMs?: number;
   /** An answer larger than this is refused (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Requests at once; the others wait their turn (default 8). */
+  maxConcurrent?: number;
   /** The fetch to use (default the runtime's). */
   fetch?: typeof globalThis.fetch;
 }
@@ -594,6 +853,8 @@ export declare class RegistryError extends Error {
   /** The HTTP status, when the registry answered. */
   readonly status: number | null;
   readonly url: string | null;
+  /** 'LIMIT' when the schema's references go past a bound (256 distinct, 32 deep), else 'REGISTRY'. */
+  readonly code: 'REGISTRY' | 'LIMIT';
 }
 
 /** A decoded value in JSON's terms: bytes as base64, BigInts as decimal strings, non-finite numbers as null. */

@@ -10,9 +10,9 @@ try {
   if (e.code !== 'ENOENT') throw e;
   throw new Error(`kafka-fetch-decoder: ${path.join(__dirname, 'kafka_fetch_decoder_bg.wasm')} is missing; when bundling for Node, mark kafka-fetch-decoder as external (esbuild --external:kafka-fetch-decoder)`, { cause: e });
 }
-// attach, printable and recordOutput are for the package's own modules (here and the CLI), not its
-// users; arrow is the entry 'kafka-fetch-decoder/arrow' (arrow-node.cjs)
-const { attach, printable, recordOutput, arrow, ...api } = require('./lib.cjs');
+// attach, printable, protobufRawText, recordOutput, filters and scanInternals are for the package's
+// own modules (here and the CLI), not its users; arrow is the entry 'kafka-fetch-decoder/arrow' (arrow-node.cjs)
+const { attach, printable, protobufRawText, recordOutput, arrow, filters, scanInternals, ...api } = require('./lib.cjs');
 
 attach(bindings);
 

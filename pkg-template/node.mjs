@@ -5,6 +5,6 @@ import api from './node.cjs';
 export const {
   decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient, KafkaClientError,
   KafkaDecodeError, KafkaRecord, protocolInfo, RegistryClient, RegistryError, scramClient, startRelay, toTransferable,
-  VALUE_FORMATS, ValueDecoder, jsonForm, wasmMemory, init,
+  VALUE_FORMATS, ValueDecoder, jsonForm, parseWhere, wasmMemory, init,
 } = api;
 export default init;

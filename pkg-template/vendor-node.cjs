@@ -10,4 +10,5 @@ module.exports = {
   msgpack: async () => require(at('msgpackr')),
   // synchronous: the column layer's API is (Node can require on first use)
   arrow: () => require(at('flechette')),
+  parquet: () => require(path.join(__dirname, 'vendor', 'parquet', 'parquet_wasm.cjs')),
 };

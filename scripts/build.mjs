@@ -69,9 +69,12 @@ fs.writeFileSync(path.join(pkg, 'node.d.mts'), `${types + initDecl + nodeOnly}ex
 fs.writeFileSync(path.join(pkg, 'web.d.mts'), `${types + initDecl}export default init;\n`);
 // the Arrow entry's declarations, each importing the result types of the entry beside it
 const arrowTypes = fs.readFileSync(path.join(template, 'arrow.d.ts'), 'utf8');
-fs.rmSync(path.join(pkg, 'arrow.d.ts'));
 fs.writeFileSync(path.join(pkg, 'arrow.d.cts'), arrowTypes.replace('__MAIN_ENTRY__', './node.cjs'));
 fs.writeFileSync(path.join(pkg, 'arrow.d.mts'), arrowTypes.replace('__MAIN_ENTRY__', './web.mjs'));
+// and at the root for resolvers that ignore "exports" (TypeScript's node10): the CommonJS flavour
+fs.writeFileSync(path.join(pkg, 'arrow.d.ts'), arrowTypes.replace('__MAIN_ENTRY__', './node.cjs'));
+// the scan worker's: one text for each resolution (scan-worker.d.ts for node10)
+for (const ext of ['d.cts', 'd.mts']) fs.copyFileSync(path.join(template, 'scan-worker.d.ts'), path.join(pkg, `scan-worker.${ext}`));
 // The Node entries load one CommonJS bundle of the JS layer (decoder API and live client), made by
 // esbuild from the same ES modules the browser entry imports as they are.
 run(path.join(root, 'node_modules/.bin/esbuild'), [path.join(template, 'lib-node.mjs'), '--bundle', '--platform=node',
@@ -81,8 +84,10 @@ await buildVendor(path.join(pkg, 'vendor'));
 // what only lib.cjs needs: not shipped as modules
 fs.rmSync(path.join(pkg, 'lib-node.mjs'));
 fs.rmSync(path.join(pkg, 'vendor-node.cjs'));
+fs.rmSync(path.join(pkg, 'optional-ws.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'transport-node.mjs'));
 fs.rmSync(path.join(pkg, 'client', 'decode-pool-node.mjs'));
+fs.rmSync(path.join(pkg, 'scan', 'pool-node.mjs'));
 fs.rmSync(path.join(pkg, 'relay'), { recursive: true });
 
 // Package metadata follows the crate's version; one small sample ships for the CLI's default.

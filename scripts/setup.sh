@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One idempotent set-up for tests, demo and build: the wasm target, the wasm-bindgen CLI at the
-# exact version Cargo.lock pins, Debian's chromium + chromedriver (browser tests) and kcat (the
-# CLI's oracle), and npm packages.
+# exact version Cargo.lock pins, Debian's chromium + chromedriver (browser tests), kcat (the
+# CLI's oracle), protoc (protobuf-raw's oracle) and GNU parallel (the scan's shards), and npm packages.
 # Fast when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +40,23 @@ if ! command -v kcat >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq kcat >/dev/null
+fi
+
+# protoc, the oracle of the protobuf-raw format (tests/js/protobuf-raw.test.mjs: protoc --decode_raw):
+# Debian's protobuf-compiler
+if ! command -v protoc >/dev/null 2>&1; then
+  echo "setup: installing Debian's protobuf-compiler"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq protobuf-compiler >/dev/null
+fi
+
+# GNU parallel, the scheduler the scan's shard test runs separate processes with (tests/live/scan-shards.test.mjs)
+if ! command -v parallel >/dev/null 2>&1; then
+  echo "setup: installing Debian's parallel"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq parallel >/dev/null
 fi
 
 # npm ci when node_modules is missing or older than the lockfile

@@ -8,7 +8,8 @@
 //        { type: 'eval', id, expr: { where, js, run }, numbers }  the Where / JS filter on these records
 //        { type: 'stats', id, numbers | null }                    statistics (stats-compute.js)
 //        { type: 'export', id, format, encoding, numbers }        the records in that order (export-build.js)
-//   Out: { id, matched, scanned, timedOut: [{ partition, offset }], stopped, boundMs } | { id, error: { field, message } }
+//   Out: { id, matched, notEvaluated, scanned, timedOut: [{ partition, offset }], stopped, boundMs } | { id, error: { field, message } }
+//        (notEvaluated: the numbers of the records the JS filter timed out on, or did not run on once stopped)
 //        { id, stats } | { id, progress: records written } then { id, export: { parts, type, count } }
 //
 // Records reach the filters as plain objects: key and value as their schema or format decoded them
@@ -16,8 +17,7 @@
 // headers as an object of texts (the last of a name wins) and as a list. The JS filter runs in a
 // worker of its own (js-filter.js), which is ended when a record takes too long.
 
-import { parseWhere } from './filter-where.js';
-import { JsFilter } from './js-filter.js';
+import { JsFilter, NOT_EVALUATED } from './js-filter.js';
 import { computeStats } from './stats-compute.js';
 import { toBase64 } from './bytes.js';
 import { buildExport } from './export-build.js';
@@ -200,6 +200,7 @@ async function recordsOf(numbers) {
 
 async function evaluate(expr, numbers) {
   if (expr.where && where?.source !== expr.where) {
+    const { parseWhere } = await loadApi();
     try {
       where = { source: expr.where, test: parseWhere(expr.where) };
     } catch (e) {
@@ -215,14 +216,23 @@ async function evaluate(expr, numbers) {
     if (problem) return { error: { field: 'js', message: `JS: ${problem}` } };
     js.startRun(expr.run);
   }
-  let records = await recordsOf(numbers);
-  const scanned = records.length;
+  // keys and values read as JSON or text: a Where that needs a string skips records whose bytes lack it
+  const skip = expr.where && !settings ? where.test.skip : null;
+  let present = 0;
+  const candidates = skip ? numbers.filter((n) => {
+    const v = viewOf(n);
+    if (v) present++;
+    return v && !skip(v);
+  }) : numbers;
+  let records = await recordsOf(candidates);
+  const scanned = skip ? present : records.length;
   if (expr.where) records = records.filter((r) => safely(() => where.test(r)));
-  const out = { matched: null, scanned, timedOut: [], stopped: false, boundMs: js?.boundMs ?? null };
+  const out = { matched: null, notEvaluated: new Float64Array(0), scanned, timedOut: [], stopped: false, boundMs: js?.boundMs ?? null };
   if (expr.js) {
     const { results, timedOut, stopped } = await js.run(records);
     out.timedOut = timedOut.map((k) => ({ partition: records[k].partition, offset: String(records[k].offset) }));
     out.stopped = stopped;
+    out.notEvaluated = Float64Array.from(records.filter((_, k) => results[k] === NOT_EVALUATED), (r) => r.n);
     records = records.filter((_, k) => results[k] === 1);
   }
   out.matched = Float64Array.from(records, (r) => r.n);

@@ -11,7 +11,7 @@ import { $, state, setStatus } from './page.js';
 import { decodeOptions, kindFor, loadSamples, openFile, openSample, requestDecode, startWorker } from './file.js';
 import { renderSummary } from './summary.js';
 import { appendRecords, fitColumns, select, showStore, table } from './records.js';
-import { refilter, resetFilters, scheduleFilter } from './filter.js';
+import { refilter, releaseJsFilter, resetFilters, scheduleFilter, showNotEvaluated } from './filter.js';
 import { exportView } from './export.js';
 import { initValues, openSchema, valueSettings } from './values.js';
 import { VALUE_FORMAT_NAMES } from './kafka.js';
@@ -45,6 +45,10 @@ function init() {
   for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']) $(id).addEventListener('input', () => scheduleFilter());
   // a Where or JS filter is run when typing pauses a little longer (each run goes through the worker)
   for (const id of ['filter-where', 'filter-js']) $(id).addEventListener('input', () => scheduleFilter(400));
+  // a JS filter from a link runs when the user says so: Run, or an edit of it
+  $('filter-js').addEventListener('input', releaseJsFilter);
+  $('filter-js-run').addEventListener('click', () => releaseJsFilter() && refilter());
+  $('filter-not-evaluated').addEventListener('click', () => showNotEvaluated(!state.notEvaluatedShown));
   for (const id of ['filter-partition', 'filter-control', 'filter-in']) $(id).addEventListener('change', () => refilter());
   $('filter-clear').addEventListener('click', () => {
     resetFilters();
@@ -93,7 +97,7 @@ function init() {
     selectWanted();
     if (currentView() === 'stats') state.statsChanged?.();
   };
-  state.exprError = (error) => setStatus('warn', exprErrorText(error), null);
+  state.exprError = showExprStatus;
 
   renderSummary();
   table.setRows(0, -1, emptyText());
@@ -131,10 +135,27 @@ function selectWanted() {
   if (n >= 0) select(state.rows.indexOf(n));
 }
 
+// The status line while it tells of the Where / JS filter (its text), so that it goes when that
+// filter changes or is cleared, and is left alone once it tells of something else.
+let exprStatus = null;
+
+function showExprStatus(error) {
+  if (!error) {
+    if (exprStatus !== null && $('status-text').textContent === exprStatus) setStatus('ok', '', null);
+    exprStatus = null;
+    return;
+  }
+  exprStatus = exprErrorText(error);
+  const show = error.notEvaluated ? [h('button', { type: 'button', onclick: () => showNotEvaluated(true) }, 'Show them')] : [];
+  setStatus('warn', exprStatus, null, ...show);
+}
+
 function exprErrorText(e) {
-  if (!e.timedOut) return e.message;
-  const where = e.timedOut.slice(0, 3).map((r) => `partition ${r.partition} offset ${r.offset}`).join(', ');
-  return `The JS filter took more than ${e.boundMs} ms on ${e.timedOut.length === 1 ? 'a record' : 'records'} (${where}): ${e.stopped ? 'it was stopped, the records after do not match' : 'they do not match'}.`;
+  if (!e.notEvaluated) return e.message;
+  const where = e.timedOutAt.map((r) => `partition ${r.partition} offset ${r.offset}`).join(', ') + (e.timedOut > e.timedOutAt.length ? ', …' : '');
+  const records = e.timedOut === 1 ? 'a record' : `${e.timedOut} records`;
+  return `The JS filter took more than ${e.boundMs} ms on ${records} (${where})${e.stopped ? ' and was stopped' : ''}: `
+    + `${e.notEvaluated === 1 ? '1 record is' : `${e.notEvaluated} records are`} not evaluated, neither matched nor left out.`;
 }
 
 /** The Values button says what is decoded. */

@@ -1,11 +1,10 @@
 // The export of the view, made in the analysis worker from its copy of the records, in the view's
 // order: NDJSON and JSON in the CLI's --json shape, CSV as the CLI's --format csv, with the package's
-// own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow (the package's
-// toArrow of each chunk, the view's rows taken from them: arrow-take.js, with key_decoded and
-// value_decoded when the page decodes values). Bytes as base64 or as text ({ base64 } where they
-// are not UTF-8); decoded keys and values as the CLI writes them when the page decodes values.
-
-import { takeRows } from './arrow-take.js';
+// own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow and Parquet as
+// a scan's files (the package's toArrow of each chunk, the view's rows taken from them by its
+// takeRows, with key_decoded and value_decoded when the page decodes values). Bytes as base64 or as
+// text ({ base64 } where they are not UTF-8); decoded keys and values as the CLI writes them when
+// the page decodes values.
 
 const PKG = new URL('../pkg/', import.meta.url);
 const BATCH = 2000; // records decoded and written per step (progress is told between steps)
@@ -17,7 +16,7 @@ const BATCH = 2000; // records decoded and written per step (progress is told be
  * bytes], type, count }.
  */
 export async function buildExport({ format, encoding, numbers }, reader, progress) {
-  if (format === 'arrow') return arrowExport(numbers, reader);
+  if (format === 'arrow' || format === 'parquet') return columnsExport(format, numbers, reader);
   const out = await import(new URL('decoder/record-json.mjs', PKG).href);
   const decoder = await reader.valueDecoder();
   const parts = [];
@@ -78,14 +77,14 @@ function recordOf(v, decoder) {
   return r;
 }
 
-/** The view as Arrow IPC (the stream format), the package's record schema. */
-async function arrowExport(numbers, reader) {
+/**
+ * The view as Arrow IPC (the stream format, the package's record schema), or as a Parquet file of
+ * the same columns (the package's toParquet: parquet-wasm, loaded on first use).
+ */
+async function columnsExport(format, numbers, reader) {
   await reader.loadApi();
   const arrow = await import(new URL('arrow.mjs', PKG).href);
-  const { topicField } = await import(new URL('columns/schema.mjs', PKG).href);
   const { withDecoded } = await import(new URL('columns/arrow.mjs', PKG).href);
-  const flechette = await import(new URL('vendor/flechette.mjs', PKG).href);
-  const f = flechette.default ?? flechette;
   const tables = [];
   const index = new Map();
   const table = new Int32Array(numbers.length);
@@ -103,10 +102,10 @@ async function arrowExport(numbers, reader) {
     row[count++] = reader.positionOf(c, n);
   }
   const decoder = await reader.valueDecoder();
-  if (!count) return { parts: [arrow.arrowIPC(arrow.toArrow([], { decoded: Boolean(decoder) }))], type: 'application/vnd.apache.arrow.stream', count };
-  let taken = takeRows(f, tables, { table: table.subarray(0, count), row: row.subarray(0, count) }, topicField);
+  let taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([], { decoded: Boolean(decoder) });
   // decoded keys and values as the CLI's --format arrow writes them, when the page decodes values
-  if (decoder) taken = withDecoded(taken, await decodedSides(numbers, reader, decoder));
+  if (decoder && count) taken = withDecoded(taken, await decodedSides(numbers, reader, decoder));
+  if (format === 'parquet') return { parts: [await arrow.toParquet(taken)], type: 'application/vnd.apache.parquet', count };
   return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
 }
 

@@ -1,12 +1,12 @@
 // Export of the view: the records the filter passes, in the table's order, as NDJSON or JSON (the
-// CLI's --json shape), CSV (as the CLI's) or Arrow IPC (as the CLI's --format arrow), with bytes as
-// base64 or as text. The file is made in the analysis worker (export-build.js) from its copy of the
+// CLI's --json shape), CSV (as the CLI's), Arrow IPC (as the CLI's --format arrow) or Parquet (as a
+// scan's files, with the topic and partition columns), with bytes as base64 or as text. The file is made in the analysis worker (export-build.js) from its copy of the
 // records: the page thread only hands it the record numbers and saves what comes back.
 
 import { formatCount, plural } from './dom.js';
 import { $, state, setStatus, baseName, download } from './page.js';
 
-const EXTENSIONS = { ndjson: 'ndjson', json: 'json', csv: 'csv', arrow: 'arrows' };
+const EXTENSIONS = { ndjson: 'ndjson', json: 'json', csv: 'csv', arrow: 'arrows', parquet: 'parquet' };
 
 /** The record numbers of the table's rows, in its order. */
 function rowNumbers() {
@@ -23,7 +23,7 @@ export async function exportView() {
   const encoding = $('export-mode').value === 'text' ? 'utf8' : 'base64';
   const numbers = rowNumbers();
   const total = numbers.length;
-  const filename = `${baseName()}${format === 'arrow' ? '' : `.${$('export-mode').value}`}.${EXTENSIONS[format]}`;
+  const filename = `${baseName()}${format === 'arrow' || format === 'parquet' ? '' : `.${$('export-mode').value}`}.${EXTENSIONS[format]}`;
   const button = $('export');
   button.disabled = true;
   setStatus('busy', `Exporting ${plural(total, 'record')}…`, 0);

@@ -4,11 +4,34 @@
 // worker (analysis.js, loaded when one is first typed) on the records the others pass, and the
 // count says how many it has looked at.
 
-import { h, parseTimeText } from './dom.js';
+import { formatCount, h, parseTimeText } from './dom.js';
 import { foldedNeedle, containsFolded, utf8 } from './bytes.js';
 import { ViewIndex } from './store.js';
 import { $, state, nextTask } from './page.js';
-import { applySort, dropOldRecords, emptyTableText, scheduleDraw, select, showCount, table } from './records.js';
+import { applySort, dropOldRecords, emptyTableText, scheduleDraw, select, showCount, showRows, table } from './records.js';
+
+// A JS filter that came with a link is shown in its box but not run until the user runs it (its
+// Run button, or an edit of it): code from someone else must not run on the records, and with the
+// page's access to the relay, just because a page was opened.
+let jsHeld = false;
+
+/** The JS box holds code from a link: shown, not run. */
+export function holdJsFilter() {
+  jsHeld = true;
+  $('filter-js').dataset.held = 'true';
+  $('filter-js').title = 'From the link: not run yet. Read it, then press Run (or edit it) to run it.';
+  $('filter-js-run').hidden = false;
+}
+
+/** The user runs what the JS box holds. */
+export function releaseJsFilter() {
+  if (!jsHeld) return false;
+  jsHeld = false;
+  delete $('filter-js').dataset.held;
+  $('filter-js').title = '';
+  $('filter-js-run').hidden = true;
+  return true;
+}
 
 export function fillPartitionFilter() {
   const select = $('filter-partition');
@@ -64,7 +87,7 @@ function containsExact(hay, needle) {
 function readFilter() {
   const partValue = $('filter-partition').value;
   const where = $('filter-where').value.trim();
-  const js = $('filter-js').value.trim();
+  const js = jsHeld ? '' : $('filter-js').value.trim();
   return {
     test: textTest($('filter-text').value),
     scope: $('filter-in').value,
@@ -126,7 +149,9 @@ export function refilter({ selectFirst = false } = {}) {
   state.pendingView = new ViewIndex();
   state.filteredTo = state.store.first;
   state.selectFirst = selectFirst;
-  state.exprProgress = state.filter.expr ? { scanned: 0, candidates: 0, timedOut: 0 } : null;
+  // notEvaluated: the numbers of the records the JS filter timed out on (or did not reach once stopped)
+  state.exprProgress = state.filter.expr ? { scanned: 0, candidates: 0, timedOut: 0, notEvaluated: [], timedOutAt: [], stopped: false, boundMs: null } : null;
+  showNotEvaluatedButton();
   showExprError(null);
   state.filterChanged?.();
   if (state.filter.expr) showView(); // grown in place: the matches show as they come
@@ -229,19 +254,50 @@ function takeMatches(answer) {
     const view = state.pendingView ?? state.view;
     for (const n of answer.matched) if (n >= state.store.first) pushMatch(view, n);
     progress.scanned += answer.scanned;
-    progress.timedOut += answer.timedOut.length;
-    if (answer.timedOut.length || answer.stopped) showExprError({ field: 'js', timedOut: answer.timedOut, stopped: answer.stopped, boundMs: answer.boundMs });
+    if (answer.notEvaluated.length) {
+      // never dropped in silence: counted, told, and there to see
+      for (const n of answer.notEvaluated) progress.notEvaluated.push(n);
+      progress.timedOut += answer.timedOut.length;
+      progress.timedOutAt.push(...answer.timedOut.slice(0, 3 - progress.timedOutAt.length));
+      progress.stopped ||= answer.stopped;
+      progress.boundMs = answer.boundMs;
+      showNotEvaluatedButton();
+      showExprError({
+        field: 'js', notEvaluated: progress.notEvaluated.length, timedOut: progress.timedOut, timedOutAt: progress.timedOutAt, stopped: progress.stopped, boundMs: progress.boundMs,
+      });
+    }
   }
   showView();
   settle();
 }
 
-/** Says what is wrong with the Where or JS filter (or nothing); the input is marked. */
+/** Says what is wrong with the Where or JS filter, or that nothing is (null: what it said goes); the input is marked. */
 function showExprError(error) {
   for (const id of ['filter-where', 'filter-js']) $(id).removeAttribute('aria-invalid');
-  if (!error) return;
-  if (error.field) $(error.field === 'where' ? 'filter-where' : 'filter-js').setAttribute('aria-invalid', 'true');
+  if (error?.field) $(error.field === 'where' ? 'filter-where' : 'filter-js').setAttribute('aria-invalid', 'true');
   state.exprError?.(error);
+}
+
+/** The filter bar's "N not evaluated" button, which shows those records in the table and back. */
+function showNotEvaluatedButton() {
+  const button = $('filter-not-evaluated');
+  const count = state.exprProgress?.notEvaluated.length ?? 0;
+  button.hidden = count === 0;
+  button.textContent = state.notEvaluatedShown ? 'back to the matches' : `${formatCount(count)} not evaluated`;
+}
+
+/** The table shows the records the JS filter did not evaluate (`on`), or the view again. */
+export function showNotEvaluated(on) {
+  const progress = state.exprProgress;
+  if (on && progress?.notEvaluated.length && state.store) {
+    const rows = new ViewIndex();
+    for (const n of progress.notEvaluated) if (n >= state.store.first) rows.push(n);
+    showRows(rows, { notEvaluated: true });
+  } else {
+    showRows(state.view);
+    if (state.sort) applySort();
+  }
+  showNotEvaluatedButton();
 }
 
 /** After a slice of filtering: a new filter's complete view replaces the shown one; new records are drawn soon. */
@@ -267,6 +323,7 @@ function showView() {
   dropOldRecords();
   state.view = state.pendingView;
   state.rows = state.view;
+  state.notEvaluatedShown = false;
   state.pendingView = null;
   state.removedRows = 0;
   if (!filterTimer && !expr) delete $('filters').dataset.busy;
@@ -286,6 +343,7 @@ export function resetFilters() {
   $('filter-in').value = 'kv';
   $('filter-partition').value = '';
   $('filter-control').checked = true;
+  releaseJsFilter(); // the box is empty: nothing from a link waits in it
 }
 
 // Typing is debounced; the filter bar is marked busy from the first keystroke until the view is final.

@@ -1,11 +1,13 @@
 // The JS filter's keeper, in the analysis worker: it runs the user's expression in a worker of
-// its own (js-worker.js) and watches it. A record whose test takes more than BOUND_MS does not
-// match and is counted as timed out; a worker that says nothing for BOUND_MS + SLACK_MS is stuck in
-// one record's test: it is ended, a new one started, and the records from the last it reported are
-// run again one by one (each reported), so that the stuck record is found and skipped. After
-// MAX_TIMEOUTS timed-out records in one run of the filter, it stops: the rest do not match.
+// its own (js-worker.js) and watches it. A record whose test takes more than BOUND_MS is not
+// evaluated (neither a match nor left out: the page counts it and can show it); a worker that says
+// nothing for BOUND_MS + SLACK_MS is stuck in one record's test: it is ended, a new one started,
+// and the records from the last it reported are run again one by one (each reported), so that the
+// stuck record is found and skipped. After MAX_TIMEOUTS timed-out records in one run of the
+// filter, it stops: the records after are not evaluated either.
 
 export const BOUND_MS = 100;
+export const NOT_EVALUATED = 3;
 const SLACK_MS = 400;
 const MAX_TIMEOUTS = 3;
 
@@ -47,7 +49,10 @@ export class JsFilter {
     this.stopped = false;
   }
 
-  /** Tests `records`: { results: Uint8Array (1 matches), timedOut: [indexes], stopped }. */
+  /**
+   * Tests `records`: { results: Uint8Array (1 matches, 0 does not, NOT_EVALUATED: timed out or
+   * not run once the filter stopped), timedOut: [indexes], stopped }.
+   */
   async run(records) {
     const results = new Uint8Array(records.length);
     const timedOut = [];
@@ -75,7 +80,7 @@ export class JsFilter {
       if (this.timeouts + timedOut.length >= MAX_TIMEOUTS) this.stopped = true;
     }
     this.timeouts += timedOut.length;
-    for (let k = 0; k < results.length; k++) if (results[k] !== 1) results[k] = 0;
+    for (let k = 0; k < results.length; k++) if (results[k] === 2 || k >= at) results[k] = NOT_EVALUATED;
     return { results, timedOut, stopped: this.stopped };
   }
 

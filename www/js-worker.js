@@ -3,9 +3,23 @@
 // filter is an expression over the record's fields (r, topic, partition, offset, timestamp, key,
 // value, headers, headerList), or a function of the record (`r => ...`).
 //
+// The code is the user's, and may have come from a link: it must reach nothing but the records.
+// The servers send this file with a policy of its own (cli/page-policy.cjs: no connection, no
+// import(), no importScripts, no worker), and before any of it runs, the ways out are taken from
+// this worker's global scope as well (for a server that sends no policy).
+//
 //   In:  { type: 'compile', source }  then  { type: 'run', records, from, careful, boundMs }
 //   Out: { type: 'compiled', error? } | { type: 'progress' | 'done', upTo, results: [0 | 1 | 2 per record from `from`], error? }
 //        (1: matches, 0: does not or threw, 2: took more than boundMs); `careful` reports every record
+
+const WAYS_OUT = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'importScripts', 'Worker',
+  'SharedWorker', 'BroadcastChannel', 'indexedDB', 'caches'];
+for (const name of WAYS_OUT) {
+  try {
+    delete self[name];
+    if (name in self) Object.defineProperty(self, name, { value: undefined, writable: false, configurable: false });
+  } catch { /* not there */ }
+}
 
 const FIELDS = ['r', 'topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'headerList'];
 const REPORT_MS = 10;

@@ -1,12 +1,12 @@
 // The page's frame: the source tabs (File, Live: which options show), the view tabs (Records,
-// Summary, Statistics, SQL: which panel takes the main column; Statistics and SQL are loaded when
-// first opened), the detail pane's splitter and the keys that move between table and detail, and
+// Summary, Statistics, SQL, and live mode's Cluster button: which panel takes the main column;
+// Statistics, SQL and Cluster are loaded when first opened), the detail pane's splitter and the keys that move between table and detail, and
 // the menus (closed by Escape or a click elsewhere).
 
 import { $ } from './page.js';
 
 const DETAIL_WIDTH_KEY = 'kafka-fetch-decoder.detail-width';
-const VIEWS = { records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql' };
+const VIEWS = { records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql', cluster: 'cluster' };
 const TABS = { records: 'view-records', summary: 'view-summary', stats: 'view-stats', sql: 'sql-open' };
 
 let view = 'records';
@@ -27,9 +27,11 @@ export async function showView(name) {
   for (const [v, id] of Object.entries(VIEWS)) $(id).hidden = v !== name;
   for (const [v, id] of Object.entries(TABS)) $(id).setAttribute('aria-selected', String(v === name));
   $('sql-open').setAttribute('aria-pressed', String(name === 'sql'));
+  $('view-cluster').setAttribute('aria-pressed', String(name === 'cluster'));
   onViewChange(name);
   if (name === 'sql') (await import('./sql.js')).openSql();
   if (name === 'stats') (await import('./stats.js')).openStats();
+  if (name === 'cluster') (await import('./cluster-view.js')).openCluster();
 }
 
 /** Opens (or closes) the detail pane; `focus`: moves the keyboard there. */
@@ -120,6 +122,8 @@ export function initLayout({ viewChanged = () => {}, modeChanged = () => {} } = 
   $('view-records').addEventListener('click', () => showView('records'));
   $('view-summary').addEventListener('click', () => showView('summary'));
   $('view-stats').addEventListener('click', () => showView('stats'));
+  // the Cluster button (in the live bar) also closes it again (back to the records)
+  $('view-cluster').addEventListener('click', () => showView(view === 'cluster' ? 'records' : 'cluster'));
   // SQL's tab also closes it again (back to the records)
   $('sql-open').addEventListener('click', () => showView(view === 'sql' ? 'records' : 'sql'));
   $('detail').addEventListener('keydown', (e) => {

@@ -1,18 +1,21 @@
 // Live mode: the relay's URL (from /ui.json when `kafka-fetch-decoder ui` serves the page, else typed),
 // the topics with their partitions' offsets (live-topics.js), and a tail of one topic into the page's
-// record store, from where and until when the controls say (live-seek.js).
+// record store, from where and until when the controls say (live-seek.js); or a scan of it on N
+// workers, its matches into the store the same way, its coverage drawn as it grows (live-scan.js).
 // A worker of its own (worker.js) holds the Kafka client and decodes; this module sends it commands,
 // hands what it transfers to the page, and says plainly what the connection is doing.
 
 import { h, formatCount, plural } from './dom.js';
 import { liveStore, loadPackage } from './store.js';
 import { readFrom, readUntil, syncSeekInputs } from './live-seek.js';
-import { renderTopics as drawTopics } from './live-topics.js';
+import { offsetsFailed, renderTopics as drawTopics, setOffsets } from './live-topics.js';
+import { unpackTopics } from './topic-listing.js';
+import { drawCoverage, scanEndText, scanOptions } from './live-scan.js';
 
 const $ = (id) => document.getElementById(id);
 const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, remembered in this browser
 const PHASE_TEXT = {
-  off: '', listing: 'connecting…', connected: 'connected', starting: 'starting…', tailing: 'live', paused: 'paused', stopped: 'stopped', error: 'error',
+  off: '', listing: 'connecting…', connected: 'connected', starting: 'starting…', tailing: 'live', scanning: 'scanning', paused: 'paused', stopped: 'stopped', error: 'error',
 };
 // The span the rate is measured over.
 const RATE_WINDOW_MS = 3000;
@@ -31,6 +34,7 @@ export function initLive(page) {
   let refreshing = 0; // id of a quiet listing in flight (refreshTopics)
   let topicsTimer = 0; // the next quiet listing while a tail runs
   let topics = []; // the last listing
+  const offsetAsks = new Map(); // id -> the topics whose offsets the side list asked for
   let brokers = [];
   // { id, topic, from, until (texts), relay, cap, partitions, store, droppedInWorker, samples: [[time, received]],
   //   matches (N or Infinity), clock (timer of an Until time to come), endsBy (how the worker's pass ends:
@@ -66,12 +70,20 @@ export function initLive(page) {
     $('live-pause').textContent = next === 'paused' ? 'Resume' : 'Pause';
     $('live-stop').disabled = !running();
     $('live-start').disabled = next === 'starting';
+    $('scan-start').disabled = next === 'starting';
     $('live-list').disabled = next === 'listing';
   }
 
   // ---- messages from the worker -------------------------------------------------------------------
 
   function onMessage(msg) {
+    // the offsets of rows in the side list's view
+    if (offsetAsks.has(msg.id)) {
+      if (msg.type === 'cluster-offsets') setOffsets(msg.result);
+      else offsetsFailed(offsetAsks.get(msg.id));
+      offsetAsks.delete(msg.id);
+      return;
+    }
     if (msg.type === 'live-topics' && msg.id === listing) {
       listing = 0;
       showTopics(msg);
@@ -80,7 +92,7 @@ export function initLive(page) {
     if (msg.id === refreshing) {
       refreshing = 0;
       if (msg.type === 'live-topics') {
-        topics = msg.topics;
+        topics = unpackTopics(msg.listing);
         renderTopics();
       }
       // while a tail runs, the list follows it even when no record comes
@@ -94,13 +106,30 @@ export function initLive(page) {
       return;
     }
     if (!tail || msg.id !== tail.id) return; // about a tail that was stopped or replaced
-    if (msg.type === 'live-started') {
-      tail.store = liveStore(msg.topic, msg.partitions, tail.cap);
+    if (msg.type === 'scan-progress' || msg.type === 'scan-ended') {
+      tail.coverage = msg.coverage;
+      drawCoverage(msg.coverage, msg.type === 'scan-progress');
+      if (msg.type === 'scan-ended') {
+        tail.aggregates = msg.aggregates;
+        tail.ended = msg.coverage.complete ? 'end' : null;
+        setPhase('stopped');
+        refreshTopics();
+        showTailStatus();
+        page.refresh();
+      }
+      return;
+    }
+    if (msg.type === 'live-started' || msg.type === 'scan-started') {
+      if (msg.type === 'scan-started') setPhase('scanning');
       tail.partitions = msg.partitions;
       shown = tail;
-      page.begin(tail.store, msg.topic, tail.matches);
+      // a scan continued adds to the matches it had
+      if (!tail.store) {
+        tail.store = liveStore(msg.topic, msg.partitions, tail.cap);
+        page.begin(tail.store, msg.topic, tail.matches);
+      }
       showTailStatus();
-    } else if (msg.type === 'live-records') {
+    } else if (msg.type === 'live-records' || msg.type === 'scan-records') {
       tookIn(msg);
     } else if (msg.type === 'live-state') {
       if (msg.phase === 'ended') tail.ended ??= tail.endsBy ?? 'end';
@@ -126,8 +155,9 @@ export function initLive(page) {
       if (part) part.recordCount += n;
     }
     // the next records once these are in the view: the page is never handed more than it can show
+    const ack = tail.kind === 'scan' ? 'scan-ack' : 'live-ack';
     page.append(msg.chunks).then(() => {
-      if (tail?.id === id && worker) worker.postMessage({ type: 'live-ack', id });
+      if (tail?.id === id && worker) worker.postMessage({ type: ack, id });
     });
     tail.samples.push([performance.now(), received(tail)]);
   }
@@ -169,14 +199,15 @@ export function initLive(page) {
   }
 
   function showTopics(msg) {
-    topics = msg.topics;
+    topics = unpackTopics(msg.listing);
     brokers = msg.brokers;
     // a listing asked for while a tail ran (or failed) leaves what the status says of it
     if (phase === 'listing') {
       setPhase('connected');
       page.setStatus('ok', `${plural(topics.length, 'topic')} on ${brokers.join(', ')}. Pick one on the left, choose where to start, and start the tail.`, null);
     }
-    $('live-topic-names').replaceChildren(...topics.map((t) => h('option', { value: t.topic })));
+    // the names to type from, the first 500 (the side list's search finds the rest)
+    $('live-topic-names').replaceChildren(...topics.slice(0, 500).map((t) => h('option', { value: t.topic })));
     if (!$('live-topic').value && topics.some((t) => !t.isInternal)) $('live-topic').value = topics.find((t) => !t.isInternal).topic;
     renderTopics();
     page.listed(topics);
@@ -187,6 +218,10 @@ export function initLive(page) {
       $('live-topic').value = topic;
       renderTopics();
       page.refresh();
+    }, (names) => {
+      const id = nextId++;
+      offsetAsks.set(id, names);
+      ensureWorker().postMessage({ type: 'cluster-offsets', id, relay: relayUrl(), topics: names });
     });
   }
 
@@ -255,6 +290,44 @@ export function initLive(page) {
     if (!topics.some((t) => t.topic === topic)) refreshTopics();
   }
 
+  /**
+   * Starts a scan of the chosen topic and partitions, from and until the controls' choice (until the
+   * end offsets seen at the start when Until says "by hand"), its Where or key run by the workers;
+   * `resume`: the coverage of a scan to continue where it stopped.
+   */
+  async function startScan(resume = null) {
+    const relay = relayUrl();
+    const topic = resume ? tail?.topic : $('live-topic').value.trim();
+    const partitions = chosenPartitions();
+    const now = Date.now();
+    const from = readFrom(now);
+    const until = readUntil(now);
+    const cap = Number($('live-cap').value);
+    const opts = scanOptions();
+    const problem = !relay ? 'Type the relay\'s WebSocket URL first, e.g. ws://127.0.0.1:8081/kafka.'
+      : !topic ? 'Choose a topic to scan (List topics shows them).'
+        : partitions === undefined ? 'Partitions are numbers and ranges, e.g. 0,2,5-7 (empty for all).'
+          : from.error ?? until.error ?? opts.error ?? (!(Number.isInteger(cap) && cap > 0) ? 'Keep at least 1 record.' : null);
+    if (problem) {
+      fail({ message: problem }, false);
+      return;
+    }
+    const question = resume ? tail.question : { where: opts.where, key: opts.key, limit: until.matches ?? null };
+    const store = resume ? tail.store : null;
+    stopTail();
+    tail = {
+      id: nextId++, kind: 'scan', topic, relay, cap, from: resume ? tail.from : from.text, until: resume ? tail.until : until.until === 'end' || !until.until ? null : until.text,
+      partitions: null, store, droppedInWorker: 0, samples: [], matches: Infinity, clock: 0, ended: null, endsBy: null, question, coverage: resume, aggregates: null,
+    };
+    setPhase('starting');
+    page.setStatus('busy', `${resume ? 'Continuing' : 'Starting'} a scan of ${topic} on ${opts.workers} workers…`, null);
+    await loadPackage();
+    ensureWorker().postMessage({
+      type: 'scan-start', id: tail.id, relay, topic, partitions, from: from.from, until: until.until && until.until !== 'end' ? until.until : 'end',
+      where: question.where, key: question.key, limit: question.limit, workers: opts.workers, resume, options: page.decodeOptions(),
+    });
+  }
+
   /** The tail stops by itself: `why` is 'matches' (N matching records) or 'time' (the Until time came). */
   function endTail(why) {
     if (!tail || !running()) return;
@@ -267,11 +340,11 @@ export function initLive(page) {
     worker.postMessage({ type: phase === 'paused' ? 'live-resume' : 'live-pause', id: tail.id });
   }
 
-  const running = () => ['starting', 'tailing', 'paused'].includes(phase);
+  const running = () => ['starting', 'tailing', 'scanning', 'paused'].includes(phase);
 
-  /** Stops the tail (its records stay shown); the worker confirms with 'stopped'. */
+  /** Stops the tail or scan (its records stay shown); the worker confirms with 'stopped' (a scan with its coverage). */
   function stopTail() {
-    if (tail && worker && running()) worker.postMessage({ type: 'live-stop', id: tail.id });
+    if (tail && worker && running()) worker.postMessage({ type: tail.kind === 'scan' ? 'scan-stop' : 'live-stop', id: tail.id });
   }
 
   /** Stops the tail and forgets it: the page shows something else now (a file). */
@@ -288,6 +361,15 @@ export function initLive(page) {
   function showTailStatus() {
     if (!tail) return;
     const where = `${tail.topic}${tail.partitions ? ` (${plural(tail.partitions.length, 'partition')})` : ''} from ${tail.from}${tail.until ? ` until ${tail.until}` : ''}`;
+    if (tail.kind === 'scan') {
+      if (phase === 'scanning') page.setStatus('info', `Scanning ${tail.topic} through ${tail.relay}${tail.question.where ? ` for ${tail.question.where}` : ''}: matches are added as the workers find them.`, null);
+      else if (phase === 'stopped' && tail.coverage) {
+        const more = tail.coverage.complete ? [] : [button('Continue', () => startScan(tail.coverage))];
+        page.setStatus(tail.coverage.complete ? 'ok' : 'info', `${scanEndText(tail)}: the matches stay here to filter, inspect and export.`, null, ...more);
+      }
+      showStats();
+      return;
+    }
     if (phase === 'starting') page.setStatus('busy', `Starting a tail of ${where}…`, null);
     else if (phase === 'tailing') page.setStatus('info', `Tailing ${where} through ${tail.relay}: new records are added as they arrive.`, null);
     else if (phase === 'paused') page.setStatus('info', `Paused the tail of ${tail.topic}: records written meanwhile are read on resume.`, null);
@@ -415,6 +497,10 @@ export function initLive(page) {
   $('live-list').addEventListener('click', listTopics);
   $('live-relay').addEventListener('keydown', (event) => { if (event.key === 'Enter') listTopics(); });
   $('live-start').addEventListener('click', start);
+  $('scan-start').addEventListener('click', () => {
+    $('scan-menu').open = false;
+    startScan();
+  });
   $('live-pause').addEventListener('click', togglePause);
   $('live-stop').addEventListener('click', stopTail);
   $('live-topic').addEventListener('change', () => {
@@ -446,8 +532,10 @@ export function initLive(page) {
     /** The view holds the N matching records the tail was to stop after. */
     matchLimitReached: () => endTail('matches'),
     /** The summary's facts about the tail (of a snapshot, or now). */
+    /** The scan shown: its coverage and aggregates (null for a tail or before it ended). */
+    scanResult: () => (shown?.kind === 'scan' && shown.coverage ? { coverage: shown.coverage, aggregates: shown.aggregates } : null),
     facts: (snap = snapshot()) => [
-      ['Source', `${shown.topic} · live from ${shown.from}${shown.until ? ` until ${shown.until}` : ''}`],
+      ['Source', `${shown.topic} · ${shown.kind === 'scan' ? 'scan' : 'live'} from ${shown.from}${shown.until ? ` until ${shown.until}` : ''}`],
       ['Relay', shown.relay],
       ['State', shown === tail ? PHASE_TEXT[phase] : 'stopped'],
       ['Kept', `${formatCount(snap.kept)} of at most ${formatCount(shown.cap)}`],

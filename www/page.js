@@ -26,8 +26,10 @@ export const state = {
   removedRows: 0, // view entries dropped with their records since the table was drawn
   selected: -1, // number of the record shown in the detail pane
   wantSelected: null, // { partition, offset } to select once it is there (a shared URL)
+  linkSql: null, // the SQL a link carries (shown in the SQL panel, not run), then the query last run
   matchLimit: Infinity, // a tail that stops after N matching records: the view holds at most N
-  exprProgress: null, // a Where / JS filter: { scanned, candidates, timedOut } (filter.js)
+  exprProgress: null, // a Where / JS filter: { scanned, candidates, timedOut, notEvaluated, ... } (filter.js)
+  notEvaluatedShown: false, // the table shows the records the JS filter did not evaluate (filter.js)
   columnsKey: '', // the columns the table was laid out with (records.js)
   prefs: {}, // detail tabs chosen per field
   live: null, // the live controls (live.js), set up by app.js

@@ -219,7 +219,8 @@ export function showCount(m = state.rows.length, n = state.store.count) {
   count.dataset.count = String(m);
   const expr = state.exprProgress; // a Where or JS filter: the records it has looked at (filter.js)
   let text = m === n ? plural(n, 'record') : `${formatCount(m)} of ${plural(n, 'record')}`;
-  if (expr) text = `${formatCount(m)} matches of ${formatCount(expr.scanned)} scanned${expr.timedOut ? ` · ${formatCount(expr.timedOut)} timed out` : ''}`;
+  if (expr) text = `${formatCount(m)} matches of ${formatCount(expr.scanned)} scanned`;
+  if (state.notEvaluatedShown) text = `${formatCount(m)} not evaluated by the JS filter`;
   count.textContent = text;
   count.title = expr ? `${plural(n, 'record')} kept; the Where / JS filter has looked at ${formatCount(expr.scanned)} of the ${formatCount(expr.candidates)} the other filters pass` : '';
 }
@@ -262,9 +263,13 @@ export async function applySort() {
   showRows(rows);
 }
 
-/** The table shows `rows` (the view, or it sorted), keeping the selected record when it is there. */
-function showRows(rows) {
+/**
+ * The table shows `rows` (the view, or it sorted; or, with `notEvaluated`, the records the JS filter
+ * did not evaluate), keeping the selected record when it is there.
+ */
+export function showRows(rows, { notEvaluated = false } = {}) {
   state.rows = rows;
+  state.notEvaluatedShown = notEvaluated;
   state.removedRows = 0;
   const kept = state.selected >= 0 ? rows.indexOf(state.selected) : -1;
   table.setRows(rows.length, kept, emptyTableText());

@@ -17,6 +17,12 @@ const TYPES = require('../pkg-template/cli/content-types.cjs');
 // the SQL panel's DuckDB-wasm, from the repository's node_modules (a devDependency)
 const { findSqlBundles, serveSqlBundle } = require('../pkg-template/cli/sql-bundles.cjs');
 const SQL_BUNDLES = findSqlBundles([ROOT]);
+// the page's Content-Security-Policy, as `ui` sends it; its relay and registry are started apart
+// here, on loopback ports of their own
+const { pageHeaders } = require('../pkg-template/cli/page-policy.cjs');
+const policyHeaders = pageHeaders(path.join(ROOT, 'www'));
+const LOOPBACK = ['127.0.0.1', 'localhost'].flatMap((h) => [`ws://${h}:*`, `http://${h}:*`]).join(' ');
+const headers = (pathname) => policyHeaders(pathname, LOOPBACK);
 
 function parsePort(argv) {
   const i = argv.findIndex((a) => a === '--port' || a.startsWith('--port='));
@@ -52,7 +58,7 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-store' });
     return res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ sql: Boolean(SQL_BUNDLES) }));
   }
-  if (serveSqlBundle(SQL_BUNDLES, pathname, req, res, (status, text) => send(res, status, text), TYPES)) return;
+  if (serveSqlBundle(SQL_BUNDLES, pathname, req, res, (status, text) => send(res, status, text), TYPES, headers(pathname))) return;
   // No dot segments: this keeps ".." escapes out as well as .git and other dotfiles.
   if (pathname.split('/').some((segment) => segment.startsWith('.'))) return send(res, 404, `not found: ${pathname}`);
   let file = path.join(ROOT, pathname);
@@ -71,6 +77,7 @@ const server = http.createServer((req, res) => {
         'content-length': stat2.size,
         // A rebuilt package must be picked up on reload.
         'cache-control': 'no-store',
+        ...headers(pathname),
       });
       if (req.method === 'HEAD') return res.end();
       fs.createReadStream(file).pipe(res);

@@ -1,7 +1,10 @@
 // DuckDB-wasm in a worker, loaded when the SQL panel first opens, from /duckdb/ on the page's own
 // server (`kafka-fetch-decoder ui`, or www/serve.mjs in the repository): nothing from the network.
-// DuckDB's autoloading of extensions is turned off, since it would fetch them from
-// extensions.duckdb.org; what DuckDB has built in works (aggregates, window functions, regexp_*,
+// Before the first query of the user, DuckDB's external access is turned off (no URL, file or
+// extension is read: read_text('http://...'), INSTALL and LOAD fail) and its configuration locked
+// (no SET turns it on again), so that a query, typed or from a link, reads the records and nothing
+// else, and sends nothing anywhere; the page's Content-Security-Policy holds DuckDB's worker to its
+// own origin as well. What DuckDB has built in works (aggregates, window functions, regexp_*,
 // date_trunc, quantiles, structs and lists), the json extension does not.
 //
 // Only DuckDB's byte-level calls are used: Arrow IPC in (insertArrowFromIPCStream), Arrow IPC out
@@ -30,7 +33,9 @@ async function open() {
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), new Worker(new URL('duckdb-browser-eh.worker.js', BASE)));
   await db.instantiate(new URL('duckdb-eh.wasm', BASE).href);
   const conn = await db.connectInternal();
-  for (const setting of ['autoinstall_known_extensions', 'autoload_known_extensions']) await db.runQuery(conn, `SET ${setting} = false`);
+  for (const setting of ['autoinstall_known_extensions = false', 'autoload_known_extensions = false', 'enable_external_access = false', 'lock_configuration = true']) {
+    await db.runQuery(conn, `SET ${setting}`);
+  }
   const f = await loadFlechette();
   return { db, conn, flechette: f, version: await versionOf(db, conn, f) };
 }

@@ -33,6 +33,7 @@ const EXAMPLES = [
 ];
 
 const panel = {
+  fromLink: false, // the box holds a query that came with the page's link, not run yet
   loadedFor: null, // what the table `records` holds: the store, its first and end numbers, the value settings
   fieldNames: [],
   running: null,
@@ -49,6 +50,7 @@ export async function openSql() {
   try {
     await ensureLoaded();
     if (had && panel.loadedFor === had) sqlState('ok', `The records are loaded (${$('sql-table').textContent.split(' (')[0]}).`);
+    if (panel.fromLink) sqlState('info', `${$('sql-state').textContent} The query in the box came with the link and has not run: read it, then press Run.`);
   } catch (e) {
     showError(e);
   }
@@ -77,7 +79,9 @@ function build(root) {
     h('div', { id: 'sql-chart', class: 'sql-chart', hidden: true }),
     h('div', { id: 'sql-results', class: 'sql-results', role: 'grid', 'aria-label': 'Query results' }),
   );
-  $('sql-text').value = EXAMPLES[0].sql;
+  // a link's query is shown, not run (url-state.js)
+  panel.fromLink = Boolean(state.linkSql);
+  $('sql-text').value = state.linkSql ?? EXAMPLES[0].sql;
 }
 
 function exampleButton(example) {
@@ -125,6 +129,9 @@ async function run() {
   if (!sql) return;
   const mine = {};
   panel.running = mine;
+  panel.fromLink = false;
+  state.linkSql = sql; // a link to the page carries the query last run
+  state.filterChanged?.();
   $('sql-run').disabled = true;
   try {
     if (!await ensureLoaded()) return;

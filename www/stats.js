@@ -9,6 +9,7 @@ import { formatSize } from './bytes.js';
 import { $, state } from './page.js';
 import { statistics } from './analysis.js';
 import { barChart } from './bar-chart.js';
+import { scanStats } from './stats-scan.js';
 
 const REFRESH_MS = 1500;
 let built = false;
@@ -34,7 +35,8 @@ function build(root) {
   root.append(
     h('div', { class: 'stats-bar' },
       h('label', {}, 'Of ', h('select', { id: 'stats-of', onchange: () => refresh() },
-        h('option', { value: 'view' }, 'the filtered records'), h('option', { value: 'all' }, 'every kept record'))),
+        h('option', { value: 'view' }, 'the filtered records'), h('option', { value: 'all' }, 'every kept record'),
+        h('option', { value: 'scan', id: 'stats-of-scan', hidden: true }, 'the whole scan (its workers\' figures)'))),
       h('button', { type: 'button', id: 'stats-refresh', onclick: () => refresh() }, 'Refresh'),
       h('span', { id: 'stats-state', class: 'count', role: 'status' })),
     h('div', { id: 'stats-body' }));
@@ -46,6 +48,15 @@ async function refresh() {
     return;
   }
   const store = state.store;
+  // a scan that ended has its workers' figures over every match
+  const scan = state.live?.scanResult?.() ?? null;
+  $('stats-of-scan').hidden = !scan?.aggregates;
+  if (scan?.aggregates && $('stats-of').value === 'scan') {
+    $('stats-body').replaceChildren(...scanStats(scan, chart));
+    $('stats-state').textContent = 'the whole scan · computed by its workers';
+    return;
+  }
+  if ($('stats-of').value === 'scan') $('stats-of').value = 'view';
   if (!store) {
     $('stats-body').replaceChildren(h('p', { class: 'placeholder' }, 'Open a capture or start a tail: its records are counted here.'));
     return;

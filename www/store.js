@@ -25,10 +25,12 @@ export async function loadPackage() {
  * (an index into the page's partition list, given by `partIndex(topic, partition)`), the header size,
  * the control type, timestamps as numbers, and which records are shown: a batch that starts before the
  * fetch offset brings records the consumer has already seen, and the decoder leaves them out of the
- * result but not out of its columns; and a live tail's past its end (`limits`). Each batch gets
- * `part` and `records` (how many of its records are shown). Returns the buffers to transfer with it.
+ * result but not out of its columns; a live tail's past its end (`limits`); and of a scan's records,
+ * those a filter picked (`picked`: partition -> the indices of its shown records, in order). Each
+ * batch gets `part` and `records` (how many of its records are shown). Returns the buffers to
+ * transfer with it.
  */
-export function prepareChunk(result, data, partIndex, limits = null) {
+export function prepareChunk(result, data, partIndex, limits = null, picked = null) {
   const cols = data.columns;
   const n = cols.offsets.length;
   // each set's range of the columns, from the call's metadata: arrays whose fields `data.layout` names
@@ -41,7 +43,7 @@ export function prepareChunk(result, data, partIndex, limits = null) {
     : [{ topic: null, set: result, range: range(data.meta) }];
   const part = new Uint32Array(n);
   // a live tail's records past its end or limit are not shown (`limits`: partition -> how many are)
-  const shown = (set) => Math.min(set.recordCount, limits?.get(set.partition) ?? Infinity);
+  const shown = (set) => picked?.get(set.partition)?.length ?? Math.min(set.recordCount, limits?.get(set.partition) ?? Infinity);
   let shownCount = 0;
   for (const { topic, set, range: [start, end] } of sets) {
     part.fill(partIndex(topic, set.partition ?? null), start, end);
@@ -53,7 +55,9 @@ export function prepareChunk(result, data, partIndex, limits = null) {
     let k = 0;
     for (const { set, range: [, end] } of sets) {
       const from = end - set.recordCount;
-      for (let i = from; i < from + shown(set); i++) positions[k++] = i;
+      const some = picked?.get(set.partition);
+      if (some) for (const i of some) positions[k++] = from + i;
+      else for (let i = from; i < from + shown(set); i++) positions[k++] = i;
     }
   }
 

@@ -5,9 +5,13 @@
 //
 //   ?mode=live&topic=orders&partitions=0,2&from=last:100&until=end&q=lucky&in=value
 //   &where=value.customer.id%20%3D%3D%2042&sort=vsize:desc&sel=orders/2@17
+//
+// A link's code (js=, the JS filter; sql=, a query) is shown in its box and never run by opening
+// the link: it runs when the user runs it.
 
 import { $, state } from './page.js';
 import { applySeekParams, seekParams } from './live-seek.js';
+import { holdJsFilter } from './filter.js';
 
 const FILTER_INPUTS = { q: 'filter-text', where: 'filter-where', js: 'filter-js', ofrom: 'filter-offset-from', oto: 'filter-offset-to', tfrom: 'filter-time-from' };
 
@@ -22,6 +26,7 @@ export function readUrl() {
   if (sort) state.sort = { column: sort[1], direction: sort[2] };
   const sel = /^(.*)@(-?\d+)$/.exec(p.get('sel') ?? '');
   if (sel) state.wantSelected = { label: sel[1], offset: sel[2] };
+  state.linkSql = p.get('sql'); // shown in the SQL panel's box when it opens (sql.js), not run
   if (p.get('mode') === 'live' || p.get('topic')) {
     if (p.get('topic')) $('live-topic').value = p.get('topic');
     if (p.get('partitions')) $('live-partitions').value = p.get('partitions');
@@ -37,6 +42,7 @@ export function restoreFilters() {
   restoring.filters = false;
   const p = restoring.params;
   for (const [name, id] of Object.entries(FILTER_INPUTS)) if (p.has(name)) $(id).value = p.get(name);
+  if ($('filter-js').value.trim()) holdJsFilter();
   if (p.get('in')) $('filter-in').value = p.get('in');
   if (p.get('ctl') === '0') $('filter-control').checked = false;
   const part = p.get('part');
@@ -85,6 +91,7 @@ export function writeUrl() {
     if (!$('filter-control').checked) p.set('ctl', '0');
     if ($('filter-partition').value !== '') p.set('part', $('filter-partition').selectedOptions[0].textContent);
     if (state.sort) p.set('sort', `${state.sort.column}:${state.sort.direction}`);
+    if (state.linkSql) p.set('sql', state.linkSql);
     if (state.selected >= 0 && state.store) {
       const d = state.store.chunkOf(state.selected);
       const i = d.position(state.selected);

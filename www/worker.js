@@ -15,8 +15,10 @@
 //                 null (tail until stopped), 'end' (the end offsets seen at the start) or { time }
 //             { type: 'live-ack', id }             the page took the last 'live-records' in
 //             { type: 'live-pause', id } | { type: 'live-resume', id } | { type: 'live-stop', id }
-//        Out: { type: 'live-topics', id, brokers, topics: [{ topic, isInternal, error, partitions:
-//                 [{ partition, leader, earliest, latest, errorName }] }] }
+//        Out: { type: 'live-topics', id, brokers, listing }: the topics, [{ topic, isInternal, error,
+//                 partitions: [{ partition, leader, earliest, latest, errorName }] }], packed
+//                 (topic-listing.js); offsets null past OFFSETS_UP_TO topics: the page asks for
+//                 those in view with 'cluster-offsets')
 //             { type: 'live-started', id, topic, partitions: [n] }
 //             { type: 'live-records', id, chunks: [data], dropped, droppedBy }   data as for 'result', one per
 //                 fetch response; dropped: records given up here since the last post (the page was
@@ -28,9 +30,16 @@
 // waits meanwhile is capped like the page's store (the oldest fetch responses are dropped first).
 // `values`: the page's value settings (worker-values.js), or null; with them each result carries
 // the table's text of every decoded key and value.
+//
+// Scans (one at a time): 'scan-start', 'scan-ack', 'scan-stop' in; 'scan-started', 'scan-records',
+// 'scan-progress', 'scan-ended' out (worker-scan.js). The cluster's reads beside a tail (groups,
+// configs, brokers, offsets of chosen topics) are 'cluster-*' messages: worker-cluster.js.
 
 import { prepareChunk } from './store.js';
+import { clusterRequest } from './worker-cluster.js';
+import { packTopics } from './topic-listing.js';
 import { attachPreviews, valueDecoderFor } from './worker-values.js';
+import { PageScan } from './worker-scan.js';
 
 const POST_INTERVAL_MS = 100;
 // Retries of a failed request before the tail stops with the error (the client's default, 10 with a
@@ -41,6 +50,7 @@ let decoder = null;
 // The last input, kept so that changing an option re-decodes without reading the file again.
 let input = null;
 let tail = null;
+let scan = null;
 
 // Messages are handled concurrently (the handler is async), so the first load is shared.
 function loadDecoder() {
@@ -72,16 +82,29 @@ self.onmessage = async ({ data: msg }) => {
       case 'probe':
         self.postMessage({ type: 'probe', id: msg.id, versions: probeVersions(api, msg.header) });
         break;
-      case 'live-topics':
-        self.postMessage({ type: 'live-topics', id: msg.id, ...(await listTopics(api, msg.relay)) });
+      case 'live-topics': {
+        const { brokers, topics } = await listTopics(api, msg.relay);
+        const { listing, transfer } = packTopics(topics);
+        self.postMessage({ type: 'live-topics', id: msg.id, brokers, listing }, transfer);
         break;
+      }
       case 'live-start':
         tail?.stop();
         tail = new Tail(api, msg);
         await tail.run();
         break;
+      case 'scan-start':
+        scan?.control('scan-stop');
+        scan = new PageScan(api, msg, (m, transfer) => self.postMessage(m, transfer));
+        await scan.run();
+        break;
       default:
+        if (msg.type.startsWith('cluster-')) {
+          self.postMessage({ type: msg.type, id: msg.id, result: await clusterRequest(api, msg) });
+          break;
+        }
         if (tail?.id === msg.id) tail.control(msg.type);
+        if (scan?.id === msg.id) scan.control(msg.type);
     }
   } catch (err) {
     self.postMessage({ type: 'error', id: msg.id, error: describeError(err) });
@@ -169,15 +192,20 @@ function probeVersions(api, header) {
 
 // ---- live -----------------------------------------------------------------------------------------
 
-/** Every topic with its partitions and their earliest and latest offsets. */
+// Past this many topics the listing asks for no offsets: the side list asks for those of the rows
+// in view ('cluster-offsets'), instead of two ListOffsets per topic of the whole cluster at once.
+const OFFSETS_UP_TO = 1000;
+
+/** Every topic with its partitions and, in a cluster of up to OFFSETS_UP_TO topics, their earliest and latest offsets. */
 async function listTopics(api, relay) {
   const client = new api.KafkaClient({ relay, retries: 1 });
   try {
     const md = await client.metadata();
+    const withOffsets = md.topics.length <= OFFSETS_UP_TO;
     const topics = await Promise.all(md.topics.filter((t) => t.topic !== null).map(async (t) => {
       const partitions = t.partitions.map((p) => ({ partition: p.partition, leader: p.leader, errorName: p.errorCode ? p.errorName : null, earliest: null, latest: null }));
       let error = t.errorCode ? t.errorName : null;
-      if (!error && partitions.length) {
+      if (!error && partitions.length && withOffsets) {
         try {
           const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at, int64: 'bigint' })));
           for (const p of partitions) {

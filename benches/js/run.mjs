@@ -5,6 +5,7 @@
 //        [--no-scale | --scale-only] [--scale-cases a,b] [--scale-crc M] [--scale-seconds S]
 //        [--no-values | --values-only] [--values-records N]
 //        [--no-live | --live-only] [--live-mb N] [--live-rounds N] [--live-readers id,id] [--live-codecs a,b]
+//        [--no-scan | --scan-only] [--scan-records N]
 //
 // Per frame: every decoder is first checked against the manifest (verify.mjs);
 // then all decoders that produce output are warmed up and timed interleaved in
@@ -14,7 +15,8 @@
 // Then the scaling rows (scale.mjs): generated frames that grow one thing at a time, and worker
 // threads. Then the values row (values.mjs): Avro values decoded by our value layer, avsc alone and
 // @kafkajs/confluent-schema-registry. Then the live row (live.mjs): the same kind of topics read from a real broker by our client,
-// KafkaJS's and platformatic's consumers and a raw Fetch loop (the ceiling).
+// KafkaJS's and platformatic's consumers and a raw Fetch loop (the ceiling). Then the scan row
+// (scan.mjs): a filtered scan of a large topic on 1 and 2 workers beside its ceilings.
 import { cpus, loadavg } from 'node:os'
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -26,12 +28,13 @@ import { betweenSamples, gc, median, now, sample, warmUp } from './timing.mjs'
 import { LIVE_DEFAULTS, LIVE_READERS, printLive, runLive } from './live.mjs'
 import { printScale, runScale, SCALE_CASES, SCALE_DEFAULTS, SCALE_QUICK } from './scale.mjs'
 import { printValues, runValues, VALUES_DEFAULTS, VALUES_QUICK } from './values.mjs'
+import { printScan, runScan, SCAN_DEFAULTS, SCAN_QUICK } from './scan.mjs'
 
 const DEFAULTS = { gcBetween: 'minor', rounds: 25, sampleMs: 50, warmupMs: 400, warmupIters: 5, heapRepeats: 3 }
 const QUICK = { rounds: 5, sampleMs: 20, warmupMs: 150, warmupIters: 3, heapRepeats: 1 }
 
 function parseArgs(argv) {
-  const opts = { ...DEFAULTS, native: true, live: true, frameBench: true, scale: true, values: true, liveOpts: {}, scaleOpts: {}, valuesOpts: {} }
+  const opts = { ...DEFAULTS, native: true, live: true, frameBench: true, scale: true, values: true, scan: true, liveOpts: {}, scaleOpts: {}, valuesOpts: {}, scanOpts: {} }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const val = () => {
@@ -60,11 +63,14 @@ function parseArgs(argv) {
     }
     else if (a === '--json') opts.json = val()
     else if (a === '--no-live') opts.live = false
-    else if (a === '--live-only') Object.assign(opts, { frameBench: false, scale: false, values: false })
+    else if (a === '--live-only') Object.assign(opts, { frameBench: false, scale: false, values: false, scan: false })
     else if (a === '--no-scale') opts.scale = false
-    else if (a === '--scale-only') Object.assign(opts, { frameBench: false, live: false, values: false })
+    else if (a === '--scale-only') Object.assign(opts, { frameBench: false, live: false, values: false, scan: false })
     else if (a === '--no-values') opts.values = false
-    else if (a === '--values-only') Object.assign(opts, { frameBench: false, live: false, scale: false })
+    else if (a === '--values-only') Object.assign(opts, { frameBench: false, live: false, scale: false, scan: false })
+    else if (a === '--no-scan') opts.scan = false
+    else if (a === '--scan-only') Object.assign(opts, { frameBench: false, live: false, scale: false, values: false })
+    else if (a === '--scan-records') opts.scanOpts.records = Math.round(num())
     else if (a === '--values-records') opts.valuesOpts.records = Math.round(num())
     else if (a === '--scale-cases') {
       opts.scaleOpts.cases = val().split(',')
@@ -94,7 +100,8 @@ function parseArgs(argv) {
   }
   if (opts.scaleQuick) opts.scaleOpts = { ...SCALE_QUICK, ...opts.scaleOpts }
   if (opts.scaleQuick) opts.valuesOpts = { ...VALUES_QUICK, ...opts.valuesOpts }
-  if (!opts.live && !opts.frameBench && !opts.scale && !opts.values) throw new Error('the options given leave nothing to run')
+  if (opts.scaleQuick) opts.scanOpts = { ...SCAN_QUICK, ...opts.scanOpts }
+  if (!opts.live && !opts.frameBench && !opts.scale && !opts.values && !opts.scan) throw new Error('the options given leave nothing to run')
   return opts
 }
 
@@ -130,7 +137,11 @@ live row (after the frames; needs .venv-brokers from scripts/setup.sh, see READM
   --live-partitions N  partitions per topic (default ${LIVE_DEFAULTS.partitions})
   --live-codecs a,b    topics to make (default ${LIVE_DEFAULTS.codecs.join(',')})
   --live-readers a,b   ${LIVE_READERS.join(', ')} (default all but timeline: a diagnostic that
-                       times our consume's decoding, record reading and waiting per pass)`
+                       times our consume's decoding, record reading and waiting per pass)
+scan row (last; needs .venv-brokers; see README "Scans"):
+  --no-scan        skip it
+  --scan-only      run only it
+  --scan-records N records of the scanned topic (default ${SCAN_DEFAULTS.records})`
 
 // JS heap retained by one decode result, per record (gc, decode keeping the
 // result, gc, difference), plus ArrayBuffer (external) bytes. One measurement per
@@ -441,10 +452,23 @@ async function main() {
     env.loadavgAfterLive = loadavg()
   }
 
+  // The scan row: a large topic scanned by the CLI on 1 and 2 workers, beside its ceilings.
+  let scan = null
+  if (opts.scan) {
+    const t1 = now()
+    try {
+      scan = await runScan(opts.scanOpts, (line) => console.log(line))
+    } catch (e) {
+      scan = { skipped: e.message }
+    }
+    printScan(scan)
+    console.log(`\n(${((now() - t1) / 1000).toFixed(1)} s)`)
+  }
+
   if (opts.json) {
     const keep = ({ d, input, ...rest }) => rest // drop decoder objects and inputs
     const plain = (run) => run && { ...run, byFrame: Object.fromEntries(run.byFrame) }
-    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })), scale, values, live }
+    const out = { env, wasmMemory, native: plain(native), kafkaProtocol: plain(kafkaProtocol), skipped: ours.skipped, frames: results.map((f) => ({ ...f, rows: f.rows.map(keep) })), scale, values, live, scan }
     writeFileSync(resolve(opts.json), JSON.stringify(out, null, 1) + '\n')
     console.log(`wrote ${resolve(opts.json)}`)
   }

@@ -1,7 +1,7 @@
 //! The relay's check of one browser message (`protocol::check_read_request`), the security
 //! boundary between a page and the brokers: on any bytes it never panics, and it never allows a
-//! message that is not exactly one frame of a read api (ApiVersions, Metadata, ListOffsets, Fetch)
-//! at a version the client speaks, read whole.
+//! message that is not exactly one frame of a read api (`READ_APIS`: the records' and the
+//! cluster's) at a version the client speaks, read whole.
 //!
 //! Control byte (the first): bit 0 clear = the rest is the message as it is; set = the rest
 //! describes a request the client's own encoders write (api, version, arguments), which must be

@@ -3,8 +3,11 @@
 use arbitrary::{Arbitrary, Unstructured};
 use kafka_fetch_decoder::IsolationLevel;
 use kafka_fetch_decoder::protocol::{
-    ApiKey, ApiVersionsRequest, FetchRequest, FetchRequestPartition, FetchRequestTopic, ListOffsetsPartition,
-    ListOffsetsRequest, ListOffsetsTopic, MetadataRequest, MetadataTopics, READ_APIS, RequestHeader,
+    ApiKey, ApiVersionsRequest, ConfigResource, ConsumerGroupDescribeRequest, DescribeClusterRequest,
+    DescribeConfigsRequest, DescribeGroupsRequest, FetchRequest, FetchRequestPartition, FetchRequestTopic,
+    FindCoordinatorRequest, ListGroupsRequest, ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
+    MetadataRequest, MetadataTopics, OffsetFetchGroup, OffsetFetchRequest, OffsetFetchTopic, READ_APIS,
+    RequestHeader,
 };
 
 /// A request as the live client's encoders write it, its arguments from the input.
@@ -71,7 +74,91 @@ pub fn client_request(u: &mut Unstructured<'_>) -> Option<(ApiKey, i16, Vec<u8>)
             }
             .encode(version, &header)
         }
-        _ => {
+        ApiKey::FindCoordinator => {
+            // one key before v4
+            let keys = if version < 4 {
+                names.get(..1).unwrap_or(&["g"])
+            } else {
+                &names[..]
+            };
+            FindCoordinatorRequest {
+                key_type: u.int_in_range(0..=2).ok()?,
+                keys,
+            }
+            .encode(version, &header)
+        }
+        ApiKey::ListGroups => ListGroupsRequest {
+            states_filter: if version >= 4 { &names } else { &[] },
+            types_filter: if version >= 5 && u.arbitrary().ok()? {
+                &names
+            } else {
+                &[]
+            },
+        }
+        .encode(version, &header),
+        ApiKey::DescribeGroups => DescribeGroupsRequest { groups: &names }.encode(version, &header),
+        ApiKey::ConsumerGroupDescribe => {
+            ConsumerGroupDescribeRequest { groups: &names }.encode(version, &header)
+        }
+        ApiKey::OffsetFetch => {
+            let partitions: Vec<i32> = (0..u.int_in_range(0..=3).ok()?)
+                .map(|_| u.arbitrary())
+                .collect::<Result<_, _>>()
+                .ok()?;
+            let topics: Vec<OffsetFetchTopic> = names
+                .iter()
+                .map(|name| OffsetFetchTopic {
+                    name,
+                    partitions: &partitions,
+                })
+                .collect();
+            // every partition (null topics) from v2
+            let all = version >= 2 && u.arbitrary().ok()?;
+            let groups: Vec<OffsetFetchGroup> = ["g", "h"]
+                .iter()
+                .take(if version >= 8 {
+                    u.int_in_range(1..=2).ok()?
+                } else {
+                    1
+                })
+                .map(|group_id| OffsetFetchGroup {
+                    group_id,
+                    topics: (!all).then_some(&topics[..]),
+                })
+                .collect();
+            OffsetFetchRequest {
+                groups: &groups,
+                require_stable: version >= 7 && u.arbitrary().ok()?,
+            }
+            .encode(version, &header)
+        }
+        ApiKey::DescribeConfigs => {
+            let resources: Vec<ConfigResource> = names
+                .iter()
+                .map(|name| {
+                    Some(ConfigResource {
+                        resource_type: u.arbitrary().ok()?,
+                        name,
+                        keys: if u.arbitrary().ok()? {
+                            Some(&names[..])
+                        } else {
+                            None
+                        },
+                    })
+                })
+                .collect::<Option<_>>()?;
+            DescribeConfigsRequest {
+                resources: &resources,
+                include_synonyms: u.arbitrary().ok()?,
+                include_documentation: u.arbitrary().ok()?,
+            }
+            .encode(version, &header)
+        }
+        ApiKey::DescribeCluster => DescribeClusterRequest {
+            endpoint_type: u.arbitrary().ok()?,
+        }
+        .encode(version, &header),
+        ApiKey::Fetch => {
             let partitions: Vec<FetchRequestPartition> = (0..u.int_in_range(1..=3).ok()?)
                 .map(|_| {
                     Some(FetchRequestPartition {
@@ -101,6 +188,7 @@ pub fn client_request(u: &mut Unstructured<'_>) -> Option<(ApiKey, i16, Vec<u8>)
             }
             .encode(version, &header)
         }
+        ApiKey::SaslHandshake | ApiKey::SaslAuthenticate => return None,
     };
     // an argument the encoder refuses (a name too long for its length field) is no request
     Some((api, version, frame.ok()?))

@@ -4,11 +4,10 @@
 // options decode them; --filter decodes them itself (auto: JSON, else text) when none is given.
 'use strict';
 
-const vm = require('node:vm');
-const { printable } = require('../lib.cjs');
+const { filters, printable } = require('../lib.cjs');
 const { RunError, UsageError, parse } = require('./args.cjs');
+const { makeSandbox } = require('./filter-sandbox.cjs');
 const { formatOf } = require('./formats.cjs');
-const { autoDecoder } = require('./values.cjs');
 
 const filterUsage = `  --grep PATTERN            only records whose key, value or a header value holds PATTERN: text
                             (bytes compared as they are), or /REGEX/FLAGS (on the UTF-8 text); on
@@ -35,47 +34,17 @@ const filterOptions = {
   '--filter-timeout-ms': { value: 'N', parse: parse.integer(1, 60_000) },
 };
 
-const lenient = new TextDecoder('utf-8', { fatal: false });
-const text = (bytes) => (bytes === null ? null : lenient.decode(bytes));
-const bufferOf = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-
-/** A decoded side's JSON text (what --grep searches on decoded data), or null when it stayed bytes. */
-function decodedText(d) {
-  if (!d || d.format === 'bytes' || d.format === 'null') return null;
-  return typeof d.value === 'string' ? d.value : JSON.stringify(d.value);
-}
-
-/** --grep as a test of one record, or null. */
+/** --grep as a test of one record (filters/grep.mjs), or null. */
 function grepOf(o) {
   if (o.grep === undefined) {
     if (o.grepIn !== undefined) throw new UsageError('--grep-in goes with --grep PATTERN');
     return null;
   }
-  const where = (o.grepIn ?? 'key,value,headers').split(',').map((w) => w.trim());
-  for (const w of where) {
-    if (!['key', 'value', 'headers'].includes(w) && !/^header:./.test(w)) throw new UsageError(`--grep-in takes key, value, headers or header:NAME, got '${w}'`);
+  try {
+    return filters.grepTest(o.grep, o.grepIn);
+  } catch (e) {
+    throw new UsageError(e.message);
   }
-  const regex = /^\/(.*)\/([dgimsuyv]*)$/s.exec(o.grep);
-  let test;
-  if (regex) {
-    let re;
-    try {
-      re = new RegExp(regex[1], regex[2].replace(/[gy]/g, ''));
-    } catch (e) {
-      throw new UsageError(`--grep ${o.grep}: not a regular expression (${e.message})`);
-    }
-    test = (bytes, decoded) => re.test(decodedText(decoded) ?? text(bytes));
-  } else {
-    const needle = Buffer.from(o.grep);
-    test = (bytes, decoded) => {
-      const shown = decodedText(decoded);
-      return shown !== null ? shown.includes(o.grep) : bufferOf(bytes).includes(needle);
-    };
-  }
-  const names = where.filter((w) => w.startsWith('header:')).map((w) => w.slice(7));
-  return (r) => (where.includes('key') && r.key !== null && test(r.key, r.decodedKey))
-    || (where.includes('value') && r.value !== null && test(r.value, r.decodedValue))
-    || r.headers.some((h) => h.value !== null && (where.includes('headers') || names.includes(h.key)) && test(h.value, null));
 }
 
 // The rule of --filter and --where for a path that is missing or null on the way (value.total of a
@@ -93,70 +62,37 @@ function valueAtPath(root, path) {
   return v === undefined ? MISSING : v;
 }
 
+// Records given to the sandbox in one call: a call costs a watchdog thread (about 50 us), a record
+// a few microseconds. A slice that runs past the bound is run again a record at a time, to find the record.
+const SLICE = 256;
+
 /**
- * Whether `e`, thrown by a filter expression, is its reading a field of null or undefined: a missing
- * path. Self-contained: the --filter sandbox runs its source.
+ * A read of a field of null or undefined: a missing path, the rule above (self-contained: its
+ * source runs in the sandbox).
  */
 function readsMissingPath(e) {
   return e?.name === 'TypeError' && /^Cannot read properties of (?:null|undefined)\b/.test(e.message);
 }
 
-/** The record as the --filter expression sees it: plain data, JSON-safe (made again inside the sandbox). */
-function sandboxRecord(topic, partition, r) {
-  const side = (d, bytes) => (d && d.format !== 'null' ? d.value : text(bytes));
-  const headers = Object.create(null); // a header named __proto__ is a header like any other
-  const headerList = r.headers.map((h) => {
-    const value = text(h.value);
-    headers[h.key] = value;
-    return { key: h.key, value };
-  });
-  return {
-    topic, partition, offset: Number(r.offset), timestamp: Number(r.timestamp),
-    key: side(r.decodedKey, r.key), value: side(r.decodedValue, r.value), keyText: text(r.key), valueText: text(r.value),
-    headers, headerList, compression: r.batch.compression, leaderEpoch: r.leaderEpoch,
-  };
-}
-
-// Records given to the sandbox in one call: a call costs a watchdog thread (about 50 us), a record
-// about 2 us. A slice that runs past the bound is run again a record at a time, to find the record.
-const SLICE = 256;
-
 /**
- * --filter EXPR as a sandbox: { pick(topic, partition, records) -> records, missed }, `missed`
- * counting the records left out for a missing path (and the first of them), unless `strict`.
+ * --filter EXPR as a sandbox (filter-sandbox.cjs): { pick(topic, partition, records) -> records,
+ * missed }, `missed` counting the records left out for a missing path (and the first of them),
+ * unless `strict`.
  */
 function sandboxOf(expression, timeoutMs, strict) {
-  const context = vm.createContext(Object.create(null), { name: 'kafka-fetch-decoder --filter', codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  let sandbox;
   try {
-    // `with`: the record's fields by name; the expression on its own lines, so that a comment ends there
-    new vm.Script(`var __filter = function (r) { with (r) { return (\n${expression}\n); } };
-var __missing = ${readsMissingPath};`, { filename: '--filter' }).runInContext(context);
+    sandbox = makeSandbox(expression, readsMissingPath, strict, SLICE);
   } catch (e) {
     throw new UsageError(`--filter: not a JavaScript expression: ${e.message}`);
   }
-  // each record marked 1 (a match), 0 or, not strict, M (a missing path: no match, counted)
-  const run = new vm.Script(`__at = 0; __records = JSON.parse(__json); __picked = ''; __why = null;
-for (; __at < __records.length; __at++) {
-  try {
-    __picked += __filter(__records[__at]) ? '1' : '0';
-  } catch (e) {
-    if (__strict || !__missing(e)) throw e;
-    __picked += 'M'; __why ??= e.message;
-  }
-}
-__picked;`, { filename: '--filter' });
-  context.__strict = strict;
-  const call = (json, timeout) => {
-    context.__json = json;
-    return run.runInContext(context, { timeout });
-  };
   const missed = { count: 0, first: null };
-  // the first record of a call left out for a missing path, and why (the sandbox keeps the first reason)
-  const noteMissed = (marks, topic, partition, records) => {
-    const at = marks.indexOf('M');
-    if (at < 0) return;
-    if (missed.count === 0) missed.first = `${printable(topic)}/${partition} offset ${records[at].offset}: ${printable(context.__why)}`;
-    missed.count += marks.split('M').length - 1;
+  // the first record of an answer left out for a missing path, and why (the sandbox keeps the first reason)
+  const noteMissed = (answer, topic, partition, records) => {
+    const first = answer.marks.indexOf('M');
+    if (first < 0) return;
+    if (missed.count === 0) missed.first = `${at(topic, partition, records[first])}: ${printable(answer.why)}`;
+    missed.count += answer.marks.split('M').length - 1;
   };
   return {
     missed,
@@ -164,41 +100,45 @@ __picked;`, { filename: '--filter' });
       const picked = [];
       for (let start = 0; start < records.length; start += SLICE) {
         const slice = records.slice(start, start + SLICE);
-        const views = slice.map((r) => JSON.stringify(sandboxRecord(topic, partition, r)));
-        let marks;
+        sandbox.write(topic, partition, slice);
+        let answer;
         try {
-          marks = call(`[${views.join(',')}]`, timeoutMs);
-          noteMissed(marks, topic, partition, slice);
+          answer = sandbox.call(0, slice.length, timeoutMs);
         } catch (e) {
-          if (e?.code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw failure(e, topic, partition, slice[context.__at]);
+          if (e?.code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
           // one at a time: which record takes too long, if any does on its own
-          marks = views.map((view, i) => {
+          let why = '';
+          const marks = slice.map((r, i) => {
+            let one;
             try {
-              const mark = call(`[${view}]`, timeoutMs);
-              noteMissed(mark, topic, partition, [slice[i]]);
-              return mark;
+              one = sandbox.call(i, i + 1, timeoutMs);
             } catch (err) {
-              throw failure(err, topic, partition, slice[i], timeoutMs);
+              if (err?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw timedOut(topic, partition, r, timeoutMs);
+              throw err;
             }
-          }).join('');
+            if (one.marks === undefined) throw threw(topic, partition, r, one);
+            why ||= one.why;
+            return one.marks;
+          });
+          answer = { marks: marks.join(''), why };
         }
-        for (let i = 0; i < slice.length; i++) if (marks[i] === '1') picked.push(slice[i]);
+        if (answer.marks === undefined) throw threw(topic, partition, slice[answer.at], answer);
+        noteMissed(answer, topic, partition, slice);
+        for (let i = 0; i < slice.length; i++) if (answer.marks[i] === '1') picked.push(slice[i]);
       }
       return picked;
     },
   };
 }
 
-function failure(e, topic, partition, r, timeoutMs) {
-  const where = `${printable(topic)}/${partition} offset ${r?.offset}`;
-  if (e?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return new RunError(`--filter took more than ${timeoutMs} ms on the record at ${where} (a loop that does not end? --filter-timeout-ms raises the bound)`);
-  return new RunError(`--filter threw on the record at ${where}: ${printable(e?.name ?? 'Error')}: ${printable(e?.message ?? e)}`);
-}
+const at = (topic, partition, r) => `${printable(topic)}/${partition} offset ${r?.offset}`;
+const timedOut = (topic, partition, r, timeoutMs) => new RunError(`--filter took more than ${timeoutMs} ms on the record at ${at(topic, partition, r)} (a loop that does not end? --filter-timeout-ms raises the bound)`);
+const threw = (topic, partition, r, e) => new RunError(`--filter threw on the record at ${at(topic, partition, r)}: ${printable(e.name)}: ${printable(e.message)}`);
 
 /**
  * The record filter of the parsed command line, or null: { pick(topic, partition, records) ->
- * records, values } where `values` is a ValueDecoder the filter needs when the command has none
- * (--filter reads values decoded).
+ * records }. --filter reads keys and values decoded by the value options when there are some,
+ * else as JSON or text, in the sandbox, when the expression asks for them.
  */
 function recordFilter(o, values) {
   const grep = grepOf(o);
@@ -208,7 +148,7 @@ function recordFilter(o, values) {
   if (!grep && !sandbox) return null;
   if (formatOf(o) === 'arrow') throw new UsageError('--format arrow writes whole fetched ranges, not records picked one by one: with --grep or --filter, use ndjson, csv or a format string');
   return {
-    values: sandbox && !values ? autoDecoder() : null,
+    values: null,
     pick(topic, partition, records) {
       const kept = grep ? records.filter(grep) : records;
       return sandbox ? sandbox.pick(topic, partition, kept) : kept;

@@ -27,7 +27,9 @@ const formatUsage = `  --format F                table (default), ndjson (as --j
                             %{value:json} (decoded, as JSON), %{compression}, %{leader-epoch}, %{time}
                             (ISO-8601); escapes \\n \\r \\t \\\\ \\xNN. A null key or value prints
                             nothing. To a terminal, control characters in them are escaped
-  --out FILE                write there instead of standard output (arrow needs it, or a pipe)`;
+  --out FILE                write there instead of standard output (arrow needs it, or a pipe)
+  --csv-formulas            csv: write cells that start with = + - @ as they are (by default they get
+                            a leading ', so that a spreadsheet shows them instead of running them)`;
 
 const formatOptions = {
   '--format': { value: 'F', parse: (v, name) => {
@@ -37,6 +39,7 @@ const formatOptions = {
     return v;
   } },
   '--out': { value: 'FILE' },
+  '--csv-formulas': {},
 };
 
 /** The format the options ask for: --format, or ndjson for --json ('string' for a format string). */
@@ -52,6 +55,47 @@ function formatDecodes(o) {
 }
 
 /**
+ * The text forms of records (table, ndjson, csv, a format string): a header, then lines. Made where
+ * the records are: the writer below, or a scan's worker threads, which send the text.
+ */
+class RecordText {
+  constructor(o, { decoded = false, terminal = false } = {}) {
+    this.format = formatOf(o);
+    this.encoding = o.encoding ?? 'base64';
+    this.keepFormulas = Boolean(o.csvFormulas);
+    this.decoded = decoded;
+    /** A format string, compiled: its tokens print the broker's bytes, escaped only on a terminal. */
+    this.template = this.format === 'string' ? compileFormat(o.format, { terminal }) : null;
+  }
+
+  /** What comes before the first record (the table's and CSV's header lines), or ''. */
+  header() {
+    if (this.format === 'table') return `${tableHeader()}\n`;
+    if (this.format === 'csv') return `${csvHeader(this.decoded)}\n`;
+    return '';
+  }
+
+  /**
+   * The records' lines: a string, or a Buffer for a format string (its tokens print bytes).
+   * `brokerId`: the node id they came from (kcat-json's broker), -1 when unknown.
+   */
+  lines(topic, partition, records, brokerId = -1) {
+    if (this.template) return this.template.write(records, topic, partition);
+    let text = '';
+    for (const r of records) {
+      if (this.format === 'table') text += `${tableRow(topic, partition, r)}\n`;
+      else if (this.format === 'kcat-json') text += `${kcatJson(topic, partition, r, brokerId)}\n`;
+      else if (this.format === 'csv') text += `${csvRow(topic, partition, r, this.encoding, this.decoded, this.keepFormulas)}\n`;
+      else {
+        const json = recordJson(topic, partition, r, this.encoding);
+        text += `${JSON.stringify(this.decoded ? withDecoded(json, r) : json)}\n`;
+      }
+    }
+    return text;
+  }
+}
+
+/**
  * Writes records in one format to `out` (a stream) or `o.out` (a file, opened here). `write(part)`
  * takes { topic, partition, records (built, for text formats), source (what toArrow takes) };
  * `end()` closes it. Both return promises: a slow reader of the output slows the reading.
@@ -59,13 +103,11 @@ function formatDecodes(o) {
 class RecordWriter {
   constructor(o, out, { decoded = false } = {}) {
     this.format = formatOf(o);
-    this.encoding = o.encoding ?? 'base64';
     this.decoded = decoded;
     this.file = o.out ?? null;
     if (this.format === 'arrow' && !this.file && out.isTTY) throw new UsageError('--format arrow writes binary: give --out FILE, or pipe it');
     this.out = this.file ? openFile(this.file) : out;
-    /** A format string, compiled: its tokens print the broker's bytes, escaped only on a terminal. */
-    this.template = this.format === 'string' ? compileFormat(o.format, { terminal: !this.file && Boolean(out.isTTY) }) : null;
+    this.text = this.format === 'arrow' ? null : new RecordText(o, { decoded, terminal: !this.file && Boolean(out.isTTY) });
     this.started = false;
     this.arrow = null;
     this.count = 0;
@@ -83,29 +125,15 @@ class RecordWriter {
       await this.arrow.write(toArrow(source, { decoded: this.decoded, topic: String(topic) }));
       return;
     }
-    if (this.template) {
-      this.started = true;
-      this.count += records.length;
-      await this.send(this.template.write(records, topic, partition));
-      return;
-    }
-    let text = '';
-    if (!this.started) {
-      if (this.format === 'table') text += `${tableHeader()}\n`;
-      if (this.format === 'csv') text += `${csvHeader(this.decoded)}\n`;
-    }
+    await this.writeText(this.text.lines(topic, partition, records, source?.brokerId ?? -1), records.length);
+  }
+
+  /** Lines made elsewhere (a scan's workers), after the header on the first call. */
+  async writeText(lines, count) {
+    if (!this.started) await this.send(this.text.header());
     this.started = true;
-    for (const r of records) {
-      if (this.format === 'table') text += `${tableRow(topic, partition, r)}\n`;
-      else if (this.format === 'kcat-json') text += `${kcatJson(topic, partition, r, source?.brokerId ?? -1)}\n`;
-      else if (this.format === 'csv') text += `${csvRow(topic, partition, r, this.encoding, this.decoded)}\n`;
-      else {
-        const json = recordJson(topic, partition, r, this.encoding);
-        text += `${JSON.stringify(this.decoded ? withDecoded(json, r) : json)}\n`;
-      }
-    }
-    this.count += records.length;
-    await this.send(text);
+    this.count += count;
+    await this.send(lines);
   }
 
   async send(bytes) {
@@ -123,7 +151,7 @@ class RecordWriter {
       }
       await this.arrow.end();
     } else if (!this.started && this.format === 'csv') {
-      await this.send(`${csvHeader(this.decoded)}\n`);
+      await this.send(this.text.header());
     }
     if (this.file) await new Promise((resolve, reject) => this.out.end((e) => (e ? reject(e) : resolve())));
   }
@@ -149,4 +177,4 @@ function openFile(file) {
   return stream;
 }
 
-module.exports = { RecordWriter, formatDecodes, formatOf, formatOptions, formatUsage };
+module.exports = { RecordText, RecordWriter, formatDecodes, formatOf, formatOptions, formatUsage, openFile };

@@ -3,7 +3,7 @@
 'use strict';
 
 // the JSON and CSV forms of a record are shared with the inspection page's export (decoder/record-json.mjs)
-const { jsonForm, printable, recordOutput } = require('../lib.cjs');
+const { jsonForm, printable, protobufRawText, recordOutput } = require('../lib.cjs');
 
 const { csvHeader, csvRow, encodeBytes, recordJson } = recordOutput;
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
@@ -41,6 +41,7 @@ function tableHeader() {
 /** A decoded key or value (ValueDecoder's) as compact text, or null to show the bytes themselves. */
 function decodedText(d) {
   if (!d || d.format === 'null' || d.format === 'bytes') return null;
+  if (d.format === 'protobuf-raw') return protobufRawText(d.value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '.');
   return (typeof d.value === 'string' ? d.value : JSON.stringify(jsonForm(d.value))).replace(/[\u0000-\u001f\u007f-\u009f]/g, '.');
 }
 
@@ -84,4 +85,14 @@ function kcatJson(topic, partition, r, brokerId) {
   return `${line}}`.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-module.exports = { csvHeader, csvRow, encodeBytes, jsonText, kcatJson, recordJson, tableHeader, tableRow };
+/**
+ * Rows of cells as columns padded to their widest cell, as Kafka's own tools print them: `header`
+ * is the first row; null and undefined cells are '-'; every cell made printable.
+ */
+function alignedTable(header, rows) {
+  const text = [header, ...rows].map((row) => row.map((c) => (c === null || c === undefined ? '-' : printable(String(c)))));
+  const widths = header.map((_, i) => Math.max(...text.map((row) => row[i].length)));
+  return text.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+module.exports = { alignedTable, csvHeader, csvRow, encodeBytes, jsonText, kcatJson, recordJson, tableHeader, tableRow };

@@ -43,25 +43,33 @@ const serveOptions = {
 
 const TYPES = require('./content-types.cjs');
 const { findSqlBundles, serveSqlBundle } = require('./sql-bundles.cjs');
+const { pageHeaders } = require('./page-policy.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 // URL prefix -> what it serves of the package: the page, the browser build it imports, the samples
 const SERVED = { '/www/': 'www', '/pkg/': '', '/samples/': 'samples' };
-// the browser build's modules (the Node-only ones are inside lib.cjs) and the wasm module
-const PKG_FILES = /^([\w-]+\.mjs|(client|columns|decoder|values|vendor)\/[\w-]+\.mjs|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
+// the browser build's modules (the Node-only ones are inside lib.cjs), the wasm module, and
+// parquet-wasm's browser build (vendor/parquet/, loaded by Parquet output only)
+const PKG_FILES = /^([\w-]+\.mjs|(client|columns|decoder|filters|scan|values|vendor)\/[\w-]+\.mjs|vendor\/parquet\/parquet_wasm(\.mjs|_bg\.wasm)|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
 
 /**
  * Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files), to
  * requests addressed to a loopback name only: a page of another site that its DNS points at
- * 127.0.0.1 (DNS rebinding) names its own host, and is refused.
+ * 127.0.0.1 (DNS rebinding) names its own host, and is refused. Every answer carries the page's
+ * Content-Security-Policy (page-policy.cjs): connections to this origin and its relay only.
  */
 function pageHandler(config) {
   // DuckDB-wasm as installed beside the package or in the directory ui runs in
   const sqlBundles = findSqlBundles([process.cwd(), ROOT]);
   config = { ...config, sql: Boolean(sqlBundles) };
+  const policyHeaders = pageHeaders(path.join(ROOT, SERVED['/www/']));
   return (req, res) => {
-    const send = (status, text, type = 'text/plain; charset=utf-8') => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+    // the relay is this origin's /kafka: 'self' covers its ws: URL in current browsers, and older ones
+    // get it by the name the page was opened with (checked below; [::1] is no host a policy can name)
+    const relay = req.headers.host?.startsWith('[') ? '' : `ws://${req.headers.host}`;
+    const headers = (pathname) => policyHeaders(pathname, relay);
+    const send = (status, text, type = 'text/plain; charset=utf-8', pathname = '/') => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers(pathname) });
       res.end(req.method === 'HEAD' ? undefined : text);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
@@ -81,7 +89,7 @@ function pageHandler(config) {
       return res.end();
     }
     if (pathname === '/ui.json') return send(200, JSON.stringify(config), TYPES['.json']);
-    if (serveSqlBundle(sqlBundles, pathname, req, res, send, TYPES)) return;
+    if (serveSqlBundle(sqlBundles, pathname, req, res, send, TYPES, headers(pathname))) return;
     const prefix = Object.keys(SERVED).find((p) => pathname.startsWith(p));
     let rest = prefix === undefined ? null : pathname.slice(prefix.length) || 'index.html';
     if (rest !== null && rest.endsWith('/')) rest += 'index.html';
@@ -90,7 +98,7 @@ function pageHandler(config) {
     }
     fs.readFile(path.join(ROOT, SERVED[prefix], rest), (err, data) => {
       if (err) return send(404, `not found: ${pathname}`);
-      send(200, data, TYPES[path.extname(rest)] ?? 'application/octet-stream');
+      send(200, data, TYPES[path.extname(rest)] ?? 'application/octet-stream', pathname);
     });
   };
 }

@@ -24,11 +24,12 @@ function findSqlBundles(paths) {
 }
 
 /**
- * Serves `pathname` (under SQL_PREFIX) from `dir` with `send(status, text)` for errors; true when
- * it handled the request. The files are large (34 MB of wasm): streamed, and cached by the browser
- * for an hour, as they change only with the installed version.
+ * Serves `pathname` (under SQL_PREFIX) from `dir` with `send(status, text)` for errors and
+ * `headers` added (the page's policy: it holds DuckDB's worker too); true when it handled the
+ * request. The files are large (34 MB of wasm): streamed, and cached by the browser for an hour,
+ * as they change only with the installed version.
  */
-function serveSqlBundle(dir, pathname, req, res, send, types) {
+function serveSqlBundle(dir, pathname, req, res, send, types, headers = {}) {
   if (!pathname.startsWith(SQL_PREFIX)) return false;
   const name = pathname.slice(SQL_PREFIX.length);
   if (!dir || !SQL_FILES.includes(name)) {
@@ -42,6 +43,7 @@ function serveSqlBundle(dir, pathname, req, res, send, types) {
       'content-type': types[path.extname(name)] ?? 'application/octet-stream',
       'content-length': stat.size,
       'cache-control': 'max-age=3600',
+      ...headers,
     });
     if (req.method === 'HEAD') return res.end();
     fs.createReadStream(file).on('error', () => res.destroy()).pipe(res);

@@ -10,6 +10,7 @@ import { FetchDecoder, fetchPositionsOf, int64Converter, KafkaDecodeError } from
 import { abortable, anySignal, checkSignal, sleep, throwIfAborted } from './abort.mjs';
 import { BrokerConnection } from './connection.mjs';
 import { ConsumePass } from './consume.mjs';
+import { Scan } from '../scan/scan.mjs';
 import { backoff, Retrier } from './retry.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { addressName, parseAddress } from './address.mjs';
@@ -19,6 +20,9 @@ import { SASL_MECHANISMS } from './sasl.mjs';
 import { toMillis } from './start.mjs';
 import { webSocketTransport } from './transport-websocket.mjs';
 import { waitFor } from './wait-for.mjs';
+import { brokers, describeConfigs } from './cluster.mjs';
+import { describeGroup, listGroups } from './groups.mjs';
+import { waitForLag } from './wait-for-lag.mjs';
 
 // ListOffsets timestamps
 const LATEST = -1n;
@@ -144,7 +148,12 @@ export class KafkaClient {
   constructor(options = {}) {
     ({ bootstrap: this.#bootstrap, connection: this.#options } = resolveClientOptions(options));
     this.#link.options = this.#options;
+    this.#admin.options = this.#options;
+    this.#given = options;
   }
+
+  // the options as given: a scan's workers make their own clients with them
+  #given;
 
   // ---- connections and metadata ----------------------------------------------------------------
 
@@ -439,6 +448,20 @@ export class KafkaClient {
   }
 
   /**
+   * Scans whole topics on worker threads (each with its own connections and decoder): an async
+   * iterator of { topic, partition, records } matches, with the coverage, aggregates and latest
+   * records per key once it ends (scan/scan.mjs). Options: topics, partitions, from, until (default
+   * 'end'), key (and keyPruning), where, grep, grepIn, values, limit, aggregate, latestPerKey,
+   * workers, rangeRecords, plan, shard, resume, isolationLevel, crc, records, signal.
+   */
+  scan(options) {
+    this.#check();
+    const { transport, webSocket, decodeThreads, ...given } = this.#given;
+    if (transport || webSocket) throw new KafkaClientError('INVALID_ARGUMENT', 'scan makes a client in each worker: a client with its own transport or WebSocket class cannot be copied there');
+    return new Scan(this, given, options);
+  }
+
+  /**
    * The first record of `topic` that `match(record, chunk)` accepts (any record without `match`),
    * read from `from` (default 'earliest'): resolves with { topic, partition, record }, or rejects
    * with TIMEOUT after `timeoutMs` (default 30000). For tests: wait until a record the code under
@@ -477,6 +500,59 @@ export class KafkaClient {
     if (scanned.errorCode) throw answer.connection.brokerError(`Fetch ${answer.topic}`, scanned.errorCode, { topic: answer.topic });
     return { partitions: scanned.partitions, decoded: null };
   }
+
+  // ---- the cluster beside the records: groups, configs, brokers (read, never written) ------------
+
+  /** Every consumer group: [{ groupId, protocolType, state, type, coordinator }] (client/groups.mjs). */
+  listGroups({ signal } = {}) {
+    return this.#run('listGroups', signal, (s) => listGroups(this.#admin, s));
+  }
+
+  /**
+   * One group: its state, members and, per partition, committed offset, end offset, lag in records
+   * and in time (client/groups.mjs). options: lagTime (true), topics, signal.
+   */
+  describeGroup(groupId, { lagTime = true, topics = [], signal } = {}) {
+    if (typeof groupId !== 'string' || groupId === '') throw new KafkaClientError('INVALID_ARGUMENT', 'describeGroup: give a group id (a string)');
+    return this.#run('describeGroup', signal, (s) => describeGroup(this.#admin, groupId, { lagTime, topics: [].concat(topics), signal: s }));
+  }
+
+  /** Resolves once a group's lag is at most `maxLag` (client/wait-for-lag.mjs): for tests. */
+  waitForLag(options) {
+    return waitForLag(this, options);
+  }
+
+  /** The configuration of a topic or a broker: { topic } or { broker } (client/cluster.mjs). */
+  configs(options = {}) {
+    return this.#run('configs', options.signal, (s) => describeConfigs(this.#admin, { ...options, signal: s }));
+  }
+
+  /** The cluster's brokers: { clusterId, controllerId, brokers, via } (client/cluster.mjs). */
+  brokers({ signal } = {}) {
+    return this.#run('brokers', signal, (s) => brokers(this.#admin, s));
+  }
+
+  /** `fn(signal)` as one operation: abandoned by `signal` or close(). */
+  async #run(where, signal, fn) {
+    const op = this.#operation(signal, where);
+    try {
+      return await abortable(fn(op.signal), op.signal);
+    } finally {
+      op.dispose();
+    }
+  }
+
+  // What the cluster's reads ask of their client (client/groups.mjs, client/cluster.mjs).
+  #admin = {
+    options: null, // set in the constructor
+    anyBroker: (api, build, signal) => this.#anyBroker(api, build, signal),
+    connectionTo: (address) => this.#connection(address),
+    metadata: (topics, signal) => this.#metadata(topics, signal),
+    topic: (name, signal) => this.#topic(name, false, signal),
+    listOffsets: (topic, partitions, at, signal) => this.#listOffsets(topic, partitions, kafkaTimestamp(at), 'read_uncommitted', signal),
+    fetch: (topic, partitions, options) => this.fetch(topic, partitions, options),
+    withRetries: (what, fn, signal) => this.#withRetries(what, fn, signal),
+  };
 
   /**
    * Closes every connection; later calls fail with CLOSED. Consume passes under way end quietly

@@ -153,6 +153,9 @@ export class BrokerConnection {
     // for its next fetch before decoding the last one has the broker working while it decodes.
     if (!this.ready) await abortable(this.open(), signal);
     const version = this.versions[api];
+    if (version == null) {
+      throw new KafkaClientError('UNSUPPORTED_VERSION', `broker ${this.name} offers no version of ${api} this client speaks`, { broker: this.name });
+    }
     return { version, frame: await this.#send(api, version, build, this.options.requestTimeoutMs, signal) };
   }
 

@@ -190,9 +190,14 @@ export class ConsumePass {
     const live = [...this.cursors.values()].filter((c) => !c.done);
     if (!live.length) return null;
     const { topic, maxWaitMs, fetchMaxBytes, isolationLevel } = this.o;
+    // A broker fills a response with the partitions in the order asked, up to its byte limit: the
+    // order turns each round (as KIP-74 asks of clients), or the last partitions of a topic larger
+    // than a response wait until the first are read to their end (and the pass ends NO_PROGRESS)
+    const first = this.asked % live.length;
+    const order = [...live.slice(first), ...live.slice(0, first)];
     // the first round asks for no wait: its answers tell where each partition ends
     const wait = this.asked++ === 0 ? 0 : maxWaitMs;
-    const asked = this.link.fetchFrames(topic, live.map((c) => c.request()), { maxWaitMs: wait, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel, signal: this.signal });
+    const asked = this.link.fetchFrames(topic, order.map((c) => c.request()), { maxWaitMs: wait, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel, signal: this.signal });
     return { wait, answers: this.#decodingAhead(asked) };
   }
 

@@ -57,6 +57,28 @@ export const encode = {
       Int32Array.from(partitions, (p) => p.maxBytes));
   },
 
+  /** The coordinator of each group id (`keys`; one before v4): key type 0. */
+  findCoordinator: (version, correlationId, clientId, keys) => call(protocolBindings().encodeFindCoordinatorRequest, version, correlationId, clientId, 0, joined(keys)),
+  /** `states`, `types`: filters (v4+, v5+); empty for every group. */
+  listGroups: (version, correlationId, clientId, { states = [], types = [] } = {}) =>
+    call(protocolBindings().encodeListGroupsRequest, version, correlationId, clientId, joined(states), joined(types)),
+  describeGroups: (version, correlationId, clientId, groups) => call(protocolBindings().encodeDescribeGroupsRequest, version, correlationId, clientId, joined(groups)),
+  consumerGroupDescribe: (version, correlationId, clientId, groups) =>
+    call(protocolBindings().encodeConsumerGroupDescribeRequest, version, correlationId, clientId, joined(groups)),
+
+  /** `partitions`: [{ topic, partition }], or null for every partition the groups committed. */
+  offsetFetch(version, correlationId, clientId, { groups, partitions = null, requireStable = false }) {
+    const topics = partitions === null ? null : [...new Set(partitions.map((p) => p.topic))];
+    return call(protocolBindings().encodeOffsetFetchRequest, version, correlationId, clientId, joined(groups), topics === null ? null : joined(topics),
+      Int32Array.from(partitions ?? [], (p) => topics.indexOf(p.topic)), Int32Array.from(partitions ?? [], (p) => p.partition), requireStable);
+  },
+
+  /** `resources`: [{ type (2 topic, 4 broker), name }], every key of each. */
+  describeConfigs: (version, correlationId, clientId, { resources, synonyms = false, documentation = false }) =>
+    call(protocolBindings().encodeDescribeConfigsRequest, version, correlationId, clientId, Int8Array.from(resources, (r) => r.type),
+      joined(resources.map((r) => r.name)), synonyms, documentation),
+  describeCluster: (version, correlationId, clientId) => call(protocolBindings().encodeDescribeClusterRequest, version, correlationId, clientId, 1),
+
   saslHandshake: (version, correlationId, clientId, mechanism) => call(protocolBindings().encodeSaslHandshakeRequest, version, correlationId, clientId, mechanism),
   saslAuthenticate: (version, correlationId, clientId, bytes) => call(protocolBindings().encodeSaslAuthenticateRequest, version, correlationId, clientId, bytes),
 };

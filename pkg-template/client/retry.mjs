@@ -14,6 +14,9 @@ const REFRESH = new Set([
   'KAFKA_STORAGE_ERROR', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'OFFSET_NOT_AVAILABLE', 'UNKNOWN_TOPIC_ID', 'INCONSISTENT_TOPIC_ID',
 ]);
 
+// A group's errors that finding its coordinator again and retrying can cure.
+const COORDINATOR = new Set(['COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR']);
+
 /** Whether a broker error (by Kafka's name) is one that learning the leader again and retrying can cure. */
 export const curedByRefresh = (errorName) => REFRESH.has(errorName);
 
@@ -22,7 +25,7 @@ export const backoff = (backoffMs, attempt) => Math.min(backoffMs * 2 ** (attemp
 
 /** Whether a failure may go away by itself: a lost connection, a timeout, a leader that moved. */
 export const isRetriable = (e) => e instanceof KafkaClientError
-  && (['CONNECTION', 'TIMEOUT'].includes(e.code) || (e.code === 'BROKER_ERROR' && curedByRefresh(e.errorName)));
+  && (['CONNECTION', 'TIMEOUT'].includes(e.code) || (e.code === 'BROKER_ERROR' && (curedByRefresh(e.errorName) || COORDINATOR.has(e.errorName))));
 
 export class Retrier {
   /** `options`: the client's { retries, retryBackoffMs, requestTimeoutMs }. */

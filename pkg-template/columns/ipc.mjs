@@ -34,11 +34,17 @@ export class ArrowStreamWriter {
   }
 
   write(table) {
-    if (this.ended) throw new Error('kafka-fetch-decoder: ArrowStreamWriter.write after end()');
     if (table.numRows === 0 && this.started) return undefined;
-    const bytes = arrowIPC(table);
-    this.rows += table.numRows;
-    const topics = topicsOf(table);
+    return this.writeIPC(arrowIPC(table), topicsOf(table), table.numRows);
+  }
+
+  /**
+   * A table already in IPC form (arrowIPC's bytes: made on another thread), `topics` its topic
+   * dictionary (topicsOf), `rows` its rows.
+   */
+  writeIPC(bytes, topics, rows = 0) {
+    if (this.ended) throw new Error('kafka-fetch-decoder: ArrowStreamWriter.write after end()');
+    this.rows += rows;
     // the first table's stream whole but its end; the others' record batches only: their schema
     // and the other dictionaries (the contract's name tables) are the first one's
     const pieces = this.started ? laterMessages(bytes, topics !== this.topics) : [bytes.subarray(0, bytes.length - END_OF_STREAM.length)];
@@ -63,8 +69,8 @@ export class ArrowStreamWriter {
   }
 }
 
-/** A table's topic dictionary as one string (the first batch's: a table has one). */
-function topicsOf(table) {
+/** A table's topic dictionary as one string (the first batch's: a table has one), as writeIPC takes it. */
+export function topicsOf(table) {
   const dictionary = table.getChildAt(0)?.data[0]?.dictionary;
   return dictionary ? JSON.stringify(dictionary.toArray()) : '';
 }

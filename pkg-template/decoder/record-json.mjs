@@ -76,10 +76,22 @@ export function withDecoded(json, r) {
 
 // CSV (RFC 4180): a field with a comma, a quote or a line end is quoted, its quotes doubled
 export const CSV_COLUMNS = ['topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'compression', 'leader_epoch'];
-const csvField = (v) => {
-  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+// A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...), =cmd|...,
+// @SUM(...)); OWASP's advice is a leading ', which makes the cell text. Plain numbers (-1, +3.5)
+// are no formula and stay numbers, a lone - stays as it is. So that a reader can take the ' off
+// again, a cell that starts with ' itself gets one too: a leading ' is always one added.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NO_FORMULA = /^([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|-)$/;
+const csvField = (v, keepFormulas) => {
+  let s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  if (!keepFormulas && (s.startsWith("'") || (FORMULA_START.test(s) && !NO_FORMULA.test(s)))) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
+// A key or value cell that starts with "base64:" holds the base64 of its bytes, always: bytes
+// that are not UTF-8 under --encoding utf8, and text that itself starts with "base64:".
+const BASE64_MARK = 'base64:';
+const textEncoder = new TextEncoder();
+const textCell = (s) => (s.startsWith(BASE64_MARK) ? `${BASE64_MARK}${base64(textEncoder.encode(s))}` : s);
 
 /** CSV's header line (with the decoded values' format columns when values are decoded). */
 export function csvHeader(decoded) {
@@ -89,19 +101,21 @@ export function csvHeader(decoded) {
 /**
  * One record as a CSV line: bytes per `encoding` (not UTF-8 under utf8: "base64:" and the
  * base64), null as an empty field, headers as their JSON; decoded keys and values as their JSON
- * text (strings as they are).
+ * text (strings as they are). A key or value cell that starts with "base64:" is always the base64
+ * of the bytes (a text that starts so is written that way too). Cells a spreadsheet would run as a
+ * formula get a leading ' unless `keepFormulas`.
  */
-export function csvRow(topic, partition, r, encoding, decoded) {
+export function csvRow(topic, partition, r, encoding, decoded, keepFormulas = false) {
   const bytes = (b) => {
     const e = encodeBytes(b, encoding);
-    return e !== null && typeof e === 'object' ? `base64:${e.base64}` : e;
+    return e !== null && typeof e === 'object' ? `${BASE64_MARK}${e.base64}` : e === null ? null : textCell(e);
   };
   const side = (b, d) => {
     if (!decoded || !d || d.format === 'bytes' || d.format === 'null') return bytes(b);
-    return typeof d.value === 'string' ? d.value : JSON.stringify(d.value);
+    return typeof d.value === 'string' ? textCell(d.value) : JSON.stringify(d.value);
   };
   const headers = r.headers.map((h) => ({ key: h.key, value: encodeBytes(h.value, encoding) }));
   const row = [topic, partition, String(r.offset), String(r.timestamp), side(r.key, r.decodedKey), side(r.value, r.decodedValue), headers, r.batch.compression, r.leaderEpoch];
   if (decoded) row.push(r.decodedKey?.format ?? '', r.decodedValue?.format ?? '');
-  return row.map(csvField).join(',');
+  return row.map((v) => csvField(v, keepFormulas)).join(',');
 }

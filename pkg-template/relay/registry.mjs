@@ -1,25 +1,43 @@
 // The relay's way to a Schema Registry: browsers read schemas through it (the page decodes values
 // by them) without the registry's credentials, which the relay holds, and without reaching any
 // other path of the registry. A security boundary like the WebSocket relay, so it
-//   - answers GET only, and only the schema paths a reader needs (SCHEMA_PATHS), without a query
-//     but ?format=serialized; everything else is refused before the registry is asked;
+//   - answers GET only, and only the schema paths a reader needs (SCHEMA_PATHS: schemas, subjects
+//     and their versions), without a query but ?format=serialized; everything else is refused
+//     before the registry is asked;
 //   - checks the request's Host (its own names: no DNS rebinding) and its Origin (the relay's own
 //     pages and --allow-origin; a browser's cross-site request without an Origin is refused by its
 //     Sec-Fetch-Site);
-//   - sends the registry nothing of the browser's request but the path (no cookies, no
-//     Authorization), adds its own credentials, and gives back the body and its type only;
+//   - sends the registry nothing of the browser's request but the path, rebuilt from its segments
+//     decoded and encoded again (a raw \ or # is refused: a URL parser reads them as / and as the
+//     end of the path), no cookies, no Authorization; adds its own credentials;
+//   - gives back the status and the body only, always as application/json with nosniff and a
+//     sandboxing Content-Security-Policy, whatever type the registry said: an answer opened in a
+//     tab runs nothing at the relay's origin;
 //   - bounds the answers' size, the time to get one, and the requests to the registry at once.
 
 import { printable } from '../printable.mjs';
 
-// the reader's paths (values/registry.mjs): a schema by id or GUID, the subjects of an id, and a
-// subject's version (references)
+// the reader's paths (values/registry.mjs), segment by segment: a schema by id or GUID, the
+// subjects of an id, and a subject's version (references); and the page's Schema Registry view's:
+// the subjects, and a subject's versions. Segments are matched as sent, but a subject, which is
+// matched decoded: any text but control characters and a way out (..).
+const SUBJECT = /^(?!.*\.\.)[^\u0000-\u001f\u007f]{1,255}$/su;
 const SCHEMA_PATHS = [
-  /^\/schemas\/ids\/\d{1,10}$/,
-  /^\/schemas\/ids\/\d{1,10}\/versions$/,
-  /^\/schemas\/guids\/[0-9a-fA-F-]{36}$/,
-  /^\/subjects\/[^/]{1,765}\/versions\/(\d{1,10}|latest)$/,
+  [/^schemas$/, /^ids$/, /^\d{1,10}$/],
+  [/^schemas$/, /^ids$/, /^\d{1,10}$/, /^versions$/],
+  [/^schemas$/, /^guids$/, /^[0-9a-fA-F-]{36}$/],
+  [/^subjects$/, SUBJECT, /^versions$/, /^(\d{1,10}|latest)$/],
+  [/^subjects$/],
+  [/^subjects$/, SUBJECT, /^versions$/],
 ];
+// what answers carry to the browser, whatever the registry sent: JSON, never sniffed, and a page
+// of its own if opened (no script, no request, no form, an opaque origin)
+const ANSWER_HEADERS = {
+  'content-type': 'application/json',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox; frame-ancestors 'none'",
+  'cache-control': 'no-store',
+};
 const DEFAULTS = { timeoutMs: 10_000, maxResponseBytes: 16 * 1024 * 1024, maxConcurrent: 8 };
 
 /**
@@ -46,7 +64,7 @@ export function registryProxy({ url, username, password, token, timeoutMs = DEFA
     if (raw !== prefix && !raw.startsWith(`${prefix}/`)) return false;
     const send = (status, body) => {
       if (res.headersSent) return res.destroy();
-      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...corsHeaders(req) });
+      res.writeHead(status, { ...ANSWER_HEADERS, ...corsHeaders(req) });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     const refuse = (status, message) => {
@@ -58,17 +76,8 @@ export function registryProxy({ url, username, password, token, timeoutMs = DEFA
     const why = refusal(req);
     if (why) return refuse(403, why);
     const [pathname, query = null] = raw.slice(prefix.length).split(/\?(.*)/s);
-    // matched as sent (a subject's %2F stays inside its segment, as the registry reads it); each
-    // segment decoded must hold no way out (..) and no control character
-    let segments;
-    try {
-      segments = pathname.split('/').map(decodeURIComponent);
-    } catch {
-      return refuse(404, 'not a schema path');
-    }
-    if (!SCHEMA_PATHS.some((p) => p.test(pathname)) || segments.some((x) => x.includes('..') || /[\u0000-\u001f]/.test(x))) {
-      return refuse(404, `not a schema path: ${printable(pathname, 200)}`);
-    }
+    const forwarded = schemaPath(pathname);
+    if (!forwarded) return refuse(404, `not a schema path: ${printable(pathname, 200)}`);
     if (query !== null && query !== 'format=serialized') return refuse(404, 'a query other than format=serialized');
     if (inFlight >= maxConcurrent) return refuse(503, `${maxConcurrent} registry requests in progress; try again`);
     inFlight++;
@@ -76,13 +85,9 @@ export function registryProxy({ url, username, password, token, timeoutMs = DEFA
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     res.once('close', () => controller.abort());
     try {
-      const upstream = await fetch(`${root}${pathname}${query ? `?${query}` : ''}`, { headers, signal: controller.signal, redirect: 'error' });
+      const upstream = await fetch(`${root}${forwarded}${query ? `?${query}` : ''}`, { headers, signal: controller.signal, redirect: 'error' });
       const body = await readBounded(upstream, maxResponseBytes);
-      res.writeHead(upstream.status, {
-        'content-type': upstream.headers.get('content-type') ?? 'application/json',
-        'cache-control': 'no-store',
-        ...corsHeaders(req),
-      });
+      res.writeHead(upstream.status, { ...ANSWER_HEADERS, ...corsHeaders(req) });
       res.end(body);
     } catch (e) {
       const message = controller.signal.aborted ? `the registry gave no answer within ${timeoutMs} ms`
@@ -95,6 +100,25 @@ export function registryProxy({ url, username, password, token, timeoutMs = DEFA
     }
     return true;
   };
+}
+
+/**
+ * The path to ask the registry for `pathname` (as the browser sent it, under the prefix), or null
+ * when it is not a schema path: split at its slashes as sent (a subject's %2F stays in its segment,
+ * as the registry reads it), each segment decoded, checked, and encoded again, so that what is
+ * forwarded is exactly the segments checked. A raw \ or # (which no browser sends) is refused.
+ */
+function schemaPath(pathname) {
+  if (/[\\#]/.test(pathname) || !pathname.startsWith('/')) return null;
+  const raw = pathname.slice(1).split('/');
+  let segments;
+  try {
+    segments = raw.map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  const shape = SCHEMA_PATHS.find((p) => p.length === raw.length && p.every((test, i) => test.test(test === SUBJECT ? segments[i] : raw[i])));
+  return shape ? `/${segments.map(encodeURIComponent).join('/')}` : null;
 }
 
 /** For a page of another allowed origin (the refusal check let it through): CORS for its GET. */

@@ -12,6 +12,9 @@
 //     in a close reason);
 //   - bounds request frames, connections (handshakes in progress included), handshake and idle time,
 //     and the bytes held for slow browsers, per connection and in all;
+//   - keeps at most HTTP_SOCKETS sockets that are not WebSockets (a handshake still coming in, a
+//     page request, a keep-alive socket): a new one past that closes the one open longest, so that
+//     slow sockets cannot hold the relay and a page that connects always gets its turn;
 //   - with a schema registry, lets browsers read schemas from it at /registry, GET only, schema
 //     paths only, with the relay's credentials (registry.mjs).
 // A refusal completes the WebSocket handshake and closes at once with a 4xxx code and a reason the
@@ -21,6 +24,7 @@ import http from 'node:http';
 import { parseAddress } from '../client/address.mjs';
 import { KafkaClient, resolveClientOptions } from '../client/client.mjs';
 import { KafkaClientError } from '../client/errors.mjs';
+import { loadWs } from '../optional-ws.mjs';
 import { closeReason, printable } from '../printable.mjs';
 import { BufferBudget, CLOSE, relayConnection } from './pipe.mjs';
 import { registryProxy } from './registry.mjs';
@@ -42,8 +46,9 @@ const DEFAULTS = {
   // how old the broker list may be when a browser names a broker that is not a bootstrap one
   metadataMaxAgeMs: 30_000,
 };
-// TCP connections beyond the WebSocket limit: the page's own HTTP requests and handshakes in progress
-const EXTRA_SOCKETS = 16;
+// Sockets that are not (yet) WebSockets: handshakes in progress, the page's own HTTP requests, idle
+// keep-alive sockets. A new one past this closes the oldest of them.
+const HTTP_SOCKETS = 16;
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 // where browsers read schemas, with option schemaRegistry
@@ -70,6 +75,9 @@ export async function startRelay(options = {}) {
   for (const origin of allowOrigins) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) throw new KafkaClientError('INVALID_ARGUMENT', `an origin is scheme://host[:port] with nothing after it, got '${origin}'`);
   }
+  // loaded here, not with the package: decoding alone never needs it (a third of the load time),
+  // and it is an optional dependency; first, so that nothing is started without it
+  const { WebSocketServer } = await loadWs('the relay');
   // every line printable: they carry what clients and brokers sent (origins, host names, errors)
   const log = (line) => writeLog(printable(line));
   const { bootstrap, connection: connectionOptions } = resolveClientOptions(clientOptions);
@@ -99,6 +107,7 @@ export async function startRelay(options = {}) {
   // a request (a handshake included) that is not complete within handshakeTimeoutMs is dropped,
   // checked every second; the sockets, slow ones included, are bounded
   const server = http.createServer({ headersTimeout: handshakeTimeoutMs, requestTimeout: handshakeTimeoutMs, connectionsCheckingInterval: 1000 }, async (req, res) => {
+    httpSockets.touch(req.socket);
     if (registry) {
       try {
         if (await registry(req, res)) return;
@@ -121,15 +130,17 @@ export async function startRelay(options = {}) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(`kafka-fetch-decoder relay: WebSocket connections at ${path}\n`);
   });
-  server.maxConnections = maxConnections + EXTRA_SOCKETS;
-  // loaded here, not with the package: decoding alone never needs it (a third of the load time)
-  const { WebSocketServer } = await import('ws');
+  const httpSockets = new OldestFirst(HTTP_SOCKETS);
+  server.on('connection', (socket) => httpSockets.add(socket));
+  // a ceiling for the two bounds together (WebSockets are counted at their handshake, below)
+  server.maxConnections = maxConnections + 2 * HTTP_SOCKETS;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxRequestBytes + 4 });
   // WebSocket connections from their handshake's first check to their end
   let open = 0;
   const connections = new Set();
 
   const upgrade = async (req, socket, head) => {
+    httpSockets.delete(socket); // a WebSocket now: bounded by maxConnections
     const origin = req.headers.origin;
     const from = origin === undefined ? 'a client without an Origin' : printable(origin, 120);
     // a refusal still completes the handshake, so that the browser sees the code and the reason
@@ -210,6 +221,36 @@ export async function startRelay(options = {}) {
       server.closeAllConnections?.();
     }),
   };
+}
+
+/**
+ * Sockets in the order they were opened or last began a request, at most `max`: adding one more
+ * destroys the one that has been there longest.
+ */
+class OldestFirst {
+  constructor(max) {
+    this.max = max;
+    this.sockets = new Set(); // a Set keeps insertion order
+  }
+
+  add(socket) {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    if (this.sockets.size > this.max) {
+      const oldest = this.sockets.values().next().value;
+      this.sockets.delete(oldest);
+      oldest.destroy();
+    }
+  }
+
+  /** A socket that began a request: now the newest. */
+  touch(socket) {
+    if (this.sockets.delete(socket)) this.sockets.add(socket);
+  }
+
+  delete(socket) {
+    this.sockets.delete(socket);
+  }
 }
 
 function parseListen(text) {

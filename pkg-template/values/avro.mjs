@@ -1,7 +1,8 @@
 // Avro, by avsc: a writer's schema (from the registry, with the named types its references bring,
 // or a local .avsc) compiled once into a decoder that every record of that schema shares.
 //
-// As JS data: records and maps as plain objects, arrays as arrays, enums as their symbol names,
+// As JS data (avro-types.mjs reads records, maps, arrays and unions for untrusted bytes): records
+// and maps as plain objects with every field or key an own member (`__proto__` included), arrays as arrays, enums as their symbol names,
 // unions as the value of the branch written (null for null) except where two branches are the same
 // kind of JS value (two records, int and long): there { branchName: value }, as Avro's JSON encoding
 // writes every union, so the branch stays known; bytes and fixed as bytes (Buffer in
@@ -9,6 +10,7 @@
 // BigInts; decimal as its exact decimal text ("-12.34"); the other logical types as their
 // underlying values (timestamp-millis and -micros as numbers of ms and µs, date as days, uuid as text).
 
+import { boundedTypeHook, resetBudget } from './avro-types.mjs';
 import { vendor } from './vendor.mjs';
 
 /**
@@ -17,14 +19,17 @@ import { vendor } from './vendor.mjs';
  * are not one whole value of it.
  */
 export async function compileAvro(schema, references, { int64 = 'number' } = {}) {
-  const { Type, types, Buffer } = await vendor('avro');
-  // records without avsc's methods (clone, toBuffer, ...): data, not handles
-  const options = { logicalTypes: { decimal: decimalType(types) }, wrapUnions: 'auto', omitRecordMethods: true, registry: {} };
+  const avsc = await vendor('avro');
+  const { Type, types, Buffer } = avsc;
+  // named types by name: a type named __proto__ (a valid Avro name) is one more name
+  const options = { logicalTypes: { decimal: decimalType(types) }, wrapUnions: 'auto', omitRecordMethods: true, registry: Object.create(null) };
+  let longs;
   if (int64 === 'bigint') {
     // every long, written 'long' or { type: 'long', ... } (under a logical type: timestamp-millis, ...)
     const long = bigintLong(types, Buffer);
-    options.typeHook = (schema) => (schema === 'long' || schema?.type === 'long' ? long : undefined);
+    longs = (schema) => (schema === 'long' || schema?.type === 'long' ? long : undefined);
   }
+  options.typeHook = boundedTypeHook(avsc, longs);
   // named types first: each reference registers its names for those after it
   const seen = new Set();
   const register = (refs) => {
@@ -41,6 +46,7 @@ export async function compileAvro(schema, references, { int64 = 'number' } = {})
   const wrap = (b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   const decode = (bytes, at) => {
     let decoded;
+    resetBudget();
     try {
       decoded = type.decode(wrap(bytes), at);
     } catch (e) {
@@ -52,18 +58,19 @@ export async function compileAvro(schema, references, { int64 = 'number' } = {})
     if (offset !== bytes.length) throw new Error(`${bytes.length - offset} bytes after the Avro value`);
     return value;
   };
-  decode.type = type; // the avsc Type, for the benchmark's floor
   return decode;
 }
 
 function parseSchema(schema) {
   if (typeof schema !== 'string') return schema;
+  let parsed;
   try {
-    return JSON.parse(schema);
+    parsed = JSON.parse(schema);
   } catch {
-    // a bare type name ("string") is a schema too
     return schema;
   }
+  // a bare type name ("string", or null, which JSON reads as its null) is a schema too
+  return parsed !== null && (typeof parsed === 'object' || typeof parsed === 'string') ? parsed : schema;
 }
 
 /** longs as BigInts (avsc's abstract long: the 8 bytes of the value, little-endian). */

@@ -1,12 +1,13 @@
 // ValueDecoder: a record's key and value as data. Each side has a format (`auto`, `avro`,
-// `protobuf`, `json-schema`, `json`, `text`, `msgpack` or `bytes`); schemas come from a registry
-// (by the id the bytes or headers carry: framing.mjs) or from local schemas, are fetched once per
+// `protobuf`, `json-schema`, `json`, `text`, `msgpack`, `protobuf-raw` or `bytes`); schemas come
+// from a registry (by the id the bytes or headers carry: framing.mjs) or from local schemas, are fetched once per
 // id (registry.mjs) and compiled once per id (avro.mjs, protobuf.mjs), and every record of that
 // schema shares the compiled decoder.
 //
 // `auto` tries, in order: the registry's schema when the bytes are framed (and a registry or a local
-// schema is there), JSON, UTF-8 text, MessagePack (a map or an array, whole), and keeps the bytes; the result says which won and, in
-// `tried`, why each one before it failed. A value that does not decode keeps its bytes and says
+// schema is there), JSON, UTF-8 text, MessagePack (a map or an array, whole), Protobuf without a
+// schema (protobuf-raw.mjs), and keeps the bytes; the result says which won and, in `tried`, why
+// each one before it failed. A value that does not decode keeps its bytes and says
 // why: a record is never lost for its value.
 //
 // A decoded side: { format, value, schemaId?, guid?, registry?, messageType?, messageIndexes?,
@@ -18,9 +19,10 @@ import { FramingError, framingOf, messageIndexes } from './framing.mjs';
 import { msgpackDecoder, parseJson, utf8Text } from './plain.mjs';
 import { jsonForm } from './json-form.mjs';
 import { compileProto } from './protobuf.mjs';
+import { decodeProtobufRaw } from './protobuf-raw.mjs';
 import { RegistryClient, RegistryError } from './registry.mjs';
 
-export const VALUE_FORMATS = ['auto', 'avro', 'protobuf', 'json-schema', 'json', 'text', 'msgpack', 'bytes'];
+export const VALUE_FORMATS = ['auto', 'avro', 'protobuf', 'json-schema', 'json', 'text', 'msgpack', 'protobuf-raw', 'bytes'];
 const SCHEMA_FORMATS = new Set(['auto', 'avro', 'protobuf', 'json-schema']);
 const TYPE_FORMAT = { AVRO: 'avro', PROTOBUF: 'protobuf', JSON: 'json-schema' };
 
@@ -31,15 +33,16 @@ const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/;
 // Why a side did not decode, as a code beside the text: FRAMING (the id or indexes cannot be read),
 // REGISTRY (no answer, 404, too large), SCHEMA (it does not parse, or is of another format),
 // NO_SCHEMA (nothing to decode it with), UNLOADED (decodeLoaded before prepare), DECODE (the bytes
-// do not fit the schema or format).
+// do not fit the schema or format), LIMIT (past a bound of limits.mjs: the value, or its schema's
+// references).
 class ValueError extends Error {
   constructor(code, message) {
     super(message);
     this.code = code;
   }
 }
-const codeOf = (e) => (e instanceof FramingError ? 'FRAMING' : e instanceof RegistryError ? 'REGISTRY' : e?.code in CODES ? e.code : 'DECODE');
-const CODES = { FRAMING: 1, REGISTRY: 1, SCHEMA: 1, NO_SCHEMA: 1, UNLOADED: 1, DECODE: 1 };
+const CODES = new Set(['FRAMING', 'REGISTRY', 'SCHEMA', 'NO_SCHEMA', 'UNLOADED', 'DECODE', 'LIMIT']);
+const codeOf = (e) => (CODES.has(e?.code) ? e.code : e instanceof FramingError ? 'FRAMING' : e instanceof RegistryError ? 'REGISTRY' : 'DECODE');
 
 export class ValueDecoder {
   /**
@@ -132,6 +135,8 @@ export class ValueDecoder {
       }
       case 'json':
         return attempt(format, bytes, () => ({ format: 'json', value: this.form(parseJson(bytes, 0, this.int64)) }));
+      case 'protobuf-raw':
+        return attempt(format, bytes, () => ({ format, value: this.form(decodeProtobufRaw(bytes, { int64: this.int64 })) }));
       case 'msgpack':
         return attempt(format, bytes, () => {
           if (!this.msgpack) throw new ValueError('UNLOADED', 'the MessagePack decoder is not loaded (prepare the records first)');
@@ -152,7 +157,7 @@ export class ValueDecoder {
         const code = codeOf(e);
         tried.push({ format: 'registry', code, error: errorText(e) });
         // bytes that merely look framed (FRAMING), or an id with nothing to ask (NO_SCHEMA), are no failure
-        if (code === 'REGISTRY' || code === 'SCHEMA' || code === 'DECODE') failed = { code, error: `registry: ${errorText(e)}` };
+        if (code === 'REGISTRY' || code === 'SCHEMA' || code === 'DECODE' || code === 'LIMIT') failed = { code, error: `registry: ${errorText(e)}` };
       }
     }
     const out = this.#unframed(bytes, tried);
@@ -166,7 +171,7 @@ export class ValueDecoder {
 
   /**
    * auto past the registry's schema: JSON, then text, then MessagePack (a map or an array, whole),
-   * then the bytes (each failure added to `tried`).
+   * then Protobuf without a schema, then the bytes (each failure added to `tried`).
    */
   #unframed(bytes, tried) {
     try {
@@ -180,20 +185,32 @@ export class ValueDecoder {
     const control = invalidAt === null ? text.search(CONTROL) : -1;
     if (invalidAt === null && control < 0) return { format: 'text', value: text };
     tried.push({ format: 'text', code: 'DECODE', error: invalidAt !== null ? `not UTF-8 (byte ${invalidAt})` : `control character U+${text.charCodeAt(control).toString(16).padStart(4, '0').toUpperCase()} at character ${control}` });
+    const msgpack = this.#msgpack(bytes, tried);
+    if (msgpack) return msgpack;
+    try {
+      return { format: 'protobuf-raw', value: this.form(decodeProtobufRaw(bytes, { int64: this.int64 })) };
+    } catch (e) {
+      tried.push({ format: 'protobuf-raw', code: 'DECODE', error: errorText(e) });
+    }
+    return { format: 'bytes', value: bytes };
+  }
+
+  /** auto's MessagePack: a map or an array that parses whole, or null (the failure added to `tried`). */
+  #msgpack(bytes, tried) {
     if (!this.msgpack) {
       tried.push({ format: 'msgpack', code: 'UNLOADED', error: 'the MessagePack decoder is not loaded (prepare the records first)' });
-      return { format: 'bytes', value: bytes };
+      return null;
     }
     if (!startsMsgpackContainer(bytes)) {
       tried.push({ format: 'msgpack', code: 'DECODE', error: 'not a MessagePack map or array' });
-      return { format: 'bytes', value: bytes };
+      return null;
     }
     try {
       return { format: 'msgpack', value: this.form(this.msgpack(bytes)) };
     } catch (e) {
       tried.push({ format: 'msgpack', code: 'DECODE', error: errorText(e) });
+      return null;
     }
-    return { format: 'bytes', value: bytes };
   }
 
   /**
@@ -301,7 +318,7 @@ const keyOf = (framing) => (framing.guid ? `guid:${framing.guid}` : `${framing.r
 
 /** A schema of the registry compiled: { format, decode } (Avro), { format, proto } (Protobuf), { format } (JSON Schema). */
 async function compileSchema(schemaType, schema, references, { int64, json }) {
-  const format = TYPE_FORMAT[schemaType];
+  const format = Object.hasOwn(TYPE_FORMAT, schemaType) ? TYPE_FORMAT[schemaType] : null;
   if (!format) throw new ValueError('SCHEMA', `a schema of type ${schemaType}, which is not Avro, Protobuf or JSON`);
   try {
     if (format === 'avro') return { format, decode: await compileAvro(schema, references, { int64 }) };

@@ -1,5 +1,6 @@
 // The formats that need no schema: JSON, UTF-8 text and MessagePack (msgpackr).
 
+import { setOwn } from './limits.mjs';
 import { vendor } from './vendor.mjs';
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -58,23 +59,51 @@ export function parseJson(bytes, at = 0, int64 = 'number') {
 /**
  * A MessagePack decoder (`(bytes) => value`): maps as plain objects, binary as bytes, 64-bit
  * integers as numbers (BigInts beyond 2^53, so that none is rounded) or, with int64 'bigint', BigInts.
+ * msgpackr renames a key `__proto__` (to `__proto_`) when it makes objects: bytes that hold that
+ * name are read as Maps instead and made objects here, with the key kept as an own member.
  * The bytes must be one value, whole (msgpackr throws on bytes left over), without the byte 0xC1
  * that MessagePack never uses (msgpackr gives a marker object for it): so `auto` can tell.
  */
 export async function msgpackDecoder({ int64 = 'number' } = {}) {
   const { Unpackr, C1 } = await vendor('msgpack');
-  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: int64 === 'bigint' ? 'bigint' : 'auto' });
+  const int64AsType = int64 === 'bigint' ? 'bigint' : 'auto';
+  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType });
+  const maps = new Unpackr({ useRecords: false, mapsAsObjects: false, int64AsType });
   return (bytes) => {
-    const value = unpackr.unpack(bytes);
-    if (holds(value, C1)) throw new TypeError('not MessagePack: the byte 0xC1, which MessagePack never uses');
+    const value = holds(bytes, PROTO) ? mapsAsObjects(maps.unpack(bytes)) : unpackr.unpack(bytes);
+    if (holdsValue(value, C1)) throw new TypeError('not MessagePack: the byte 0xC1, which MessagePack never uses');
     return value;
   };
 }
 
+const PROTO = new TextEncoder().encode('__proto__');
+
+function holds(bytes, needle) {
+  const first = needle[0];
+  for (let i = bytes.indexOf(first); i >= 0 && i <= bytes.length - needle.length; i = bytes.indexOf(first, i + 1)) {
+    let k = 1;
+    while (k < needle.length && bytes[i + k] === needle[k]) k++;
+    if (k === needle.length) return true;
+  }
+  return false;
+}
+
 /** Whether `marker` is `value` or inside its arrays and objects. */
-function holds(value, marker) {
+function holdsValue(value, marker) {
   if (value === marker) return true;
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return false;
-  for (const v of Array.isArray(value) ? value : Object.values(value)) if (holds(v, marker)) return true;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (holdsValue(v, marker)) return true;
   return false;
+}
+
+/** msgpackr's Maps as the objects it makes otherwise (keys as text, as it names them), `__proto__` an own member. */
+function mapsAsObjects(v) {
+  if (Array.isArray(v)) return v.map(mapsAsObjects);
+  if (!(v instanceof Map)) return v;
+  const out = {};
+  for (const [k, x] of v) {
+    if (k !== null && typeof k === 'object') throw new TypeError('a MessagePack map key that is not text, a number or a boolean');
+    setOwn(out, String(k), mapsAsObjects(x));
+  }
+  return out;
 }

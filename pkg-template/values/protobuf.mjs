@@ -60,6 +60,39 @@ export async function compileProto(schema, references, { int64 = 'number', json 
   };
 }
 
+// protobufjs leaves out a field, enum value or oneof named __proto__ when it reads a schema (its guard
+// of its own objects), so that such a member's values would vanish without a word: the schema is
+// refused instead (a SCHEMA error for its values).
+const PROTO_NAME = '__proto__';
+const protoNameError = (file) => new Error(`${file} names a member __proto__, which protobufjs leaves out of the schema: its values would be lost`);
+
+/** The identifiers of .proto `source` (string literals left out). */
+function tokensOf(protobuf, source) {
+  const tokens = protobuf.tokenize(source, false);
+  const out = [];
+  for (let t = tokens.next(); t !== null; t = tokens.next()) {
+    if (t === '"' || t === "'") {
+      tokens.next(); // the string's text
+      tokens.next(); // its closing quote
+    } else {
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/** Every `name` in a decoded FileDescriptorProto (messages, fields, enums, values, oneofs, nested). */
+function namesIn(node, out = []) {
+  if (Array.isArray(node)) for (const x of node) namesIn(x, out);
+  else if (node && typeof node === 'object' && !(node instanceof Uint8Array)) {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'name' && typeof v === 'string') out.push(v);
+      else if (typeof v === 'object') namesIn(v, out);
+    }
+  }
+  return out;
+}
+
 /** A schema of text always holds `;` or `{`; base64 never does. */
 const isDescriptor = (schema) => !/[;{]/.test(schema);
 
@@ -70,6 +103,7 @@ function fromText({ protobuf }, schema, references) {
     if (parsed.has(name)) return;
     parsed.add(name);
     if (isDescriptor(source)) throw new Error(`reference ${name} is a descriptor, and the schema is .proto text: give both in one form`);
+    if (tokensOf(protobuf, source).includes(PROTO_NAME)) throw protoNameError(name);
     const { imports = [], weakImports = [] } = protobuf.parse(source, root, { keepCase: true });
     for (const file of [...imports, ...weakImports]) {
       // the well-known types protobufjs knows (timestamp, any, ...), when no reference gives them
@@ -90,7 +124,9 @@ function fromText({ protobuf }, schema, references) {
 function fromDescriptors({ protobuf, descriptor }, schema, references) {
   const decode = (text, name) => {
     if (!isDescriptor(text)) throw new Error(`reference ${name} is .proto text, and the schema is a descriptor: give both in one form`);
-    return descriptor.FileDescriptorProto.decode(base64Bytes(text));
+    const file = descriptor.FileDescriptorProto.decode(base64Bytes(text));
+    if (namesIn(file).includes(PROTO_NAME)) throw protoNameError(name);
+    return file;
   };
   const files = [];
   const names = new Set();
@@ -127,16 +163,20 @@ function base64Bytes(text) {
   return Uint8Array.from(atob(clean), (c) => c.charCodeAt(0));
 }
 
-function eachReference(refs, visit) {
+/** Each file the references name once (a file imported twice is one file), its own imports before it. */
+function eachReference(refs, visit, seen = new Set()) {
   for (const ref of refs ?? []) {
-    eachReference(ref.references, visit);
+    if (seen.has(ref.name ?? ref)) continue;
+    seen.add(ref.name ?? ref);
+    eachReference(ref.references, visit, seen);
     visit(ref);
   }
 }
 
 function findReference(refs, name) {
-  for (const ref of refs ?? []) if (ref.name === name || findReference(ref.references, name)) return true;
-  return false;
+  let found = false;
+  eachReference(refs, (ref) => { found ||= ref.name === name; });
+  return found;
 }
 
 /**

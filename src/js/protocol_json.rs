@@ -2,11 +2,16 @@
 //! name next to every error code, topic ids as 8-4-4-4-12 hex, bytes as base64), the supported
 //! versions and the negotiation result. Field names are the JS API's (camelCase).
 
+use super::cluster_json;
 use super::json::JsonWriter;
+use super::json_fields::{
+    array, base64, boolean, end_array, end_object, error, int, int_list, int64, object, opt_int, opt_text,
+    text,
+};
 use crate::fetch::format_uuid;
 use crate::protocol::{
     ApiVersionsResponse, ListOffsetsResponse, MetadataResponse, NegotiatedVersion, ProtocolResponse,
-    ReadRequest, Refusal, SaslAuthenticateResponse, SaslHandshakeResponse, kafka_api_name, kafka_error_name,
+    ReadRequest, Refusal, SaslAuthenticateResponse, SaslHandshakeResponse, kafka_api_name,
 };
 
 /// `response` as a JSON object: `{apiKey, api, version, correlationId, trailingBytes, ...its fields}`.
@@ -26,85 +31,16 @@ pub fn response(response: &ProtocolResponse<'_>, version: i16) -> String {
         ProtocolResponse::ListOffsets(r) => list_offsets(&mut j, r),
         ProtocolResponse::SaslHandshake(r) => sasl_handshake(&mut j, r),
         ProtocolResponse::SaslAuthenticate(r) => sasl_authenticate(&mut j, r),
+        ProtocolResponse::FindCoordinator(r) => cluster_json::find_coordinator(&mut j, r),
+        ProtocolResponse::ListGroups(r) => cluster_json::list_groups(&mut j, r),
+        ProtocolResponse::DescribeGroups(r) => cluster_json::describe_groups(&mut j, r),
+        ProtocolResponse::ConsumerGroupDescribe(r) => cluster_json::consumer_group_describe(&mut j, r),
+        ProtocolResponse::OffsetFetch(r) => cluster_json::offset_fetch(&mut j, r),
+        ProtocolResponse::DescribeConfigs(r) => cluster_json::describe_configs(&mut j, r),
+        ProtocolResponse::DescribeCluster(r) => cluster_json::describe_cluster(&mut j, r),
     }
     j.end_object();
     s
-}
-
-// Members by type, out of line: each is written in one place instead of at every field (the
-// .wasm stays small).
-
-#[inline(never)]
-fn object(j: &mut JsonWriter<'_>) {
-    j.item().begin_object();
-}
-
-#[inline(never)]
-fn end_object(j: &mut JsonWriter<'_>) {
-    j.end_object();
-}
-
-#[inline(never)]
-fn array(j: &mut JsonWriter<'_>, key: &str) {
-    j.key(key).begin_array();
-}
-
-#[inline(never)]
-fn end_array(j: &mut JsonWriter<'_>) {
-    j.end_array();
-}
-
-#[inline(never)]
-fn int(j: &mut JsonWriter<'_>, key: &str, v: impl Into<i64>) {
-    j.key(key).number(v.into());
-}
-
-#[inline(never)]
-fn opt_int(j: &mut JsonWriter<'_>, key: &str, v: Option<i32>) {
-    j.key(key).opt_number(v);
-}
-
-/// An int64 (or null), as JsonWriter::int64 writes it.
-#[inline(never)]
-fn int64(j: &mut JsonWriter<'_>, key: &str, v: Option<i64>) {
-    j.key(key).int64(v);
-}
-
-#[inline(never)]
-fn text(j: &mut JsonWriter<'_>, key: &str, v: &str) {
-    j.key(key).string(v);
-}
-
-#[inline(never)]
-fn opt_text(j: &mut JsonWriter<'_>, key: &str, v: Option<&str>) {
-    j.key(key).opt_string(v);
-}
-
-#[inline(never)]
-fn boolean(j: &mut JsonWriter<'_>, key: &str, v: bool) {
-    j.key(key).bool(v);
-}
-
-/// `"errorCode": n, "errorName": "NAME" | null`.
-#[inline(never)]
-fn error(j: &mut JsonWriter<'_>, code: i16) {
-    int(j, "errorCode", code);
-    opt_text(j, "errorName", kafka_error_name(code));
-}
-
-/// An array of int32 (or null).
-#[inline(never)]
-fn int_list(j: &mut JsonWriter<'_>, key: &str, list: Option<&[i32]>) {
-    j.key(key);
-    let Some(list) = list else {
-        j.null();
-        return;
-    };
-    j.begin_array();
-    for &v in list {
-        j.item().number(v);
-    }
-    j.end_array();
 }
 
 fn api_versions(j: &mut JsonWriter<'_>, r: &ApiVersionsResponse) {
@@ -201,24 +137,6 @@ fn sasl_authenticate(j: &mut JsonWriter<'_>, r: &SaslAuthenticateResponse<'_>) {
     int64(j, "sessionLifetimeMs", r.session_lifetime_ms);
 }
 
-/// Standard base64 with padding (RFC 4648 section 4), what `atob` and `Buffer.from(s, 'base64')` read.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 /// The relay's check of one request message: `{allowed: true, apiKey, api, version}`, or
 /// `{allowed: false, apiKey, api, version, reason}` with what of the request could be read (null
 /// where nothing could; `api` is Kafka's name of the key, null for a key Kafka does not define).
@@ -266,16 +184,6 @@ mod tests {
 
     fn parse(s: &str) -> serde_json::Value {
         serde_json::from_str(s).unwrap_or_else(|e| panic!("{e}: {s}"))
-    }
-
-    #[test]
-    fn base64_of_every_tail_length() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foob"), "Zm9vYg==");
-        assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
     }
 
     #[test]

@@ -138,6 +138,14 @@ pub(crate) fn read_nullable_string<'a>(
     r.nullable_string(compact, what)
 }
 
+/// Bytes, not null.
+#[inline(never)]
+pub(crate) fn read_bytes<'a>(r: &mut Reader<'a>, compact: bool, what: &str) -> Result<&'a [u8]> {
+    let at = r.position();
+    r.nullable_bytes(compact, what)?
+        .ok_or_else(|| crate::error::corrupt(at, format!("{what}: non-null bytes")))
+}
+
 /// An array that may not be null (Kafka's generated readers refuse a null one), each element read
 /// by `item`; its count is checked against the bytes left (`min_element` bytes each) first.
 pub(crate) fn read_array<'a, T>(

@@ -1,14 +1,18 @@
 //! The relay's check of what a browser sends: one message must be exactly one request frame, of a
-//! read api (ApiVersions, Metadata, ListOffsets, Fetch) at a version this client speaks, that
-//! reads whole (every field of its schema, nothing after the last) and only reads: a Metadata
-//! request that cannot create topics, a Fetch or ListOffsets of a consumer, not of a replica.
+//! read api at a version this client speaks, that reads whole (every field of its schema, nothing
+//! after the last) and only reads: a Metadata request that cannot create topics, a Fetch or
+//! ListOffsets of a consumer, not of a replica. The read apis are those of the records
+//! (ApiVersions, Metadata, ListOffsets, Fetch) and those of the cluster beside them
+//! (FindCoordinator, ListGroups, DescribeGroups, ConsumerGroupDescribe, OffsetFetch,
+//! DescribeConfigs, DescribeCluster), which have no field that writes: a group is read without
+//! joining it, offsets without committing, configurations without altering.
 //!
 //! Why each rule: before Metadata v4 a broker with `auto.create.topics.enable` creates every topic a
 //! request names, so only an all-topics request reads; from v4 `allow_auto_topic_creation` says so.
 //! A replica's Fetch (replica id >= 0 up to v14, the ReplicaState tagged field from v15) moves that
 //! follower's position at the leader, which counts it in the in-sync replicas; a replica's
-//! ListOffsets reads past the high watermark. Layouts: Kafka's MetadataRequest.json,
-//! FetchRequest.json, ListOffsetsRequest.json, ApiVersionsRequest.json and RequestHeader.json.
+//! ListOffsets reads past the high watermark. Layouts: Kafka's `*Request.json` of each api and
+//! RequestHeader.json.
 
 use super::api_names::kafka_api_name;
 use super::frame::{
@@ -19,11 +23,18 @@ use crate::error::Result;
 use crate::wire::Reader;
 
 /// The apis the relay forwards: what an inspection reader needs.
-pub const READ_APIS: [ApiKey; 4] = [
+pub const READ_APIS: [ApiKey; 11] = [
     ApiKey::ApiVersions,
     ApiKey::Metadata,
     ApiKey::ListOffsets,
     ApiKey::Fetch,
+    ApiKey::FindCoordinator,
+    ApiKey::ListGroups,
+    ApiKey::DescribeGroups,
+    ApiKey::ConsumerGroupDescribe,
+    ApiKey::OffsetFetch,
+    ApiKey::DescribeConfigs,
+    ApiKey::DescribeCluster,
 ];
 
 /// The replica id of a consumer (Kafka's `CONSUMER_REPLICA_ID`).
@@ -150,8 +161,121 @@ fn read_body(api: ApiKey, version: i16, r: &mut Reader<'_>) -> Result<std::resul
         ApiKey::Metadata => metadata(r, version, flexible),
         ApiKey::ListOffsets => list_offsets(r, version, flexible),
         ApiKey::Fetch => fetch(r, version, flexible),
-        _ => unreachable!("READ_APIS holds the four above"),
+        ApiKey::FindCoordinator => find_coordinator(r, version, flexible).map(Ok),
+        ApiKey::ListGroups => list_groups(r, version, flexible).map(Ok),
+        ApiKey::DescribeGroups => describe_groups(r, version, flexible).map(Ok),
+        ApiKey::ConsumerGroupDescribe => consumer_group_describe(r).map(Ok),
+        ApiKey::OffsetFetch => offset_fetch(r, version, flexible).map(Ok),
+        ApiKey::DescribeConfigs => describe_configs(r, version, flexible).map(Ok),
+        ApiKey::DescribeCluster => describe_cluster(r, version).map(Ok),
+        ApiKey::SaslHandshake | ApiKey::SaslAuthenticate => {
+            unreachable!("READ_APIS holds no SASL api (the relay authenticates itself)")
+        }
     }
+}
+
+/// An array of strings (group ids, filters, keys), not null.
+fn strings(r: &mut Reader<'_>, flexible: bool, what: &str) -> Result<()> {
+    for _ in 0..r.non_null_array_len(flexible, 1, what)? {
+        read_string(r, flexible, what)?;
+    }
+    Ok(())
+}
+
+fn find_coordinator(r: &mut Reader<'_>, v: i16, flexible: bool) -> Result<()> {
+    if v < 4 {
+        read_string(r, flexible, "key")?;
+        r.i8("key type")?;
+    } else {
+        r.i8("key type")?;
+        strings(r, flexible, "coordinator keys")?;
+    }
+    end_struct(r, flexible)
+}
+
+fn list_groups(r: &mut Reader<'_>, v: i16, flexible: bool) -> Result<()> {
+    if v >= 4 {
+        strings(r, flexible, "states filter")?;
+    }
+    if v >= 5 {
+        strings(r, flexible, "types filter")?;
+    }
+    end_struct(r, flexible)
+}
+
+fn describe_groups(r: &mut Reader<'_>, v: i16, flexible: bool) -> Result<()> {
+    strings(r, flexible, "groups")?;
+    if v >= 3 {
+        read_bool(r, "include authorized operations")?;
+    }
+    end_struct(r, flexible)
+}
+
+fn consumer_group_describe(r: &mut Reader<'_>) -> Result<()> {
+    strings(r, true, "group ids")?;
+    read_bool(r, "include authorized operations")?;
+    end_struct(r, true)
+}
+
+fn offset_fetch(r: &mut Reader<'_>, v: i16, flexible: bool) -> Result<()> {
+    // a group's topics: null (v2+) for all of them
+    let topics = |r: &mut Reader<'_>| -> Result<()> {
+        let n = if v >= 2 {
+            r.array_len(flexible, 2, "topics")?.unwrap_or(0)
+        } else {
+            r.non_null_array_len(flexible, 2, "topics")?
+        };
+        for _ in 0..n {
+            read_string(r, flexible, "topic name")?;
+            for _ in 0..r.non_null_array_len(flexible, 4, "partition indexes")? {
+                read_i32(r, "partition index")?;
+            }
+            end_struct(r, flexible)?;
+        }
+        Ok(())
+    };
+    if v < 8 {
+        read_string(r, flexible, "group id")?;
+        topics(r)?;
+    } else {
+        for _ in 0..r.non_null_array_len(flexible, 2, "groups")? {
+            read_string(r, flexible, "group id")?;
+            if v >= 9 {
+                read_nullable_string(r, flexible, "member id")?;
+                read_i32(r, "member epoch")?;
+            }
+            topics(r)?;
+            end_struct(r, flexible)?;
+        }
+    }
+    if v >= 7 {
+        read_bool(r, "require stable")?;
+    }
+    end_struct(r, flexible)
+}
+
+fn describe_configs(r: &mut Reader<'_>, v: i16, flexible: bool) -> Result<()> {
+    for _ in 0..r.non_null_array_len(flexible, 4, "resources")? {
+        r.i8("resource type")?;
+        read_string(r, flexible, "resource name")?;
+        for _ in 0..r.array_len(flexible, 1, "configuration keys")?.unwrap_or(0) {
+            read_string(r, flexible, "configuration key")?;
+        }
+        end_struct(r, flexible)?;
+    }
+    read_bool(r, "include synonyms")?;
+    if v >= 3 {
+        read_bool(r, "include documentation")?;
+    }
+    end_struct(r, flexible)
+}
+
+fn describe_cluster(r: &mut Reader<'_>, v: i16) -> Result<()> {
+    read_bool(r, "include cluster authorized operations")?;
+    if v >= 1 {
+        r.i8("endpoint type")?;
+    }
+    end_struct(r, true)
 }
 
 /// ApiVersionsRequest: the client software's name and version from v3.
@@ -362,7 +486,7 @@ mod tests {
                         }
                         .encode(v, &HEADER),
                     ],
-                    _ => vec![
+                    ApiKey::Fetch => vec![
                         FetchRequest {
                             max_wait_ms: 500,
                             min_bytes: 1,
@@ -372,11 +496,94 @@ mod tests {
                         }
                         .encode(v, &HEADER),
                     ],
+                    api => cluster_requests(api, v),
                 };
                 out.extend(frames.into_iter().map(|f| (s.api_key, v, f.unwrap())));
             }
         }
         out
+    }
+
+    /// What the client sends of the cluster's read apis at `v`: every shape each may take.
+    fn cluster_requests(api: ApiKey, v: i16) -> Vec<crate::error::Result<Vec<u8>>> {
+        use crate::protocol::{
+            ConfigResource, ConsumerGroupDescribeRequest, DescribeClusterRequest, DescribeConfigsRequest,
+            DescribeGroupsRequest, FindCoordinatorRequest, ListGroupsRequest, OffsetFetchGroup,
+            OffsetFetchRequest, OffsetFetchTopic,
+        };
+        let topics = [OffsetFetchTopic {
+            name: "events",
+            partitions: &[0, 3],
+        }];
+        let chosen = [OffsetFetchGroup {
+            group_id: "readers",
+            topics: Some(&topics),
+        }];
+        let all = [OffsetFetchGroup {
+            group_id: "readers",
+            topics: None,
+        }];
+        let resources = [
+            ConfigResource {
+                resource_type: 2,
+                name: "events",
+                keys: None,
+            },
+            ConfigResource {
+                resource_type: 4,
+                name: "1",
+                keys: Some(&["log.retention.ms"]),
+            },
+        ];
+        match api {
+            ApiKey::FindCoordinator => vec![
+                FindCoordinatorRequest {
+                    key_type: 0,
+                    keys: &["readers"],
+                }
+                .encode(v, &HEADER),
+            ],
+            ApiKey::ListGroups => vec![
+                ListGroupsRequest {
+                    states_filter: if v >= 4 { &["Stable"] } else { &[] },
+                    types_filter: if v >= 5 { &["classic"] } else { &[] },
+                }
+                .encode(v, &HEADER),
+            ],
+            ApiKey::DescribeGroups => vec![DescribeGroupsRequest { groups: &["a", "b"] }.encode(v, &HEADER)],
+            ApiKey::ConsumerGroupDescribe => {
+                vec![ConsumerGroupDescribeRequest { groups: &["a"] }.encode(v, &HEADER)]
+            }
+            ApiKey::OffsetFetch => {
+                let mut frames = vec![
+                    OffsetFetchRequest {
+                        groups: &chosen,
+                        require_stable: v >= 7,
+                    }
+                    .encode(v, &HEADER),
+                ];
+                if v >= 2 {
+                    frames.push(
+                        OffsetFetchRequest {
+                            groups: &all,
+                            require_stable: false,
+                        }
+                        .encode(v, &HEADER),
+                    );
+                }
+                frames
+            }
+            ApiKey::DescribeConfigs => vec![
+                DescribeConfigsRequest {
+                    resources: &resources,
+                    include_synonyms: true,
+                    include_documentation: true,
+                }
+                .encode(v, &HEADER),
+            ],
+            ApiKey::DescribeCluster => vec![DescribeClusterRequest { endpoint_type: 1 }.encode(v, &HEADER)],
+            other => panic!("{other:?} is not a read api"),
+        }
     }
 
     fn reason(message: &[u8]) -> String {
@@ -386,7 +593,12 @@ mod tests {
     #[test]
     fn every_request_the_client_sends_passes() {
         let requests = client_requests();
-        assert_eq!(requests.len(), 4 + 2 * 12 + 10 + 15);
+        // the records' apis, then FindCoordinator, ListGroups, DescribeGroups, ConsumerGroupDescribe,
+        // OffsetFetch (both shapes from v2), DescribeConfigs and DescribeCluster
+        assert_eq!(
+            requests.len(),
+            4 + 2 * 12 + 10 + 15 + 6 + 6 + 6 + 1 + (9 + 8) + 4 + 2
+        );
         for (api, v, frame) in requests {
             let got =
                 check_read_request(&frame).unwrap_or_else(|e| panic!("{} v{v}: {}", api.name(), e.reason));
@@ -421,11 +633,21 @@ mod tests {
             .into_iter()
             .find(|(a, v, _)| *a == ApiKey::Fetch && *v == 12)
             .unwrap();
+        // the group and config writes beside the reads admitted
         for (key, name) in [
             (0, "Produce"),
             (8, "OffsetCommit"),
+            (11, "JoinGroup"),
+            (12, "Heartbeat"),
+            (13, "LeaveGroup"),
+            (14, "SyncGroup"),
             (19, "CreateTopics"),
             (17, "SaslHandshake"),
+            (33, "AlterConfigs"),
+            (42, "DeleteGroups"),
+            (44, "IncrementalAlterConfigs"),
+            (47, "OffsetDelete"),
+            (68, "ConsumerGroupHeartbeat"),
         ] {
             let mut f = fetch.clone();
             f[4..6].copy_from_slice(&i16::to_be_bytes(key));
@@ -433,6 +655,15 @@ mod tests {
             assert_eq!(e.reason, format!("{name} (api key {key}) is not a read"));
             assert_eq!((e.api_key, e.version), (Some(key), Some(12)));
         }
+        // exactly the read apis pass the api key check: every other key Kafka defines is refused
+        let admitted: Vec<i16> = (0..=92)
+            .filter(|&key| {
+                let mut f = fetch.clone();
+                f[4..6].copy_from_slice(&i16::to_be_bytes(key));
+                check_read_request(&f).map_or_else(|e| !e.reason.ends_with("is not a read"), |_| true)
+            })
+            .collect();
+        assert_eq!(admitted, [1, 2, 3, 9, 10, 15, 16, 18, 32, 60, 69]);
         let mut f = fetch.clone();
         f[4..6].copy_from_slice(&i16::to_be_bytes(1000));
         assert_eq!(reason(&f), "an unknown api (api key 1000) is not a read");

@@ -1,9 +1,16 @@
 //! One entry point for every response this layer decodes, by api key and version.
 
 use super::api_versions::ApiVersionsResponse;
+use super::consumer_group_describe::ConsumerGroupDescribeResponse;
+use super::describe_cluster::DescribeClusterResponse;
+use super::describe_configs::DescribeConfigsResponse;
+use super::describe_groups::DescribeGroupsResponse;
+use super::find_coordinator::FindCoordinatorResponse;
 use super::frame::invalid;
+use super::list_groups::ListGroupsResponse;
 use super::list_offsets::ListOffsetsResponse;
 use super::metadata::MetadataResponse;
+use super::offset_fetch::OffsetFetchResponse;
 use super::sasl::{SaslAuthenticateResponse, SaslHandshakeResponse};
 use super::versions::ApiKey;
 use crate::error::Result;
@@ -21,6 +28,41 @@ pub enum ProtocolResponse<'a> {
     SaslHandshake(SaslHandshakeResponse<'a>),
     /// SaslAuthenticate (36).
     SaslAuthenticate(SaslAuthenticateResponse<'a>),
+    /// FindCoordinator (10).
+    FindCoordinator(FindCoordinatorResponse<'a>),
+    /// ListGroups (16).
+    ListGroups(ListGroupsResponse<'a>),
+    /// DescribeGroups (15).
+    DescribeGroups(DescribeGroupsResponse<'a>),
+    /// ConsumerGroupDescribe (69).
+    ConsumerGroupDescribe(ConsumerGroupDescribeResponse<'a>),
+    /// OffsetFetch (9).
+    OffsetFetch(OffsetFetchResponse<'a>),
+    /// DescribeConfigs (32).
+    DescribeConfigs(DescribeConfigsResponse<'a>),
+    /// DescribeCluster (60).
+    DescribeCluster(DescribeClusterResponse<'a>),
+}
+
+/// `$body` for the response inside any variant, bound to `$r` (every decoded response has the
+/// same two header-level fields).
+macro_rules! each {
+    ($response:expr, $r:ident => $body:expr) => {
+        match $response {
+            ProtocolResponse::ApiVersions($r) => $body,
+            ProtocolResponse::Metadata($r) => $body,
+            ProtocolResponse::ListOffsets($r) => $body,
+            ProtocolResponse::SaslHandshake($r) => $body,
+            ProtocolResponse::SaslAuthenticate($r) => $body,
+            ProtocolResponse::FindCoordinator($r) => $body,
+            ProtocolResponse::ListGroups($r) => $body,
+            ProtocolResponse::DescribeGroups($r) => $body,
+            ProtocolResponse::ConsumerGroupDescribe($r) => $body,
+            ProtocolResponse::OffsetFetch($r) => $body,
+            ProtocolResponse::DescribeConfigs($r) => $body,
+            ProtocolResponse::DescribeCluster($r) => $body,
+        }
+    };
 }
 
 impl ProtocolResponse<'_> {
@@ -32,29 +74,24 @@ impl ProtocolResponse<'_> {
             ProtocolResponse::ListOffsets(_) => ApiKey::ListOffsets,
             ProtocolResponse::SaslHandshake(_) => ApiKey::SaslHandshake,
             ProtocolResponse::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            ProtocolResponse::FindCoordinator(_) => ApiKey::FindCoordinator,
+            ProtocolResponse::ListGroups(_) => ApiKey::ListGroups,
+            ProtocolResponse::DescribeGroups(_) => ApiKey::DescribeGroups,
+            ProtocolResponse::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            ProtocolResponse::OffsetFetch(_) => ApiKey::OffsetFetch,
+            ProtocolResponse::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            ProtocolResponse::DescribeCluster(_) => ApiKey::DescribeCluster,
         }
     }
 
     /// Bytes after it in the frame (not an error, as in Java).
     pub fn trailing_bytes(&self) -> usize {
-        match self {
-            ProtocolResponse::ApiVersions(r) => r.trailing_bytes,
-            ProtocolResponse::Metadata(r) => r.trailing_bytes,
-            ProtocolResponse::ListOffsets(r) => r.trailing_bytes,
-            ProtocolResponse::SaslHandshake(r) => r.trailing_bytes,
-            ProtocolResponse::SaslAuthenticate(r) => r.trailing_bytes,
-        }
+        each!(self, r => r.trailing_bytes)
     }
 
     /// The correlation id of its header.
     pub fn correlation_id(&self) -> i32 {
-        match self {
-            ProtocolResponse::ApiVersions(r) => r.correlation_id,
-            ProtocolResponse::Metadata(r) => r.correlation_id,
-            ProtocolResponse::ListOffsets(r) => r.correlation_id,
-            ProtocolResponse::SaslHandshake(r) => r.correlation_id,
-            ProtocolResponse::SaslAuthenticate(r) => r.correlation_id,
-        }
+        each!(self, r => r.correlation_id)
     }
 }
 
@@ -72,6 +109,23 @@ pub fn decode_response(api: ApiKey, version: i16, frame: &[u8]) -> Result<Protoc
         }
         ApiKey::SaslAuthenticate => {
             ProtocolResponse::SaslAuthenticate(SaslAuthenticateResponse::decode(frame, version)?)
+        }
+        ApiKey::FindCoordinator => {
+            ProtocolResponse::FindCoordinator(FindCoordinatorResponse::decode(frame, version)?)
+        }
+        ApiKey::ListGroups => ProtocolResponse::ListGroups(ListGroupsResponse::decode(frame, version)?),
+        ApiKey::DescribeGroups => {
+            ProtocolResponse::DescribeGroups(DescribeGroupsResponse::decode(frame, version)?)
+        }
+        ApiKey::ConsumerGroupDescribe => {
+            ProtocolResponse::ConsumerGroupDescribe(ConsumerGroupDescribeResponse::decode(frame, version)?)
+        }
+        ApiKey::OffsetFetch => ProtocolResponse::OffsetFetch(OffsetFetchResponse::decode(frame, version)?),
+        ApiKey::DescribeConfigs => {
+            ProtocolResponse::DescribeConfigs(DescribeConfigsResponse::decode(frame, version)?)
+        }
+        ApiKey::DescribeCluster => {
+            ProtocolResponse::DescribeCluster(DescribeClusterResponse::decode(frame, version)?)
         }
         ApiKey::Fetch => {
             return Err(invalid(

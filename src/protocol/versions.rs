@@ -12,23 +12,44 @@ pub enum ApiKey {
     ListOffsets,
     /// Metadata (3): brokers, topics, partitions and their leaders.
     Metadata,
+    /// OffsetFetch (9): a group's committed offsets.
+    OffsetFetch,
+    /// FindCoordinator (10): the broker that coordinates a group.
+    FindCoordinator,
+    /// DescribeGroups (15): a classic group's state and members.
+    DescribeGroups,
+    /// ListGroups (16): the groups a broker coordinates.
+    ListGroups,
     /// SaslHandshake (17): picks the SASL mechanism.
     SaslHandshake,
     /// ApiVersions (18): the versions the broker supports.
     ApiVersions,
+    /// DescribeConfigs (32): a topic's or a broker's configuration.
+    DescribeConfigs,
     /// SaslAuthenticate (36): one SASL exchange.
     SaslAuthenticate,
+    /// DescribeCluster (60): the brokers and the controller.
+    DescribeCluster,
+    /// ConsumerGroupDescribe (69): a consumer group of the KIP-848 protocol.
+    ConsumerGroupDescribe,
 }
 
 impl ApiKey {
     /// Every api, in the order of [`SUPPORTED_APIS`].
-    pub const ALL: [ApiKey; 6] = [
+    pub const ALL: [ApiKey; API_COUNT] = [
         ApiKey::ApiVersions,
         ApiKey::Metadata,
         ApiKey::ListOffsets,
         ApiKey::Fetch,
         ApiKey::SaslHandshake,
         ApiKey::SaslAuthenticate,
+        ApiKey::FindCoordinator,
+        ApiKey::ListGroups,
+        ApiKey::DescribeGroups,
+        ApiKey::ConsumerGroupDescribe,
+        ApiKey::OffsetFetch,
+        ApiKey::DescribeConfigs,
+        ApiKey::DescribeCluster,
     ];
 
     /// The api key on the wire.
@@ -37,9 +58,16 @@ impl ApiKey {
             ApiKey::Fetch => 1,
             ApiKey::ListOffsets => 2,
             ApiKey::Metadata => 3,
+            ApiKey::OffsetFetch => 9,
+            ApiKey::FindCoordinator => 10,
+            ApiKey::DescribeGroups => 15,
+            ApiKey::ListGroups => 16,
             ApiKey::SaslHandshake => 17,
             ApiKey::ApiVersions => 18,
+            ApiKey::DescribeConfigs => 32,
             ApiKey::SaslAuthenticate => 36,
+            ApiKey::DescribeCluster => 60,
+            ApiKey::ConsumerGroupDescribe => 69,
         }
     }
 
@@ -54,23 +82,23 @@ impl ApiKey {
             ApiKey::Fetch => "Fetch",
             ApiKey::ListOffsets => "ListOffsets",
             ApiKey::Metadata => "Metadata",
+            ApiKey::OffsetFetch => "OffsetFetch",
+            ApiKey::FindCoordinator => "FindCoordinator",
+            ApiKey::DescribeGroups => "DescribeGroups",
+            ApiKey::ListGroups => "ListGroups",
             ApiKey::SaslHandshake => "SaslHandshake",
             ApiKey::ApiVersions => "ApiVersions",
+            ApiKey::DescribeConfigs => "DescribeConfigs",
             ApiKey::SaslAuthenticate => "SaslAuthenticate",
+            ApiKey::DescribeCluster => "DescribeCluster",
+            ApiKey::ConsumerGroupDescribe => "ConsumerGroupDescribe",
         }
     }
 
     /// The versions of this api the client supports.
     pub fn support(self) -> &'static ApiSupport {
-        // the order of ALL and SUPPORTED_APIS
-        let index = match self {
-            ApiKey::ApiVersions => 0,
-            ApiKey::Metadata => 1,
-            ApiKey::ListOffsets => 2,
-            ApiKey::Fetch => 3,
-            ApiKey::SaslHandshake => 4,
-            ApiKey::SaslAuthenticate => 5,
-        };
+        // ALL and SUPPORTED_APIS are in the same order (a test holds them to it)
+        let index = ApiKey::ALL.iter().position(|a| *a == self).unwrap_or(0);
         &SUPPORTED_APIS[index]
     }
 
@@ -100,8 +128,13 @@ pub struct ApiSupport {
     pub first_flexible: Option<i16>,
 }
 
+/// How many apis this client speaks.
+pub const API_COUNT: usize = 13;
+
 /// The versions this client supports, per api (checked against Apache Kafka's message schemas).
-pub const SUPPORTED_APIS: [ApiSupport; 6] = [
+/// Of the cluster apis, the versions Kafka has deprecated (FindCoordinator, OffsetFetch and
+/// DescribeConfigs v0) are left out: every broker that has the api has v1.
+pub const SUPPORTED_APIS: [ApiSupport; API_COUNT] = [
     ApiSupport {
         api_key: ApiKey::ApiVersions,
         min_version: 0,
@@ -137,6 +170,48 @@ pub const SUPPORTED_APIS: [ApiSupport; 6] = [
         min_version: 0,
         max_version: 2,
         first_flexible: Some(2),
+    },
+    ApiSupport {
+        api_key: ApiKey::FindCoordinator,
+        min_version: 1,
+        max_version: 6,
+        first_flexible: Some(3),
+    },
+    ApiSupport {
+        api_key: ApiKey::ListGroups,
+        min_version: 0,
+        max_version: 5,
+        first_flexible: Some(3),
+    },
+    ApiSupport {
+        api_key: ApiKey::DescribeGroups,
+        min_version: 0,
+        max_version: 5,
+        first_flexible: Some(5),
+    },
+    ApiSupport {
+        api_key: ApiKey::ConsumerGroupDescribe,
+        min_version: 0,
+        max_version: 0,
+        first_flexible: Some(0),
+    },
+    ApiSupport {
+        api_key: ApiKey::OffsetFetch,
+        min_version: 1,
+        max_version: 9,
+        first_flexible: Some(6),
+    },
+    ApiSupport {
+        api_key: ApiKey::DescribeConfigs,
+        min_version: 1,
+        max_version: 4,
+        first_flexible: Some(4),
+    },
+    ApiSupport {
+        api_key: ApiKey::DescribeCluster,
+        min_version: 0,
+        max_version: 1,
+        first_flexible: Some(0),
     },
 ];
 
@@ -181,7 +256,7 @@ pub struct NegotiatedVersion {
 
 /// For every api of [`SUPPORTED_APIS`], the highest version that this client and the broker (its
 /// ApiVersions `api_keys`) both support. An api the broker lists twice counts once, the first time.
-pub fn negotiate_versions(broker: &[ApiVersionRange]) -> [NegotiatedVersion; 6] {
+pub fn negotiate_versions(broker: &[ApiVersionRange]) -> [NegotiatedVersion; API_COUNT] {
     SUPPORTED_APIS.map(|ours| {
         let version = broker
             .iter()
@@ -236,6 +311,10 @@ mod tests {
             range(17, 5, 9), // a second entry is ignored
             range(36, 3, 2), // empty range
             range(0, 0, 11), // Produce: not ours
+            range(10, 0, 3), // FindCoordinator as librdkafka's mock offers it
+            range(9, 0, 6),
+            range(69, 0, 0),
+            range(32, 0, 0), // DescribeConfigs v0 only: deprecated, not ours
         ];
         let got: Vec<_> = negotiate_versions(&broker)
             .iter()
@@ -250,6 +329,13 @@ mod tests {
                 (ApiKey::Fetch, None),
                 (ApiKey::SaslHandshake, Some(1)),
                 (ApiKey::SaslAuthenticate, None),
+                (ApiKey::FindCoordinator, Some(3)),
+                (ApiKey::ListGroups, None),
+                (ApiKey::DescribeGroups, None),
+                (ApiKey::ConsumerGroupDescribe, Some(0)),
+                (ApiKey::OffsetFetch, Some(6)),
+                (ApiKey::DescribeConfigs, None),
+                (ApiKey::DescribeCluster, None),
             ]
         );
         assert!(negotiate_versions(&[]).iter().all(|n| n.version.is_none()));

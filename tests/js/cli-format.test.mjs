@@ -13,7 +13,7 @@ const CLI = path.join(root, 'pkg/cli.cjs');
 const MULTIBATCH = path.join(root, 'samples/tansu_v12_multibatch.bin');
 
 function cli(...args) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { maxBuffer: 1 << 28, timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr.toString() };
 }
 
@@ -145,6 +145,19 @@ test('--filter: a JS expression over the record, values read as JSON; a filter t
     assert.equal(hung.code, 1, hung.err);
     assert.match(hung.err, /^kafka-fetch-decoder: --filter took more than 50 ms on the record at payments-none\/0 offset 0 \(a loop that does not end\? --filter-timeout-ms raises the bound\)\n$/);
     assert.ok(Date.now() - started < 5000);
+  }
+  // what the expression changes in its realm never runs outside the time bound: setters where the
+  // records are written, a replaced loop, a thrown object whose fields loop
+  for (const expression of [
+    'Object.defineProperty(Array.prototype, "3", { set() { for (;;) {} }, configurable: true }) && false',
+    'Object.defineProperty(globalThis, "__json", { set() { for (;;) {} } }) && false',
+    '(__run = () => ({ toString() { for (;;) {} } })) && false',
+    '(() => { throw { get name() { for (;;) {} }, get message() { for (;;) {} } }; })()',
+  ]) {
+    const started = Date.now();
+    const tampered = cli(MULTIBATCH, '--filter', expression, '--filter-timeout-ms', '50', '--json');
+    assert.ok(Date.now() - started < 5000, expression);
+    assert.ok(tampered.code <= 1 && tampered.out.length === 0, `${expression}: ${tampered.err}`);
   }
   const syntax = cli(MULTIBATCH, '--filter', 'offset ===');
   assert.equal(syntax.code, 2);

@@ -112,6 +112,14 @@ test('every user error is one line and exit code 2', () => {
     [['offsets', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--at', 'soon'], /--at must be earliest, latest, or a time/],
     [['offsets', '--bootstrap', '127.0.0.1:1', '--at', 'latest'], /--topic NAME is required/],
     [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--connect-retry-ms', '-1'], /--connect-retry-ms must be an integer from 0/],
+    // the cluster's views
+    [['group', '--bootstrap', '127.0.0.1:1'], /the group id is required: kafka-fetch-decoder group GROUP/],
+    [['group', 'g', '--bootstrap', '127.0.0.1:1', '--max-lag', '-1'], /--max-lag must be an integer from 0/],
+    [['group', 'g', 'h', '--bootstrap', '127.0.0.1:1'], /unexpected argument h/],
+    [['groups', '--bootstrap', '127.0.0.1:1', '--topic', 't'], /unknown option --topic/],
+    [['configs', '--bootstrap', '127.0.0.1:1'], /give --topic NAME or --broker N \(one of them\)/],
+    [['configs', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--broker', '1'], /give --topic NAME or --broker N/],
+    [['configs', '--bootstrap', '127.0.0.1:1', '--broker', 'one'], /--broker must be an integer/],
   ];
   fs.mkdirSync(path.join(tmp, 'earlier-capture'));
   fs.writeFileSync(path.join(tmp, 'earlier-capture', '000001.bin'), fs.readFileSync(MULTIBATCH));
@@ -151,6 +159,28 @@ test('the table never cuts a number: an offset wider than its column is printed 
   assert.match(row, /\bhi\b/);
 });
 
+test('--value-format protobuf-raw: fields by number in the table and in JSON; auto picks it for binary that parses', () => {
+  // one magic 2 batch holding one record whose value is Protobuf: field 1 = 150, field 2 = "abc"
+  const value = [0x08, 0x96, 0x01, 0x12, 0x03, 0x61, 0x62, 0x63];
+  const body = [0, 0, 0, 0x01, value.length * 2, ...value, 0];
+  const record = Buffer.from([body.length * 2, ...body]);
+  const batch = Buffer.alloc(61 + record.length);
+  batch.writeInt32BE(batch.length - 12, 8);
+  batch.writeInt8(2, 16); // magic
+  batch.writeBigInt64BE(-1n, 43); // producer id
+  batch.writeInt32BE(1, 57); // record count
+  record.copy(batch, 61);
+  const file = path.join(tmp, 'protobuf-value.log');
+  fs.writeFileSync(file, batch);
+  const table = cli(file, '--crc', 'skip', '--value-format', 'protobuf-raw');
+  assert.equal(table.code, 0, table.err);
+  assert.match(table.out.split('\n')[2], /1: 150 2: "abc"/);
+  const json = JSON.parse(cli(file, '--crc', 'skip', '--value-format', 'protobuf-raw', '--json').out.split('\n')[0]);
+  assert.equal(json.valueFormat, 'protobuf-raw');
+  assert.deepEqual(json.value, [{ field: 1, type: 'varint', value: '150' }, { field: 2, type: 'string', value: 'abc' }]);
+  assert.equal(JSON.parse(cli(file, '--crc', 'skip', '--key-format', 'auto', '--json').out.split('\n')[0]).valueFormat, 'protobuf-raw');
+});
+
 test('- reads the frame from standard input', () => {
   const r = spawnSync(process.execPath, [CLI, '-', '--api-version', '12', '--json'], { input: fs.readFileSync(MULTIBATCH), maxBuffer: 1 << 28 });
   assert.equal(r.status, 0, r.stderr.toString());
@@ -168,14 +198,15 @@ test('--help lists every command and option; --version prints the version', () =
   assert.equal(r.code, 0);
   assert.equal(cli('--version').out, `${JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8')).version}\n`);
   for (const word of ['decode', '--api-version', '--no-header', '--json', '--encoding', '--isolation-level', '--crc', '--record-set',
-    'metadata', 'offsets', '--offsets', '--at', '--topic-regex', '--until', '--grep', '--filter', '--connect-retry-ms']) {
+    'metadata', 'offsets', '--offsets', '--at', '--topic-regex', '--until', '--grep', '--filter', '--connect-retry-ms',
+    'groups', 'group GROUP', '--max-lag', 'configs', '--broker', 'LOG-END-OFFSET']) {
     assert.ok(r.out.includes(word), word);
   }
   // consume's JSON lines: the partition is a number (offset and timestamp are strings)
   const consume = cli('consume', '--help').out;
   assert.match(consume, /\(topic, offset and timestamp as strings, partition a number,/);
   assert.equal(JSON.parse(cli(MULTIBATCH, '--json').out.split('\n')[0]).partition, 0);
-  for (const command of ['metadata', 'offsets']) {
+  for (const command of ['metadata', 'offsets', 'groups', 'configs']) {
     const help = cli(command, '--help');
     assert.equal(help.code, 0);
     assert.match(help.out, new RegExp(`^kafka-fetch-decoder ${command} --bootstrap HOST:PORT`));

@@ -37,10 +37,10 @@ test('the browser entry exports the Node names but the Node-only ones, and decla
 
 test('the Arrow entry: the same names in Node (both formats) and browsers, declared exactly', async () => {
   const cjs = Object.keys(createRequire(import.meta.url)(path.join(root, 'pkg', 'arrow-node.cjs'))).sort();
-  assert.deepEqual(cjs, ['ArrowStreamWriter', 'arrowIPC', 'compact', 'toArrow']);
+  assert.deepEqual(cjs, ['ArrowStreamWriter', 'arrowIPC', 'compact', 'takeRows', 'toArrow', 'toParquet']);
   assert.deepEqual(exported(await entry('arrow-node.mjs')), cjs);
   assert.deepEqual(exported(await entry('arrow.mjs')), cjs);
   for (const file of ['arrow.d.cts', 'arrow.d.mts']) assert.deepEqual(declared(file), cjs, file);
   const pkgJson = JSON.parse(fs.readFileSync(path.join(root, 'pkg', 'package.json'), 'utf8'));
-  assert.deepEqual(Object.keys(pkgJson.exports), ['.', './arrow', './kafka_fetch_decoder_bg.wasm', './package.json']);
+  assert.deepEqual(Object.keys(pkgJson.exports), ['.', './arrow', './scan-worker', './kafka_fetch_decoder_bg.wasm', './package.json']);
 });

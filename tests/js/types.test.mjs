@@ -85,7 +85,19 @@ async function tail(): Promise<number> {
   return seen + offsets.size + exact.size + found.partition + (foundOffset ? partitions.length : 0);
 }
 const failed = (e: unknown): string | null => (e instanceof KafkaClientError ? e.code : null);
-export { tail, failed };
+// the cluster beside the records: groups and their lag, waiting for a group, configs, brokers
+async function cluster(): Promise<number> {
+  const groups: (string | null)[] = (await client.listGroups()).map((g) => g.state);
+  const group = await client.describeGroup('g', { topics: ['t'], lagTime: false });
+  const lag: number | null = group.partitions[0].lag;
+  const member: string | undefined = group.members?.[0]?.memberId;
+  const caughtUp: number = (await client.waitForLag({ group: 'g', topics: ['t'], maxLag: 0, timeoutMs: 1000 })).lag;
+  const source: string = (await client.configs({ topic: 't' })).configs[0].source;
+  const brokerConfigs: number = (await client.configs({ broker: 1, synonyms: true })).configs.length;
+  const via: 'DescribeCluster' | 'Metadata' = (await client.brokers()).via;
+  return groups.length + (lag ?? 0) + (member?.length ?? 0) + caughtUp + source.length + brokerConfigs + via.length + group.totalLag;
+}
+export { tail, failed, cluster };
 // keys and values as data: a ValueDecoder, or its options, for consume; a record's decoded sides
 const values = new ValueDecoder({ registry: { url: 'http://127.0.0.1:8081', token: 't' }, value: 'auto', valueSchema: { avro: { type: 'string' } } });
 async function decodedText(): Promise<string> {
@@ -183,9 +195,12 @@ ${CHECKS}`,
 });
 
 test('@arethetypeswrong/cli finds no problem in the packed tarball', () => {
-  // every entrypoint, the .wasm subpath included (at the package root, so that node10 resolution,
-  // which ignores "exports", finds it and its declaration too)
-  const r = spawnSync(bin('attw'), [tarball, '--format', 'ascii', '--entrypoints', '.', 'kafka_fetch_decoder_bg.wasm'], { encoding: 'utf8' });
+  // every entrypoint of "exports" (the .wasm subpath, /arrow and /scan-worker at the package root
+  // too, so that node10 resolution, which ignores "exports", finds them and their declarations)
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8'));
+  const entries = Object.keys(manifest.exports).filter((e) => e !== './package.json').map((e) => (e === '.' ? '.' : e.slice(2)));
+  assert.deepEqual(entries, ['.', 'arrow', 'scan-worker', 'kafka_fetch_decoder_bg.wasm']);
+  const r = spawnSync(bin('attw'), [tarball, '--format', 'ascii', '--entrypoints', ...entries], { encoding: 'utf8' });
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
   assert.match(r.stdout, /No problems found/);
 });

@@ -3,6 +3,9 @@
 //   startMockCluster()  librdkafka's mock cluster, 3 brokers by default, with fault commands
 //   produce(), consume() write and read known records with confluent-kafka (librdkafka), not our client
 //   produceValues()     writes records serialized by Confluent's Schema Registry serializers (registry.mjs)
+//   describeConfigs()   AdminClient's view of topics' and brokers' configurations
+//   startGroup()        a consumer group of confluent-kafka consumers that read and commit, and the
+//                       AdminClient's view of it (the oracle of the group views)
 // The brokers run under the Python scripts of brokers/ in .venv-brokers/ (made by scripts/setup.sh).
 //
 // Nothing is left running: every child has its stdin piped and exits when it closes (stop(), or
@@ -255,6 +258,45 @@ export async function produceValues(target, spec, { timeoutMs = 60000 } = {}) {
 /** Read records back with confluent-kafka's Consumer (spec format: brokers/consume.py). */
 export function consume(target, spec, { timeoutMs = 60000 } = {}) {
   return runScript('consume.py', resolveTarget(target, spec), timeoutMs);
+}
+
+/** What AdminClient says of configurations (brokers/describe_configs.py): `resources` [['topic', 't'], ['broker', '1']]. */
+export async function describeConfigs(target, resources, { timeoutMs = 30000 } = {}) {
+  const [result] = await runScript('describe_configs.py', resolveTarget(target, { resources }), timeoutMs);
+  return result;
+}
+
+/**
+ * A consumer group of confluent-kafka consumers (spec format: brokers/group.py) subscribed to
+ * spec.topics; resolves once every consumer has its partitions, with { members, joinedMs,
+ * consume(count), oracle(topics?), close(), stop() }: `consume` has them read and commit `count`
+ * records more, `oracle` is what AdminClient says of the group, `close` makes them leave it.
+ */
+export async function startGroup(target, spec, { timeoutMs = 90000 } = {}) {
+  const c = new JsonChild('group.py', [JSON.stringify(resolveTarget(target, { timeout_ms: timeoutMs - 5000, ...spec }))]);
+  try {
+    const joined = await c.next(undefined, timeoutMs);
+    let queue = Promise.resolve(); // one command at a time
+    const command = (obj) => {
+      const p = queue.then(() => c.next(obj, timeoutMs));
+      queue = p.catch(() => {});
+      return p.then((reply) => {
+        if (!reply.ok) throw new Error(`group.py ${JSON.stringify(obj)}: ${reply.error}`);
+        return reply;
+      });
+    };
+    return {
+      members: joined.members,
+      joinedMs: joined.joined_ms,
+      consume: (count) => command({ op: 'consume', count }),
+      oracle: (topics) => command({ op: 'oracle', ...(topics ? { topics } : {}) }),
+      close: () => command({ op: 'close' }),
+      stop: () => c.stop(),
+    };
+  } catch (e) {
+    await c.stop();
+    throw e;
+  }
 }
 
 /**

@@ -108,3 +108,40 @@ test('waitFor, in the page and in Node: the record the test writes once both are
     await relay.close();
   }
 });
+
+// Runs in the page: a scan on two Web Workers, each with its own wasm instance and relay connection.
+const SCAN_IN_PAGE = async (relay) => {
+  const { default: init, KafkaClient } = await import('/pkg/web.mjs');
+  await init();
+  const client = new KafkaClient({ relay });
+  const startWorker = () => new Worker(new URL('/pkg/scan/worker-web.mjs', location.href), { type: 'module' });
+  try {
+    const scan = client.scan({ topics: ['in-page'], where: 'value.n >= 10', aggregate: ['count'], workers: 2, rangeRecords: 4, startWorker });
+    const rows = [];
+    for await (const m of scan) for (const r of m.records) rows.push({ partition: m.partition, record: r });
+    const { coverage, aggregates } = await scan.done;
+    const arrow = client.scan({ topics: ['in-page'], output: 'arrow', workers: 2, startWorker });
+    let ipcBytes = 0;
+    for await (const m of arrow) ipcBytes += m.ipc.length;
+    return { rows, complete: coverage.complete, ranges: coverage.partitions.length, count: aggregates.count, ipcBytes };
+  } catch (e) {
+    return { error: `${e.code}: ${e.message}` };
+  } finally {
+    client.close();
+  }
+};
+
+test('a scan in the page on two Web Workers through the relay: the matches, the coverage, Arrow', async () => {
+  const relay = await pkg.startRelay({ bootstrap: tansu.bootstrap, allowOrigins: [origin], log: () => {} });
+  try {
+    const result = await browser.page.evaluate(`(${SCAN_IN_PAGE})(${JSON.stringify(relay.relayUrl)})`);
+    assert.equal(result.error, undefined, result.error);
+    assert.deepEqual(rowsOf(result), written.filter((w) => Number(/"n":(\d+)/.exec(w)[1]) >= 10));
+    assert.equal(result.complete, true);
+    assert.equal(result.ranges, 3 * 3, 'ten records a partition in ranges of four');
+    assert.equal(result.count, 20);
+    assert.ok(result.ipcBytes > 1000);
+  } finally {
+    await relay.close();
+  }
+});

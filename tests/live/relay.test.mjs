@@ -11,7 +11,9 @@ import { produce, startMockCluster, startTansu } from './brokers.mjs';
 import { startProxy } from './proxy.mjs';
 
 const { KafkaClient, KafkaClientError, startRelay } = pkg;
-const READ_APIS = new Set([1, 2, 3, 18]); // Fetch, ListOffsets, Metadata, ApiVersions
+// Fetch, ListOffsets, Metadata, ApiVersions; OffsetFetch, FindCoordinator, DescribeGroups, ListGroups,
+// DescribeConfigs, DescribeCluster, ConsumerGroupDescribe
+const READ_APIS = new Set([1, 2, 3, 18, 9, 10, 15, 16, 32, 60, 69]);
 const quiet = () => {};
 
 /** A request frame (size prefix included): api key, version, correlation id, client id 'x', then `body`. */
@@ -98,14 +100,50 @@ describe('relay in front of Tansu', () => {
     assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms: a refusal is not retried`);
   });
 
-  test('every api key but the four reads is refused and the connection closed', async () => {
-    for (let apiKey = 0; apiKey <= 80; apiKey++) {
+  test('every api key but the reads is refused and the connection closed', async () => {
+    for (let apiKey = 0; apiKey <= 92; apiKey++) {
       if (READ_APIS.has(apiKey)) continue;
       const { code, reason, received } = await exchange(relay.relayUrl, { frames: [requestFrame(apiKey, 0, [0, 0, 0, 0])] });
       assert.equal(code, 4405, `api key ${apiKey}: ${reason}`);
       assert.equal(received.length, 0, `api key ${apiKey} reached no broker`);
     }
     assert.ok(logged.some((l) => /Produce \(api key 0\)/.test(l)), 'refusals are logged by name');
+  });
+
+  test('each read of the cluster beside the records is forwarded and answered', async () => {
+    const str = (s) => [0, s.length, ...Buffer.from(s)];
+    // one request of each, at a version Tansu speaks; flexible ones start with the header's tags (0)
+    const reads = [
+      ['FindCoordinator v1', requestFrame(10, 1, [...str('g'), 0])],
+      ['ListGroups v0', requestFrame(16, 0)],
+      ['DescribeGroups v0', requestFrame(15, 0, [0, 0, 0, 1, ...str('g')])],
+      ['ConsumerGroupDescribe v0', requestFrame(69, 0, [0, 2, 2, 0x67, 0, 0])],
+      ['OffsetFetch v1', requestFrame(9, 1, [...str('g'), 0, 0, 0, 0])],
+      ['DescribeConfigs v1', requestFrame(32, 1, [0, 0, 0, 1, 2, ...str('relayed'), 255, 255, 255, 255, 0])],
+      ['DescribeCluster v0', requestFrame(60, 0, [0, 0, 0])],
+    ];
+    // the relay forwards the broker's bytes as they come: answers are split by their size prefixes
+    const answers = await new Promise((resolve, reject) => {
+      const ws = new WebSocket(relay.relayUrl);
+      let bytes = Buffer.alloc(0);
+      const got = [];
+      ws.on('open', () => reads.forEach(([, frame]) => ws.send(frame)));
+      ws.on('message', (data) => {
+        bytes = Buffer.concat([bytes, data]);
+        while (bytes.length >= 4 && bytes.length >= 4 + bytes.readUInt32BE(0)) {
+          got.push(bytes.subarray(4, 4 + bytes.readUInt32BE(0)));
+          bytes = bytes.subarray(4 + bytes.readUInt32BE(0));
+        }
+        if (got.length === reads.length) {
+          ws.close();
+          resolve(got);
+        }
+      });
+      ws.on('close', (code, reason) => reject(new Error(`closed ${code} ${reason} after ${got.length} answers`)));
+    });
+    // in order, each with the correlation id of every request (1)
+    assert.equal(answers.length, reads.length);
+    for (const [i, answer] of answers.entries()) assert.equal(answer.readInt32BE(0), 1, reads[i][0]);
   });
 
   test('a Metadata request that may create topics is refused', async () => {

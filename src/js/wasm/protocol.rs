@@ -20,10 +20,12 @@ use crate::js::json::JsonWriter;
 use crate::js::protocol_json;
 use crate::options::IsolationLevel;
 use crate::protocol::{
-    ApiKey, ApiVersionRange, ApiVersionsRequest, FetchRequest, FetchRequestPartition, FetchRequestTopic,
+    ApiKey, ApiVersionRange, ApiVersionsRequest, ConfigResource, ConsumerGroupDescribeRequest,
+    DescribeClusterRequest, DescribeConfigsRequest, DescribeGroupsRequest, FetchRequest,
+    FetchRequestPartition, FetchRequestTopic, FindCoordinatorRequest, ListGroupsRequest,
     ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic, MetadataRequest, MetadataTopics,
-    RequestHeader, SaslAuthenticateRequest, SaslHandshakeRequest, decode_response as decode,
-    negotiate_versions as negotiate,
+    OffsetFetchGroup, OffsetFetchRequest, OffsetFetchTopic, RequestHeader, SaslAuthenticateRequest,
+    SaslHandshakeRequest, decode_response as decode, negotiate_versions as negotiate,
 };
 use wasm_bindgen::prelude::*;
 
@@ -151,7 +153,31 @@ pub fn negotiate_versions(broker_api_keys: &[i16]) -> Result<String, JsValue> {
 /// - 2 ListOffsets: `throttleTimeMs, topics: [{topic, partitions: [{partition, errorCode,
 ///   errorName, timestamp, offset, leaderEpoch}]}]`;
 /// - 17 SaslHandshake: `errorCode, errorName, mechanisms: [string]`;
-/// - 36 SaslAuthenticate: `errorCode, errorName, errorMessage, authBytes, sessionLifetimeMs`.
+/// - 36 SaslAuthenticate: `errorCode, errorName, errorMessage, authBytes, sessionLifetimeMs`;
+/// - 10 FindCoordinator: `throttleTimeMs, coordinators: [{key, nodeId, host, port, errorCode,
+///   errorName, errorMessage}]` (`key` null before v4, which answers the one key asked);
+/// - 16 ListGroups: `throttleTimeMs, errorCode, errorName, groups: [{groupId, protocolType,
+///   groupState, groupType}]`;
+/// - 15 DescribeGroups: `throttleTimeMs, groups: [{errorCode, errorName, groupId, groupState,
+///   protocolType, protocolData, authorizedOperations, members: [{memberId, groupInstanceId,
+///   clientId, clientHost, memberMetadata, memberAssignment, subscription, subscriptionError,
+///   assignment, assignmentError}]}]`: for protocol type "consumer", `subscription` {version, topics,
+///   userData, ownedPartitions: [{topic, partitions}], generationId, rackId} and `assignment`
+///   {version, partitions: [{topic, partitions}], userData} decoded from the bytes (base64 beside
+///   them), or null with the reason in `...Error`;
+/// - 69 ConsumerGroupDescribe: `throttleTimeMs, groups: [{errorCode, errorName, errorMessage,
+///   groupId, groupState, groupEpoch, assignmentEpoch, assignorName, authorizedOperations, members:
+///   [{memberId, instanceId, rackId, memberEpoch, clientId, clientHost, subscribedTopicNames,
+///   subscribedTopicRegex, assignment, targetAssignment: [{topicId, topic, partitions}]}]}]`;
+/// - 9 OffsetFetch: `throttleTimeMs, groups: [{groupId, errorCode, errorName, topics: [{topic,
+///   partitions: [{partition, committedOffset, committedLeaderEpoch, metadata, errorCode,
+///   errorName}]}]}]` (`groupId` null before v8, which answers the one group asked);
+/// - 32 DescribeConfigs: `throttleTimeMs, results: [{errorCode, errorName, errorMessage,
+///   resourceType, resourceTypeName, resourceName, configs: [{name, value, readOnly, source,
+///   sourceName, isDefault, isSensitive, configType, configTypeName, documentation, synonyms:
+///   [{name, value, source, sourceName}]}]}]`;
+/// - 60 DescribeCluster: `throttleTimeMs, errorCode, errorName, errorMessage, endpointType,
+///   clusterId, controllerId, clusterAuthorizedOperations, brokers: [{brokerId, host, port, rack}]`.
 ///
 /// Topic ids are 8-4-4-4-12 lowercase hex (null before Metadata v10); `authBytes` is base64.
 ///
@@ -377,6 +403,173 @@ pub fn encode_sasl_authenticate_request(
     auth_bytes: &[u8],
 ) -> Result<Vec<u8>, JsValue> {
     SaslAuthenticateRequest { auth_bytes }
+        .encode(version, &header(correlation_id, &client_id))
+        .map_err(thrown)
+}
+
+/// JS: `encodeFindCoordinatorRequest(version, correlationId, clientId: string | null, keyType,
+/// keys: string): Uint8Array`: the coordinators of '\0'-joined `keys` (group ids for key type 0;
+/// one key before v4).
+#[wasm_bindgen(js_name = encodeFindCoordinatorRequest)]
+pub fn encode_find_coordinator_request(
+    version: i16,
+    correlation_id: i32,
+    client_id: Option<String>,
+    key_type: i8,
+    keys: &str,
+) -> Result<Vec<u8>, JsValue> {
+    FindCoordinatorRequest {
+        key_type,
+        keys: &names(keys),
+    }
+    .encode(version, &header(correlation_id, &client_id))
+    .map_err(thrown)
+}
+
+/// JS: `encodeListGroupsRequest(version, correlationId, clientId: string | null, statesFilter:
+/// string, typesFilter: string): Uint8Array`; the filters '\0'-joined ("" for none; v4+ and v5+).
+#[wasm_bindgen(js_name = encodeListGroupsRequest)]
+pub fn encode_list_groups_request(
+    version: i16,
+    correlation_id: i32,
+    client_id: Option<String>,
+    states_filter: &str,
+    types_filter: &str,
+) -> Result<Vec<u8>, JsValue> {
+    ListGroupsRequest {
+        states_filter: &names(states_filter),
+        types_filter: &names(types_filter),
+    }
+    .encode(version, &header(correlation_id, &client_id))
+    .map_err(thrown)
+}
+
+/// JS: `encodeDescribeGroupsRequest(version, correlationId, clientId: string | null, groups:
+/// string): Uint8Array`, the group ids '\0'-joined.
+#[wasm_bindgen(js_name = encodeDescribeGroupsRequest)]
+pub fn encode_describe_groups_request(
+    version: i16,
+    correlation_id: i32,
+    client_id: Option<String>,
+    groups: &str,
+) -> Result<Vec<u8>, JsValue> {
+    DescribeGroupsRequest {
+        groups: &names(groups),
+    }
+    .encode(version, &header(correlation_id, &client_id))
+    .map_err(thrown)
+}
+
+/// JS: `encodeConsumerGroupDescribeRequest(version, correlationId, clientId: string | null,
+/// groups: string): Uint8Array`, the group ids '\0'-joined.
+#[wasm_bindgen(js_name = encodeConsumerGroupDescribeRequest)]
+pub fn encode_consumer_group_describe_request(
+    version: i16,
+    correlation_id: i32,
+    client_id: Option<String>,
+    groups: &str,
+) -> Result<Vec<u8>, JsValue> {
+    ConsumerGroupDescribeRequest {
+        groups: &names(groups),
+    }
+    .encode(version, &header(correlation_id, &client_id))
+    .map_err(thrown)
+}
+
+/// JS: `encodeOffsetFetchRequest(version, correlationId, clientId: string | null, groups: string,
+/// topics: string | null, topicIndex: Int32Array, partitions: Int32Array, requireStable: boolean):
+/// Uint8Array`: the committed offsets of the '\0'-joined `groups` (one before v8), each of the
+/// same partitions: `topics` '\0'-joined names with per partition its topic's index and its index,
+/// or null for every partition each group committed (v2+).
+#[allow(clippy::too_many_arguments)] // flat arguments are the crossing
+#[wasm_bindgen(js_name = encodeOffsetFetchRequest)]
+pub fn encode_offset_fetch_request(
+    version: i16,
+    correlation_id: i32,
+    client_id: Option<String>,
+    groups: &str,
+    topics: Option<String>,
+    topic_index: &[i32],
+    partitions: &[i32],
+    require_stable: bool,
+) -> Result<Vec<u8>, JsValue> {
+    let topic_names = topics.as_deref().map(names).unwrap_or_default();
+    let chosen = group(
+        topic_names.len(),
+        topic_index,
+        &[("partitions", partitions.len())],
+        |i| partitions[i],
+    )?;
+    let chosen: Vec<OffsetFetchTopic> = topic_names
+        .iter()
+        .zip(&chosen)
+        .map(|(name, partitions)| OffsetFetchTopic { name, partitions })
+        .collect();
+    let groups: Vec<OffsetFetchGroup> = names(groups)
+        .into_iter()
+        .map(|group_id| OffsetFetchGroup {
+            group_id,
+            topics: topics.is_some().then_some(&chosen[..]),
+        })
+        .collect();
+    OffsetFetchRequest {
+        groups: &groups,
+        require_stable,
+    }
+    .encode(version, &header(correlation_id, &client_id))
+    .map_err(thrown)
+}
+
+/// JS: `encodeDescribeConfigsRequest(version, correlationId, clientId: string | null,
+/// resourceTypes: Int8Array, resourceNames: string, includeSynonyms: boolean,
+/// includeDocumentation: boolean): Uint8Array`: every key of each resource, its type (2 topic, 4
+/// broker) and its name ('\0'-joined: topic names, broker ids in decimal) in parallel.
+#[wasm_bindgen(js_name = encodeDescribeConfigsRequest)]
+pub fn encode_describe_configs_request(
+    version: i16,
+    correlation_id: i32,
+    client_id: Option<String>,
+    resource_types: &[i8],
+    resource_names: &str,
+    include_synonyms: bool,
+    include_documentation: bool,
+) -> Result<Vec<u8>, JsValue> {
+    let names: Vec<&str> = resource_names.split('\0').collect();
+    if names.len() != resource_types.len() {
+        return Err(invalid(format!(
+            "one resource name per resource type ({}), got {}",
+            resource_types.len(),
+            names.len()
+        )));
+    }
+    let resources: Vec<ConfigResource> = resource_types
+        .iter()
+        .zip(names)
+        .map(|(&resource_type, name)| ConfigResource {
+            resource_type,
+            name,
+            keys: None,
+        })
+        .collect();
+    DescribeConfigsRequest {
+        resources: &resources,
+        include_synonyms,
+        include_documentation,
+    }
+    .encode(version, &header(correlation_id, &client_id))
+    .map_err(thrown)
+}
+
+/// JS: `encodeDescribeClusterRequest(version, correlationId, clientId: string | null,
+/// endpointType): Uint8Array` (1 brokers, 2 controllers; sent from v1).
+#[wasm_bindgen(js_name = encodeDescribeClusterRequest)]
+pub fn encode_describe_cluster_request(
+    version: i16,
+    correlation_id: i32,
+    client_id: Option<String>,
+    endpoint_type: i8,
+) -> Result<Vec<u8>, JsValue> {
+    DescribeClusterRequest { endpoint_type }
         .encode(version, &header(correlation_id, &client_id))
         .map_err(thrown)
 }

@@ -7,7 +7,8 @@ print where they landed. Used by tests/live/brokers.mjs (produce).
 SPEC (only bootstrap, topic and records, or generate, are required):
   {"bootstrap": "127.0.0.1:9092",
    "topic": "t",
-   "create": {"partitions": 3},        CreateTopics first (an existing topic is fine). Tansu only:
+   "create": {"partitions": 3},        CreateTopics first (an existing topic is fine), with "config":
+                                       {"retention.ms": "1000"} the topic's settings. Tansu only:
                                        the mock has no CreateTopics, use its create_topic command
                                        (brokers.mjs produce() does) or let the producer auto-create
                                        it (4 partitions).
@@ -25,7 +26,9 @@ SPEC (only bootstrap, topic and records, or generate, are required):
 RECORD:
   {"partition": 0, "key_b64": "azE=" | null, "value_b64": "djE=" | null,
    "headers": [["h", "MQ=="], ["h", null]], "timestamp_ms": 1700000000000}
-  (partition defaults to 0, keys and values to null, headers to none, the timestamp to now)
+  (partition defaults to 0, keys and values to null, headers to none, the timestamp to now;
+  partition null lets the producer's partitioner pick it: "config": {"partitioner": "murmur2_random"}
+  is the Java client's default partitioner)
 GROUP: records that differ from the spec's settings; written after what precedes it:
   {"records": [RECORD, ...], "transaction": "commit" | "abort",
    "compression": ..., "linger_ms": ..., "batch_size": ..., "batch_num_messages": ..., "flush_every": ...}
@@ -85,7 +88,7 @@ def b64(s):
     return None if s is None else base64.b64decode(s)
 
 
-def create_topic(base, topic, partitions, deadline):
+def create_topic(base, topic, partitions, deadline, config=None):
     admin = AdminClient(base)
     md = admin.list_topics(timeout=max(deadline - time.monotonic(), 1))
     if (md.cluster_id or '').startswith('mockCluster'):
@@ -93,7 +96,7 @@ def create_topic(base, topic, partitions, deadline):
             raise Fail(f'topic {topic} does not exist and the mock cluster has no CreateTopics: '
                        'create it with the mock command create_topic')
         return
-    fut = admin.create_topics([NewTopic(topic, partitions, 1)])[topic]
+    fut = admin.create_topics([NewTopic(topic, partitions, 1, config=config or {})])[topic]
     try:
         fut.result(max(deadline - time.monotonic(), 1))
     except KafkaException as e:
@@ -144,7 +147,7 @@ def main():
     left = lambda: max(deadline - time.monotonic(), 0.1)  # noqa: E731
     base = {'bootstrap.servers': spec['bootstrap'], 'logger': quiet_logger(), **spec.get('config', {})}
     if spec.get('create'):
-        create_topic(base, topic, spec['create'].get('partitions', 1), deadline)
+        create_topic(base, topic, spec['create'].get('partitions', 1), deadline, spec['create'].get('config'))
 
     # segments of records written alike, in input order: plain records in a row share one
     segments = []
@@ -218,7 +221,8 @@ def main():
                 else:
                     acks[i] = {'partition': msg.partition(), 'offset': msg.offset(), 'timestamp': ts}
             headers = [(k, b64(v)) for k, v in r.get('headers') or []]
-            p.produce(topic, partition=r.get('partition', 0), key=b64(r.get('key_b64')), value=b64(r.get('value_b64')),
+            partition = r.get('partition', 0)
+            p.produce(topic, partition=-1 if partition is None else partition, key=b64(r.get('key_b64')), value=b64(r.get('value_b64')),
                       headers=headers or None, on_delivery=on_delivery, timestamp=ts)
             if every and n % every == 0:
                 flush(p)

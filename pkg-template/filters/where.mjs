@@ -1,16 +1,26 @@
 // The Where filter: a field path on a record's key, value or headers (their JSON, or the data a
 // schema decoded them to), compared with a value: `value.customer.id == 42`, `headers.region ~ "eu"`,
 // `key exists`, `value.items[0].sku =~ /^A-/i`, clauses joined by && (and) and || (or, looser).
-// Parsed once, then evaluated on the record objects of the analysis worker (analysis-worker.js).
+// Parsed once, then evaluated on records as filters see them (record-view.mjs): by the scan's
+// workers, the command line's --where and the page's analysis worker.
 //
 // A number compares with a number or with the digits of one (64-bit integers come as strings in
 // the JSON form, and are compared exactly); `~` is "contains, ignoring case"; a path alone asks
 // that the field be there and not null or false.
 
+import { rawSkip } from './where-bytes.mjs';
+
 const ROOTS = ['key', 'value', 'headers', 'topic', 'partition', 'offset', 'timestamp'];
 const OPS = ['==', '!=', '>=', '<=', '>', '<', '=~', '~', '='];
 
-/** Parses `source`; returns a test `(record) => boolean`, or throws an Error saying where it is wrong. */
+/**
+ * Parses `source`; returns a test `(record) => boolean`, or throws an Error saying where it is
+ * wrong. The test's `needs` says, per alternative (||), the texts its clauses need in a record's
+ * raw key or value: [[{ side: 'key' | 'value', text }]] (an alternative with none needs nothing).
+ * A record whose bytes hold none of an alternative's texts cannot match it when its key and value
+ * are read as JSON or text: `skip(record)` (where-bytes.mjs; null when no alternative needs a text)
+ * says so of a record's raw key and value, and scans and the page leave such records unread.
+ */
 export function parseWhere(source) {
   const tokens = tokenize(source);
   let at = 0;
@@ -49,8 +59,9 @@ export function parseWhere(source) {
   function literal() {
     const t = next();
     if (!t) fail('a value');
+    lastLiteral = null;
     if (t.kind === 'number') return { number: t.text };
-    if (t.kind === 'string') return { string: t.value };
+    if (t.kind === 'string') return (lastLiteral = { string: t.value });
     if (t.kind === 'regex') return { regex: t.value };
     if (t.kind === 'word' && ['true', 'false', 'null'].includes(t.text)) return { constant: JSON.parse(t.text) };
     at--;
@@ -62,6 +73,7 @@ export function parseWhere(source) {
     const steps = path();
     let test;
     const t = peek();
+    lastLiteral = null;
     if (t?.kind === 'word' && t.text === 'exists') {
       next();
       test = (v) => v !== undefined && v !== null;
@@ -73,16 +85,21 @@ export function parseWhere(source) {
     } else {
       test = (v) => v !== undefined && v !== null && v !== false;
     }
-    return (r) => negate !== test(lookup(r, steps));
+    const f = (r) => negate !== test(lookup(r, steps));
+    f.need = !negate && needOf(steps, t, lastLiteral);
+    return f;
   }
 
+  let lastLiteral = null;
   function conjunction() {
     const parts = [clause()];
     while (peek()?.text === '&&' || (peek()?.kind === 'word' && peek().text === 'and')) {
       next();
       parts.push(clause());
     }
-    return parts.length === 1 ? parts[0] : (r) => parts.every((p) => p(r));
+    const f = parts.length === 1 ? parts[0] : (r) => parts.every((p) => p(r));
+    f.needs = parts.map((p) => p.need).filter(Boolean);
+    return f;
   }
 
   const alternatives = [conjunction()];
@@ -91,7 +108,21 @@ export function parseWhere(source) {
     alternatives.push(conjunction());
   }
   if (peek()) fail('&&, || or the end');
-  return alternatives.length === 1 ? alternatives[0] : (r) => alternatives.some((p) => p(r));
+  const test = alternatives.length === 1 ? alternatives[0] : (r) => alternatives.some((p) => p(r));
+  test.needs = alternatives.map((a) => a.needs);
+  test.skip = rawSkip(test.needs);
+  return test;
+
+  /**
+   * What a clause needs in the raw bytes: `side.path == "text"` compares the text with a string the
+   * bytes hold as they are (or escaped, which a scan checks for). Not for a number's digits (4.2e1
+   * is 42) or other comparisons.
+   */
+  function needOf(steps, op, lit) {
+    if (!['key', 'value'].includes(steps[0]) || !(op?.text === '==' || op?.text === '=') || !lit || lit.string === undefined) return null;
+    if (!lit.string || NUMBER.test(lit.string.trim()) || ['true', 'false', 'null'].includes(lit.string)) return null;
+    return { side: steps[0], text: lit.string };
+  }
 }
 
 /** The value at `steps` in record `r` (undefined when a step is missing). */

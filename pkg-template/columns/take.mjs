@@ -1,15 +1,25 @@
 // Rows of the package's Arrow tables (toArrow of each chunk) gathered into one table, in the order
-// asked: the page's export of a filtered or sorted view as Arrow, with the schema the CLI's
-// `--format arrow` writes (same fields and types; the topic dictionary made of the topics taken).
+// asked: a scan's matches among the records of a response, the page's export of a filtered or
+// sorted view; with the schema toArrow makes (same fields and types; the topic dictionary made of
+// the topics taken).
 // Works on the buffers of the layouts that schema uses: fixed-width values, bits, binary and text
 // views (their data buffers shared, not copied), dictionaries, and the list of header structs.
 
+import { arrowLibrary } from './library.mjs';
+import { topicField } from './schema.mjs';
+
 /**
  * The rows `picks` ({ table: Int32Array, row: Int32Array }: which table, which row of it) of
- * `tables` (same schema) as one table of library `f` (flechette); `topicField(f, topics)` makes the
- * topic field of a table of those topics (the package's columns/schema.mjs).
+ * `tables` (toArrow's, with the same fields) as one table; `picks` may also be the rows of a single
+ * table (an array of row numbers).
  */
-export function takeRows(f, tables, picks, topicField) {
+export function takeRows(tables, picks) {
+  const list = Array.isArray(tables) ? tables : [tables];
+  const p = ArrayBuffer.isView(picks) || Array.isArray(picks) ? { table: new Int32Array(picks.length), row: Int32Array.from(picks) } : picks;
+  return takeFrom(arrowLibrary(), list, p);
+}
+
+function takeFrom(f, tables, picks) {
   const n = picks.table.length;
   // each pick as (batch of its table, row within it): tables hold a batch per partition or response
   const starts = tables.map((t) => {

@@ -1,0 +1,77 @@
+// The cluster's reads for the page, in a live worker (worker.js hands it every 'cluster-*'
+// message): the brokers, a topic's configuration, the consumer groups and one group with its lag,
+// and the earliest and end offsets of chosen topics, through the package's KafkaClient over the
+// relay. One client per relay URL, kept while the page asks (a group's lag is read every few seconds).
+//
+// In:  { type: 'cluster-brokers', id, relay }            -> result: KafkaClient.brokers()
+//      { type: 'cluster-configs', id, relay, topic }     -> result: KafkaClient.configs({ topic, synonyms })
+//      { type: 'cluster-groups', id, relay }             -> result: [{ groupId, state, type, protocolType,
+//                                                           members, totalLag, coordinator, error }]
+//      { type: 'cluster-group', id, relay, group }       -> result: KafkaClient.describeGroup(group)
+//      { type: 'cluster-offsets', id, relay, topics }    -> result: { topic: { partition: [earliest, latest] } | { error } }
+// Out: { type, id, result } (worker.js posts it), or { type: 'error', id, error }.
+
+// Retries of a failed request before the page is told (the client's default would keep it silent for long).
+const RETRIES = 2;
+
+let client = null;
+let clientRelay = null;
+
+function clientFor(api, relay) {
+  if (client && clientRelay === relay) return client;
+  client?.close();
+  client = new api.KafkaClient({ relay, retries: RETRIES });
+  clientRelay = relay;
+  return client;
+}
+
+/** Every group with its summary: the state and members its coordinator gives, and its total lag. */
+async function groupsOf(c) {
+  const out = [];
+  for (const listed of await c.listGroups()) {
+    try {
+      const g = await c.describeGroup(listed.groupId, { lagTime: false });
+      out.push({
+        groupId: g.groupId, state: g.state ?? listed.state, type: g.type ?? listed.type, protocolType: g.protocolType ?? listed.protocolType,
+        members: g.members?.length ?? null, totalLag: g.partitions.some((p) => p.lag !== null) ? g.totalLag : null, coordinator: g.coordinator.nodeId, error: null,
+      });
+    } catch (err) {
+      // one group that cannot be described does not hide the others
+      out.push({ ...listed, members: null, totalLag: null, error: String(err?.message ?? err) });
+    }
+  }
+  return out;
+}
+
+/** The earliest and end offsets of each of `topics`' partitions (BigInts). */
+async function offsetsOf(c, topics) {
+  const out = {};
+  await Promise.all(topics.map(async (topic) => {
+    try {
+      const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => c.listOffsets(topic, { at, int64: 'bigint' })));
+      out[topic] = Object.fromEntries([...latest.keys()].map((p) => [p, [earliest.get(p)?.offset ?? null, latest.get(p).offset]]));
+    } catch (err) {
+      out[topic] = { error: String(err?.message ?? err) };
+    }
+  }));
+  return out;
+}
+
+/** The answer to one 'cluster-*' message. */
+export function clusterRequest(api, msg) {
+  const c = clientFor(api, msg.relay);
+  switch (msg.type) {
+    case 'cluster-brokers':
+      return c.brokers();
+    case 'cluster-configs':
+      return c.configs({ topic: msg.topic, synonyms: true });
+    case 'cluster-groups':
+      return groupsOf(c);
+    case 'cluster-group':
+      return c.describeGroup(msg.group);
+    case 'cluster-offsets':
+      return offsetsOf(c, msg.topics);
+    default:
+      throw new Error(`the worker knows no request ${msg.type}`);
+  }
+}
