@@ -52,7 +52,11 @@ export declare function toParquet(tables: ArrowTable | readonly ArrowTable[], op
 export declare function arrowIPC(table: ArrowTable): Uint8Array;
 /** Arrow IPC written table by table (the schema once), for streams larger than memory. */
 export declare class ArrowStreamWriter {
-  /** `sink` gets each piece of the stream, in order; what it returns (a promise) is returned by write and end. */
+  /**
+   * `sink` gets each piece of the stream, in order: a table's messages' metadata and its buffers as
+   * they are (views of the input or of the decoded bytes: keep the input unchanged until written);
+   * what it returns for a table's last piece (a promise) is returned by write, and for the end by end.
+   */
   constructor(sink: (bytes: Uint8Array) => unknown);
   /** Rows written so far. */
   readonly rows: number;

@@ -78,7 +78,7 @@ async function main(argv) {
 
 // `kafka-fetch-decoder FILE | head`: a reader that stops early is not an error; any other failure
 // to write (a full disk) is one line
-process.stdout.on('error', (e) => {
+process.stdout.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   process.stderr.write(`kafka-fetch-decoder: cannot write the output: ${e.code ?? e.message}\n`);
   process.exit(1);

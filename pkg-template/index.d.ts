@@ -723,6 +723,8 @@ export declare class KafkaClientError extends Error {
   /** A broker's error code and its Kafka name. */
   readonly errorCode: number | null;
   readonly errorName: string | null;
+  /** Its fields as data (JSON.stringify leaves an Error's out). */
+  toJSON(): { name: 'KafkaClientError'; code: KafkaClientErrorCode; message: string; broker: string | null; topic: string | null; partition: number | null; errorCode: number | null; errorName: string | null };
 }
 
 /** Splits a byte stream into Kafka's size-prefixed frames. */

@@ -12,7 +12,8 @@ try {
 }
 // attach, printable, protobufRawText, recordOutput, filters and scanInternals are for the package's
 // own modules (here and the CLI), not its users; arrow is the entry 'kafka-fetch-decoder/arrow' (arrow-node.cjs)
-const { attach, printable, protobufRawText, recordOutput, arrow, filters, scanInternals, ...api } = require('./lib.cjs');
+const lib = require('./lib.cjs');
+const { attach, printable, protobufRawText, recordOutput, arrow, filters, scanInternals, ...api } = lib;
 
 attach(bindings);
 

@@ -41,6 +41,11 @@ if (!fs.readFileSync(path.join(webTmp, `${crate}_bg.wasm`)).equals(fs.readFileSy
   throw new Error('the web and Node builds produced different .wasm files');
 }
 fs.copyFileSync(path.join(webTmp, `${crate}.js`), path.join(pkg, `${crate}_web.mjs`));
+// its declarations type the glue for the JS check (tsconfig.check.json), not the package's users
+if (!bench) {
+  fs.mkdirSync(path.join(root, 'target', 'js-check'), { recursive: true });
+  fs.copyFileSync(path.join(webTmp, `${crate}.d.ts`), path.join(root, 'target', 'js-check', 'wasm-glue.d.ts'));
+}
 fs.rmSync(webTmp, { recursive: true });
 // the glue's own declarations are not the package's: the .wasm subpath is typed as its URL
 for (const f of [`${crate}.d.ts`, `${crate}_bg.wasm.d.ts`]) fs.rmSync(path.join(pkg, f), { force: true });

@@ -21,6 +21,9 @@ cargo test
 # wasm-bindgen-test: the same tests in Node and in headless Chromium
 cargo test --target wasm32-unknown-unknown --tests
 node scripts/build.mjs
+# the JS gate: tsc over the package's JS and its JSDoc types, ESLint (after the build: the check
+# reads the wasm glue's declarations it keeps)
+node scripts/check-js.mjs
 # tests/live/: real brokers (Tansu; librdkafka's mock cluster) that the tests start and stop
 node --test tests/js/ tests/browser/ tests/live/
 bash scripts/fuzz-smoke.sh

@@ -119,6 +119,16 @@ impl Arena {
         Ok(())
     }
 
+    /// Hands the buffer, cut to the used bytes, to a codec that appends to a `Vec` itself; what
+    /// it appended is then used. Reserve its room first (`reserve`): a `Vec` grows by doubling,
+    /// past the cap this arena keeps.
+    pub fn append_with<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+        self.buf.truncate(self.used);
+        let r = f(&mut self.buf);
+        self.used = self.buf.len();
+        r
+    }
+
     /// Drops bytes past `len` (a failed batch leaves nothing behind).
     pub fn truncate(&mut self, len: usize) {
         self.used = self.used.min(len);

@@ -60,7 +60,8 @@ fn peak_growth<T>(f: impl FnOnce() -> T) -> (T, usize) {
 }
 
 const MIB: usize = 1 << 20;
-/// ruzstd's buffer holds two 128 KiB blocks beyond the window, whatever the limit.
+/// zstd may write one block (128 KiB) past the limit before it is seen, and holds its literals
+/// buffer and tables, whatever the limit.
 const ZSTD_SCRATCH: usize = 256 << 10;
 
 fn record_set(bytes: &[u8]) -> Result<RecordSetSummary, kafka_fetch_decoder::DecodeError> {
@@ -231,7 +232,7 @@ fn a_zstd_window_past_2_pow_27_is_corrupt_and_a_large_window_costs_no_more_than_
         ZstdBlock::Raw(&value),
         ZstdBlock::Raw(&trailer),
     ];
-    // a 1 GiB window for 1 KB of content: ruzstd would reserve the window; the decoder clamps it
+    // a 1 GiB window for 1 KB of content: refused; a 2^27 window costs no more than the output
     let big_window = build::batch(0, 4, 0, 1, &build::zstd_frame(&blocks, Some(30)));
     let (summary, peak) = peak_growth(|| record_set(&big_window));
     assert_eq!(summary.unwrap_err().kind, ErrorKind::Corrupt, "2^30 > 2^27");
@@ -380,8 +381,9 @@ fn lenient_mode_keeps_the_complete_partitions_of_a_capture_cut_short() {
 }
 
 /// Found by the structured fuzz target: a zstd batch (512 KiB window, no content size, 1,620
-/// bytes of records) under a smaller limit. With the window clamped for ruzstd below a block's
-/// size, ruzstd refused the block as corrupt; the limit is what was exceeded.
+/// bytes of records) under a smaller limit. With the window clamped for the zstd decoder of the
+/// time (ruzstd) below a block's size, it refused the block as corrupt; zrip likewise calls a
+/// block that outgrows the room left under its limit corrupt. The limit is what was exceeded.
 #[test]
 fn a_zstd_batch_over_a_small_limit_is_a_limit_error_whatever_its_window() {
     let _serial = serial();

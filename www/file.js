@@ -7,7 +7,7 @@ import { formatSize } from './bytes.js';
 import { DEFAULT_API_VERSION } from './kafka.js';
 import { loadPackage, fileStore } from './store.js';
 import { $, state, setStatus } from './page.js';
-import { clearRecords, select, showStore, table } from './records.js';
+import { clearRecords, showStore, table } from './records.js';
 import { renderSummary } from './summary.js';
 import { resetFilters } from './filter.js';
 import { valueSettings } from './values.js';

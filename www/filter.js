@@ -63,7 +63,6 @@ function textTest(text) {
   if (!text) return null;
   const lower = text.toLowerCase();
   const inText = (s) => s != null && s.toLowerCase().includes(lower);
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(text)) {
     const needle = foldedNeedle(text);
     return { bytes: (b) => b != null && b.length > 0 && containsFolded(b, 0, b.length, needle), text: inText };

@@ -54,7 +54,7 @@ export class SortedRows {
 }
 
 /** What a column sorts by: a number or a text per record (n: its number in the store). */
-function keyReader(store, column, labels) {
+function keyReader(store, column) {
   const num = (f) => ({ numeric: true, of: f });
   const text = (f) => ({ numeric: false, of: f });
   const at = (n) => {
@@ -97,7 +97,7 @@ function keyReader(store, column, labels) {
 export async function sortRows(store, view, { column, direction }, labels, stillWanted = () => true) {
   const n = view.length;
   const numbers = view.items.slice(view.start, view.end);
-  const reader = keyReader(store, column, labels);
+  const reader = keyReader(store, column);
   const keys = reader.numeric ? new Float64Array(n) : new Array(n);
   let deadline = performance.now() + SLICE_MS;
   for (let k = 0; k < n; k++) {
@@ -153,4 +153,4 @@ function* mergeSort(n, compare) {
   return src;
 }
 
-export const describeSort = ({ column, direction }, label) => `sorted by ${label} ${direction === 'desc' ? 'descending' : 'ascending'}`;
+export const describeSort = ({ direction }, label) => `sorted by ${label} ${direction === 'desc' ? 'descending' : 'ascending'}`;

@@ -21,7 +21,7 @@ import { arrowDecoder, codecAlone, loadPackage, wasmDecoder } from './ours.mjs'
 import { checkDecoder } from './verify.mjs'
 import { betweenSamples, median, sample, warmUp } from './timing.mjs'
 
-/** Times the packages in `dirs` ({ label: dir }, two of them) against each other; prints the table. */
+/** Times the packages in `dirs` ({ label: dir }, two or more; the first is the baseline) against each other; prints the table. */
 export async function compareBuilds(dirs, args) {
   const val = (name) => {
     const i = args.indexOf(name)
@@ -74,18 +74,23 @@ export async function compareBuilds(dirs, args) {
   }
   const fmt = (x) => (x === undefined ? '–' : x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(0)}k`)
   const kinds = ['crc skip', 'crc verify', 'arrow', 'codec alone'].filter((k) => table.some((row) => row[`${variants[0]} ${k}`] !== undefined))
-  const [a, b] = variants
-  console.log(`\n| frame | ${kinds.map((k) => `${a} ${k} | ${b} ${k} | ${b}/${a}`).join(' | ')} |`)
-  console.log(`| --- | ${kinds.map(() => '--- | --- | ---').join(' | ')} |`)
+  // the first variant is the baseline: every other one shows its figure and its ratio to it
+  const [a, ...others] = variants
+  const heads = kinds.map((k) => [`${a} ${k}`, ...others.flatMap((b) => [`${b} ${k}`, `${b}/${a}`])].join(' | '))
+  console.log(`\n| frame | ${heads.join(' | ')} |`)
+  console.log(`| --- | ${kinds.map(() => ['---', ...others.flatMap(() => ['---', '---'])].join(' | ')).join(' | ')} |`)
   for (const row of table) {
     const cells = kinds.map((k) => {
       const x = row[`${a} ${k}`]
-      const y = row[`${b} ${k}`]
-      return `${fmt(x)} | ${fmt(y)} | ${x && y ? `${(y / x).toFixed(3)}×` : '–'}`
+      return [fmt(x), ...others.flatMap((b) => {
+        const y = row[`${b} ${k}`]
+        return [fmt(y), x && y ? `${(y / x).toFixed(3)}×` : '–']
+      })].join(' | ')
     })
     console.log(`| ${row.frame} | ${cells.join(' | ')} |`)
   }
   console.log('\n(records/s, median; codec alone: the frame\'s records per second of decompression alone)')
+  return table
 }
 
 

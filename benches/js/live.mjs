@@ -1,5 +1,6 @@
 // The live row of the benchmark: the same topics read from a real broker (Tansu, in memory, on
-// 127.0.0.1) by our client, by KafkaJS's and @platformatic/kafka's consumers, and by a raw Fetch loop
+// 127.0.0.1) by our client, by KafkaJS's, @platformatic/kafka's and the librdkafka bindings' consumers
+// (live-rdkafka.mjs), and by a raw Fetch loop
 // that decodes nothing (the ceiling set by the broker and the socket). Used by run.mjs
 // (`--no-live`, `--live-only`, `--live-mb N`, ...); see README.md "Live row".
 //
@@ -23,13 +24,17 @@ import { kafkajsPeer, packageVersion, platformaticPeer } from './peers.mjs' // a
 import { PKG_DIR } from './ours.mjs'
 import { REPO_ROOT } from './frames.mjs'
 import { RawFetchConnection, parseFetchV12, walkBatches } from './live-fetch.mjs'
+import { rdkafkaReaders } from './live-rdkafka.mjs'
+import { arrowFileReaders } from './live-arrow.mjs'
 
 const require = createRequire(import.meta.url)
 
 export const LIVE_DEFAULTS = {
   mb: 300, // payload MB over all topics together (keys + values + headers, 10^6 B)
   rounds: 3,
-  codecs: ['none', 'gzip', 'snappy', 'lz4', 'zstd'],
+  // one topic each; `none-256`: uncompressed with 256-byte values, the unit of Confluent's own
+  // consumer floor (MB/s of 256-byte messages in its CI)
+  codecs: ['none', 'gzip', 'snappy', 'lz4', 'zstd', 'none-256'],
   partitions: 4,
   valueBytes: 1024, // mean value size (+-25%)
   batchBytes: 1_000_000, // producer batch.size (librdkafka's default)
@@ -137,16 +142,18 @@ async function limited(jobs, n) {
 }
 
 async function produceTopics(brokers, tansu, opts) {
-  // per record: the value, an 11-byte key and ~50 bytes of headers
-  const perRecord = opts.valueBytes + 61
-  const count = Math.max(opts.partitions, Math.round((opts.mb * 1e6) / opts.codecs.length / perRecord))
-  return limited(opts.codecs.map((codec) => async () => {
-    const topic = `live-${codec}`
+  return limited(opts.codecs.map((name) => async () => {
+    // `CODEC` or `CODEC-VALUEBYTES`
+    const [codec, small] = name.split('-')
+    const valueBytes = small ? Number(small) : opts.valueBytes
+    // per record: the value, an 11-byte key and ~50 bytes of headers
+    const count = Math.max(opts.partitions, Math.round((opts.mb * 1e6) / opts.codecs.length / (valueBytes + 61)))
+    const topic = `live-${name}`
     const t0 = now()
     const out = await runProduce(brokers.python, {
       bootstrap: tansu.bootstrap, topic, create: { partitions: opts.partitions }, compression: codec,
       batch_size: opts.batchBytes, linger_ms: 1000, timeout_ms: 600_000,
-      generate: { count, value_bytes: opts.valueBytes, partitions: opts.partitions, seed: 1, samples: 200 },
+      generate: { count, value_bytes: valueBytes, partitions: opts.partitions, seed: 1, samples: 200 },
     }, 660_000)
     const g = out.generated
     const partitions = Object.keys(g.partitions).map(Number).sort((a, b) => a - b)
@@ -155,7 +162,7 @@ async function produceTopics(brokers, tansu, opts) {
       if (first !== 0 || last !== n - 1) throw new Error(`${topic}/${p}: offsets ${first}..${last} for ${n} records`)
     }
     return {
-      topic, codec, count: g.count, partitions, perPartition: Object.fromEntries(partitions.map((p) => [p, g.partitions[p].count])),
+      topic, name, codec, meanValueBytes: valueBytes, count: g.count, partitions, perPartition: Object.fromEntries(partitions.map((p) => [p, g.partitions[p].count])),
       payloadBytes: g.key_bytes + g.value_bytes + g.header_bytes, keyBytes: g.key_bytes, valueBytes: g.value_bytes, headerBytes: g.header_bytes,
       samples: g.samples, sampleStride: g.sample_stride, produceMs: now() - t0,
     }
@@ -709,7 +716,7 @@ function decodeOnlyReader(client, frames) {
 
 // ---------------------------------------------------------------------------------------------
 
-export const LIVE_READERS = ['ours', 'ours-skip', 'ours-threads-2', 'kafkajs', 'platformatic', 'raw', 'pipelined', 'decode-only', 'timeline', 'parallel-1', 'parallel-2']
+export const LIVE_READERS = ['ours', 'ours-skip', 'ours-threads-2', 'cli-arrow', 'kafkajs', 'platformatic', 'confluent', 'node-rdkafka', 'raw', 'pipelined', 'decode-only', 'timeline', 'parallel-1', 'parallel-2']
 
 async function makeReaders(opts, frames) {
   const skipped = []
@@ -720,8 +727,13 @@ async function makeReaders(opts, frames) {
   if (!client.error && want('ours')) readers.push(oursReader(client))
   if (!client.error && want('ours-skip')) readers.push(oursReader(client, { crc: 'skip' }))
   if (!client.error && want('ours-threads-2')) readers.push(oursReader(client, { decodeThreads: 2 }))
+  if (!client.error && want('cli-arrow')) readers.push(...arrowFileReaders({ mark, since }, client.version))
   if (want('kafkajs')) readers.push(kafkajsReader())
   if (want('platformatic')) readers.push(platformaticReader(await import('@platformatic/kafka')))
+  if (want('confluent') || want('node-rdkafka')) {
+    const native = rdkafkaReaders({ mark, since, withTimeout, FETCH, GROUP })
+    for (const id of ['confluent', 'node-rdkafka']) if (want(id)) readers.push(native[id])
+  }
   if (want('raw') || want('decode-only')) readers.push(rawReader({ keepFrames: want('decode-only') }))
   if (!client.error && want('pipelined')) readers.push(pipelinedReader(client))
   if (!client.error && want('decode-only')) readers.push(decodeOnlyReader(client, frames))
@@ -883,11 +895,11 @@ export function printLive(live, print = console.log) {
     return
   }
   const o = live.options
-  print(`${live.broker}; ${o.codecs.length} topics of ${o.partitions} partitions, values ${o.valueBytes} B ±25%, producer batch.size ${o.batchBytes} B (librdkafka);`)
+  print(`${live.broker}; ${o.codecs.length} topics of ${o.partitions} partitions, values ${o.valueBytes} B ±25% (the topics named CODEC-N: N B), producer batch.size ${o.batchBytes} B (librdkafka);`)
   print(`every reader: partition max ${o.fetch.partitionMaxBytes} B, fetch max ${o.fetch.fetchMaxBytes} B, min 1 B, max wait ${o.fetch.maxWaitMs} ms.`)
   print(`median of ${o.rounds} timed passes per reader after an untimed check pass; starting reader rotated per round.`)
   print('payload MB/s = keys + values + header keys and values, 10^6 B, per second; wire MB/s = record-batch bytes as fetched.')
-  print('ours and the raw loop are timed from creating the client (connect, metadata, offsets included); KafkaJS and platformatic from their first Fetch (the group join before it is shown as "join ms").')
+  print('ours and the raw loop are timed from creating the client (connect, metadata, offsets included); KafkaJS and platformatic from their first Fetch, the librdkafka bindings from their partition assignment (the group join before it is shown as "join ms").')
   print('ms, client CPU ms, broker CPU ms: medians per pass of wall time, of this process\'s CPU time (all threads) and of the broker\'s (10 ms ticks).')
   for (const s of live.skipped ?? []) print(`skipped ${s.label}: ${s.reason}`)
   for (const t of live.topics) {
@@ -918,7 +930,7 @@ export function printLive(live, print = console.log) {
   // summary and the acceptance figures
   const ids = [...new Map(live.topics.flatMap((t) => t.rows.map((r) => [r.id, r.label]))).entries()]
   print('\n### Live summary: records/s (median)\n')
-  print(`| reader | ${live.topics.map((t) => t.codec).join(' | ')} |`)
+  print(`| reader | ${live.topics.map((t) => t.name ?? t.codec).join(' | ')} |`)
   print(`| --- | ${live.topics.map(() => '---').join(' | ')} |`)
   for (const [id, label] of ids) {
     print(`| ${label} | ${live.topics.map((t) => {
@@ -931,10 +943,19 @@ export function printLive(live, print = console.log) {
     const v = r && f(r)
     return v === undefined || v === null ? '–' : v
   }
+  // the faster of the two librdkafka bindings, per topic
+  const rdkafka = (t) => Math.max(...t.rows.filter((r) => ['confluent', 'node-rdkafka'].includes(r.id) && r.recPerS).map((r) => r.recPerS.median), 0) || undefined
   for (const [id, name] of [['ours', 'ours'], ['ours-threads-2', 'ours with 2 decode threads']]) {
     if (!ids.some(([x]) => x === id)) continue
+    print(`| ${name} × the faster librdkafka binding (target ≥ 1.5×) | ${live.topics.map((t) => cell(t, id, (r) => (r.recPerS && rdkafka(t) ? `${(r.recPerS.median / rdkafka(t)).toFixed(2)}×` : undefined))).join(' | ')} |`)
     print(`| ${name} × kafkajs (target ≥ 3× on compressed topics) | ${live.topics.map((t) => cell(t, id, (r) => r.vs?.kafkajs !== undefined ? `${r.vs.kafkajs.toFixed(2)}×` : undefined)).join(' | ')} |`)
     print(`| ${name} % of raw ceiling (target ≥ 80%) | ${live.topics.map((t) => cell(t, id, (r) => r.ofCeiling !== undefined ? `${(100 * r.ofCeiling).toFixed(0)}%` : undefined)).join(' | ')} |`)
+  }
+  print('\n### Live summary: payload MB/s (median)\n')
+  print(`| reader | ${live.topics.map((t) => t.name ?? t.codec).join(' | ')} |`)
+  print(`| --- | ${live.topics.map(() => '---').join(' | ')} |`)
+  for (const [id, label] of ids) {
+    print(`| ${label} | ${live.topics.map((t) => cell(t, id, (r) => (r.payloadMBps ? fmtNum(r.payloadMBps.median) : r.status))).join(' | ')} |`)
   }
   print(`\n(live: ${(live.totalMs / 1000).toFixed(1)} s, of which producing ${(live.produceMs / 1000).toFixed(1)} s; load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')})`)
 }

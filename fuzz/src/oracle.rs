@@ -77,8 +77,8 @@ pub struct ExpError {
 /// Known decoder issues a campaign may look past, named in the environment variable
 /// `KFD_FUZZ_KNOWN` (comma-separated); by default none is tolerated.
 /// - `zstd-limit-as-corrupt`: a zstd batch that inflates past the decompression limit is reported
-///   `Corrupt` (ruzstd rejects a block larger than the window the decoder clamped to the room
-///   left) instead of `DecompressionLimit`.
+///   `Corrupt` (the decoder of 2026-12-01, ruzstd, rejected a block larger than the window it was
+///   clamped to) instead of `DecompressionLimit`. Fixed since; kept to replay old campaigns.
 pub fn known_issue_tolerated(expected: &ErrView, actual: &ErrView, zstd: bool) -> bool {
     static KNOWN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let known = KNOWN.get_or_init(|| std::env::var("KFD_FUZZ_KNOWN").unwrap_or_default());

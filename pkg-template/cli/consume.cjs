@@ -107,7 +107,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   const from = parseFrom(o.from, now);
   const until = parseUntil(o.until, now);
   let values = command === 'consume' ? valueDecoderFrom(o) : null;
-  const filter = command === 'consume' ? recordFilter(o, values) : null;
+  const filter = command === 'consume' ? recordFilter(o) : null;
   const report = new ValueReport();
   if (command === 'capture') prepareDirectory(o.out);
   // %{key:json} and %{value:json} print decoded data: decoded as auto does when no option says how

@@ -24,7 +24,7 @@ const usage = `kafka-fetch-decoder [decode] [FILE] [options]
   --api-version N       FetchResponse version of the frame, ${VERSIONS.min}-${VERSIONS.max} (default: api_version of FILE's
                         .json beside it, as in captures written by \`capture\`)
   --no-header           the frame starts at the response body (no correlation id; also when the
-                        .json beside FILE says \"header\": false)
+                        .json beside FILE says "header": false)
   --record-set          read FILE as a record set even if it is not named .log
   --json                one JSON object per record and line (offsets and timestamps as strings)
   --encoding E          bytes in --json and csv: base64 (default), utf8 (text; bytes that are not
@@ -88,7 +88,7 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   }
   const file = positionals[0] ?? SAMPLE;
   let values = valueDecoderFrom(options);
-  const filter = recordFilter(options, values);
+  const filter = recordFilter(options);
   // %{key:json} and %{value:json} print decoded data: decoded as auto does when no option says how
   if (!values && formatDecodes(options)) values = autoDecoder();
   const bytes = readInput(file);

@@ -101,6 +101,7 @@ function sandboxOf(expression, timeoutMs, strict) {
       for (let start = 0; start < records.length; start += SLICE) {
         const slice = records.slice(start, start + SLICE);
         sandbox.write(topic, partition, slice);
+        /** @type {{ marks?: string, at?: number, name?: string, message?: string, why?: string }} */
         let answer;
         try {
           answer = sandbox.call(0, slice.length, timeoutMs);
@@ -140,7 +141,7 @@ const threw = (topic, partition, r, e) => new RunError(`--filter threw on the re
  * records }. --filter reads keys and values decoded by the value options when there are some,
  * else as JSON or text, in the sandbox, when the expression asks for them.
  */
-function recordFilter(o, values) {
+function recordFilter(o) {
   const grep = grepOf(o);
   if (o.filterTimeoutMs !== undefined && o.filter === undefined) throw new UsageError('--filter-timeout-ms goes with --filter EXPR');
   if (o.filterStrict && o.filter === undefined) throw new UsageError('--filter-strict goes with --filter EXPR');

@@ -118,11 +118,13 @@ class RecordWriter {
     return this.format !== 'arrow' || this.decoded;
   }
 
+  /** @param {{ topic?: string, partition?: number, records: object[], source?: object }} part */
   async write({ topic, partition, records, source }) {
     if (this.format === 'arrow') {
       this.arrow ??= arrowWriter(this);
       const { toArrow } = require('../arrow-node.cjs');
-      await this.arrow.write(toArrow(source, { decoded: this.decoded, topic: String(topic) }));
+      this.arrow.write(toArrow(source, { decoded: this.decoded, topic: String(topic) }));
+      await this.drained();
       return;
     }
     await this.writeText(this.text.lines(topic, partition, records, source?.brokerId ?? -1), records.length);
@@ -138,7 +140,13 @@ class RecordWriter {
 
   async send(bytes) {
     if (!bytes.length) return;
-    if (!this.out.write(bytes)) await new Promise((resolve) => this.out.once('drain', resolve));
+    this.out.write(bytes);
+    await this.drained();
+  }
+
+  /** Resolves at once, or when the output has taken what was queued past its high-water mark. */
+  drained() {
+    return this.out.writableNeedDrain ? new Promise((resolve) => this.out.once('drain', resolve)) : undefined;
   }
 
   /** Ends the output: Arrow's end-of-stream marker (a schema first if nothing came), a file closed. */
@@ -157,9 +165,12 @@ class RecordWriter {
   }
 }
 
+/** Arrow's stream writer, its pieces queued on the output as they come (write() awaits the queue). */
 function arrowWriter(w) {
   const { ArrowStreamWriter } = require('../arrow-node.cjs');
-  return new ArrowStreamWriter((bytes) => w.send(bytes));
+  return new ArrowStreamWriter((bytes) => {
+    if (bytes.length) w.out.write(bytes);
+  });
 }
 
 function openFile(file) {
@@ -169,8 +180,10 @@ function openFile(file) {
   } catch (e) {
     throw new UsageError(`--out ${file}: cannot write it (${e.code === 'ENOENT' ? 'no such directory' : e.code ?? e.message})`);
   }
-  const stream = fs.createWriteStream(null, { fd });
-  stream.on('error', (e) => {
+  // up to 16 MiB queued before a write waits: the file is written on libuv's threads while the
+  // next records are fetched and decoded, instead of after each partition's records
+  const stream = fs.createWriteStream(null, { fd, highWaterMark: 16 * 1024 * 1024 });
+  stream.on('error', (/** @type {NodeJS.ErrnoException} */ e) => {
     process.stderr.write(`kafka-fetch-decoder: --out ${file}: ${e.code ?? e.message}\n`);
     process.exit(1);
   });

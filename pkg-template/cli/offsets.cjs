@@ -44,7 +44,8 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   }
   if (!o.topic) throw new UsageError('--topic NAME is required');
   const at = parseAt(o.at);
-  const byTime = typeof at === 'object';
+  const time = typeof at === 'object' ? at.time : null;
+  const byTime = time !== null;
   const client = new KafkaClient({ ...clientOptions(o), retries: 2 });
   const lines = [];
   const none = [];
@@ -71,7 +72,7 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   }
   out.write(lines.length ? `${lines.join('\n')}\n` : '');
   if (none.length) {
-    err.write(`kafka-fetch-decoder: offsets: no record stamped at or after ${new Date(at.time).toISOString()} in ${none.join(', ')}: the time is after their last record, or the broker looks no time up\n`);
+    err.write(`kafka-fetch-decoder: offsets: no record stamped at or after ${new Date(time).toISOString()} in ${none.join(', ')}: the time is after their last record, or the broker looks no time up\n`);
   }
   return 0;
 }

@@ -26,6 +26,7 @@ function preview(bytes, width) {
 
 // [name, width, whether a longer value is cut]: text is cut with an ellipsis; numbers never are (an
 // offset past the column's width widens its row rather than print as another offset)
+/** @type {[name: string, width: number, cut: boolean][]} */
 const COLUMNS = [['topic', 20, true], ['part', 4, false], ['offset', 8, false], ['time', 24, false], ['key', 16, true],
   ['value', 40, true], ['hdrs', 4, false], ['codec', 6, true], ['flags', 12, true]];
 const cell = (value, [, width, cut]) => {

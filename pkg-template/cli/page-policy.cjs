@@ -24,7 +24,7 @@ const STARTS = /(\/|\.html|\/www\/(worker|analysis-worker|js-worker)\.js|\/duckd
 
 /** The hash sources of the inline scripts of `indexHtml` (the page's import map), for script-src. */
 function inlineScriptHashes(indexHtml) {
-  let html = '';
+  let html;
   try {
     html = fs.readFileSync(indexHtml, 'utf8');
   } catch {

@@ -6,7 +6,12 @@
 const { arrowIPC } = require('../arrow-node.cjs');
 const { scanInternals } = require('../lib.cjs');
 
-/** The matches of a chunk as a table (the scan's matchesTable); `hive`: without topic and partition. */
+/**
+ * The matches of a chunk as a table (the scan's matchesTable); `hive`: without topic and partition.
+ * @param {object} chunk
+ * @param {object[]} matched
+ * @param {{ decoded: boolean, hive?: boolean }} how
+ */
 function matchesTable(chunk, matched, { decoded, hive }) {
   const table = scanInternals.matchesTable(chunk, matched, decoded);
   // Hive readers take topic and partition from the path, and refuse a column of the same name

@@ -15,7 +15,7 @@ const valuesAsked = (o) => Boolean(o.schemaRegistry || o.keyFormat || o.valueFor
  * The output of scan options `o`: { kind (what the workers make: text, arrow, parquet or none),
  * decoded, terminal, parquet, write(range, payload), end(run) }.
  */
-function scanOutput(o, question, out, err) {
+function scanOutput(o, question, out) {
   const { format, aggregate, latest } = question;
   const decoded = valuesAsked(o) || formatDecodes(o);
   const terminal = !o.out && Boolean(out.isTTY);
@@ -55,10 +55,16 @@ function scanOutput(o, question, out, err) {
     if (!o.out && out.isTTY) throw new UsageError('--format arrow writes binary: give --out FILE, or pipe it');
     const target = o.out ? openFile(o.out) : out;
     const { ArrowStreamWriter } = require('../arrow-node.cjs');
-    const writer = new ArrowStreamWriter((bytes) => send(target, bytes));
+    // the pieces queued on the output as they come; a worker waits only while it holds too much
+    const writer = new ArrowStreamWriter((bytes) => {
+      if (bytes.length) target.write(bytes);
+    });
     return {
       kind: 'arrow', decoded, terminal,
-      write: (range, payload) => writer.writeIPC(payload.ipc, payload.topics),
+      write(range, payload) {
+        writer.writeIPC(payload.ipc, payload.topics);
+        return target.writableNeedDrain ? new Promise((resolve) => target.once('drain', resolve)) : undefined;
+      },
       async end(run) {
         if (!writer.started) {
           const { toArrow } = require('../arrow-node.cjs');

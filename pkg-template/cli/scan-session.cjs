@@ -22,7 +22,7 @@ async function cliSession(spec) {
   // the output prints decoded keys and values (a format string's %{value:json}); a Where reads JSON
   // and text itself, and by the value options' schemas when they are given
   if (!values && spec.decoded) values = autoDecoder();
-  const js = recordFilter({ filter: o.filter, filterTimeoutMs: o.filterTimeoutMs, filterStrict: o.filterStrict }, values);
+  const js = recordFilter({ filter: o.filter, filterTimeoutMs: o.filterTimeoutMs, filterStrict: o.filterStrict });
   if (js?.values && !values) values = js.values;
   const session = {
     ...scanInternals.commonSession(spec),

@@ -137,7 +137,7 @@ async function run(argv, out = process.stdout, err = process.stderr) {
       ...(question.shard ? { shard: `${question.shard.index}/${question.shard.count}` } : (from.shard ? { shard: from.shard } : {})),
     };
     if (resumed) checkQuestion(starting.scan.question, question.recorded);
-    return await runScan({ o, client, clientOpts, coverage, scanInfo, question, out, err, label });
+    return await runScan({ o, clientOpts, coverage, scanInfo, question, out, err, label });
   } catch (e) {
     if (e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT') throw new UsageError(e.message);
     if (e instanceof KafkaClientError || e instanceof KafkaDecodeError) {
@@ -194,7 +194,7 @@ function checkOptions(o) {
   };
   if (o.latestPerKey && o.asOf !== undefined) {
     // the compacted view as of T: each partition up to its first record stamped after T
-    const asOf = parseUntil(o.asOf, now);
+    const asOf = /** @type {{ time?: number }} a time or not (checked below) */ (parseUntil(o.asOf, now));
     if (asOf?.time === undefined) throw new UsageError(`--as-of is a time (ISO-8601, -1h, now, e@MS), got '${o.asOf}'`);
     if (o.until === undefined) planInput.until = { time: asOf.time + 1 };
   }
@@ -202,7 +202,7 @@ function checkOptions(o) {
   const grep = o.grep === undefined ? null : { pattern: o.grep, in: o.grepIn ?? null };
   return {
     format, shard, aggregate, planInput, asked,
-    latest: o.latestPerKey ? { asOf: o.asOf === undefined ? null : parseUntil(o.asOf, now).time } : null,
+    latest: o.latestPerKey ? { asOf: o.asOf === undefined ? null : /** @type {{ time: number }} checked above */ (parseUntil(o.asOf, now)).time } : null,
     filters: { key: null, grep, where },
     // what a resumed scan must ask again (or leave out): its matches would differ otherwise
     recorded: { where, grep, filter: o.filter ?? null, key: o.key ?? null, latestPerKey: Boolean(o.latestPerKey), aggregate },
@@ -267,7 +267,7 @@ function checkQuestion(recorded, now) {
   }
 }
 
-async function runScan({ o, client, clientOpts, coverage, scanInfo, question, out, err, label }) {
+async function runScan({ o, clientOpts, coverage, scanInfo, question, out, err, label }) {
   const recorded = scanInfo.question ?? question.recorded;
   // a resumed scan asks its file's question where the command line leaves it out
   const effective = { ...o };
@@ -282,7 +282,7 @@ async function runScan({ o, client, clientOpts, coverage, scanInfo, question, ou
     grep: effective.grep === undefined ? null : { pattern: effective.grep, in: effective.grepIn ?? null },
     where: effective.where ?? null,
   };
-  const output = scanOutput(effective, question, out, err);
+  const output = scanOutput(effective, question, out);
   // keys and values decoded where the output prints them so (a Where reads JSON and text itself)
   const decoded = Boolean(output.decoded);
   const run = new scanInternals.ScanRun({

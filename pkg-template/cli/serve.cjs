@@ -123,6 +123,7 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   }
   const listen = command === 'relay' ? o.listen ?? '127.0.0.1:8081' : `127.0.0.1:${o.port ?? 8080}`;
   if (!/^(\[[0-9a-fA-F:]+\]|[\w.-]+):\d{1,5}$/.test(listen)) throw new UsageError(`--listen is HOST:PORT, got '${listen}'`);
+  /** @type {Parameters<typeof startRelay>[0]} */
   const options = {
     ...clientOptions(o),
     listen,

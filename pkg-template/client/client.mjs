@@ -23,6 +23,8 @@ import { waitFor } from './wait-for.mjs';
 import { brokers, describeConfigs } from './cluster.mjs';
 import { describeGroup, listGroups } from './groups.mjs';
 import { waitForLag } from './wait-for-lag.mjs';
+/** @import { DescribeGroupOptions, KafkaClient as Declared, ListOffsetsOptions } from '../index.d.ts' */
+/** @typedef {{ signal?: AbortSignal }} SignalOption the options of a call that takes only a signal */
 
 // ListOffsets timestamps
 const LATEST = -1n;
@@ -215,7 +217,7 @@ export class KafkaClient {
    * errorCode, errorName, isInternal, partitions: [{ partition, leader, leaderEpoch, replicas, isr,
    * errorCode, errorName, offlineReplicas }] }] }. `signal` (an AbortSignal) abandons the request.
    */
-  async metadata(topics = null, { signal } = {}) {
+  async metadata(topics = null, /** @type {SignalOption} */ { signal } = {}) {
     const op = this.#operation(signal, 'metadata');
     try {
       return await abortable(this.#metadata(topics, op.signal), op.signal);
@@ -304,7 +306,7 @@ export class KafkaClient {
    * `int64: 'bigint'` BigInts, as records' int64 values; a time after the last record (or a broker
    * that looks no time up) gives offset -1. `signal` (an AbortSignal) abandons the lookup.
    */
-  async listOffsets(topic, { partitions, at = 'latest', isolationLevel = 'read_uncommitted', int64 = 'number', signal } = {}) {
+  async listOffsets(topic, /** @type {ListOffsetsOptions} */ { partitions, at = 'latest', isolationLevel = 'read_uncommitted', int64 = 'number', signal } = {}) {
     if (int64 !== 'number' && int64 !== 'bigint') throw new KafkaClientError('INVALID_ARGUMENT', `listOffsets: int64 must be 'number' or 'bigint', got '${int64}'`);
     const timestamp = kafkaTimestamp(at);
     const op = this.#operation(signal, 'listOffsets');
@@ -367,7 +369,7 @@ export class KafkaClient {
    * the decoded FetchResponse (decode options from `decode`); `raw: true` keeps `frame`. `signal`
    * (an AbortSignal) abandons it.
    */
-  async fetch(topic, partitions, { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false, signal } = {}) {
+  async fetch(topic, partitions, /** @type {Parameters<Declared['fetch']>[2]} */ { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false, signal } = {}) {
     const op = this.#operation(signal, 'fetch');
     try {
       const answers = await abortable(this.#fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel, signal: op.signal }), op.signal);
@@ -504,7 +506,7 @@ export class KafkaClient {
   // ---- the cluster beside the records: groups, configs, brokers (read, never written) ------------
 
   /** Every consumer group: [{ groupId, protocolType, state, type, coordinator }] (client/groups.mjs). */
-  listGroups({ signal } = {}) {
+  listGroups(/** @type {SignalOption} */ { signal } = {}) {
     return this.#run('listGroups', signal, (s) => listGroups(this.#admin, s));
   }
 
@@ -512,7 +514,7 @@ export class KafkaClient {
    * One group: its state, members and, per partition, committed offset, end offset, lag in records
    * and in time (client/groups.mjs). options: lagTime (true), topics, signal.
    */
-  describeGroup(groupId, { lagTime = true, topics = [], signal } = {}) {
+  describeGroup(groupId, /** @type {DescribeGroupOptions} */ { lagTime = true, topics = [], signal } = {}) {
     if (typeof groupId !== 'string' || groupId === '') throw new KafkaClientError('INVALID_ARGUMENT', 'describeGroup: give a group id (a string)');
     return this.#run('describeGroup', signal, (s) => describeGroup(this.#admin, groupId, { lagTime, topics: [].concat(topics), signal: s }));
   }
@@ -523,12 +525,12 @@ export class KafkaClient {
   }
 
   /** The configuration of a topic or a broker: { topic } or { broker } (client/cluster.mjs). */
-  configs(options = {}) {
+  configs(/** @type {Partial<Parameters<Declared['configs']>[0]>} */ options = {}) {
     return this.#run('configs', options.signal, (s) => describeConfigs(this.#admin, { ...options, signal: s }));
   }
 
   /** The cluster's brokers: { clusterId, controllerId, brokers, via } (client/cluster.mjs). */
-  brokers({ signal } = {}) {
+  brokers(/** @type {SignalOption} */ { signal } = {}) {
     return this.#run('brokers', signal, (s) => brokers(this.#admin, s));
   }
 

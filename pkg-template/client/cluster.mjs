@@ -39,6 +39,8 @@ const BROKER = 4;
  * isSensitive, readOnly, type, documentation, synonyms: [{ name, value, source }] }] } in the
  * broker's order; `source` and `type` are Kafka's names ('DYNAMIC_TOPIC_CONFIG', 'LONG', ...), a
  * sensitive value null. `synonyms`, `documentation`: ask for them (documentation from v3).
+ * @param {import('./groups.mjs').Admin} admin
+ * @param {{ topic?: string, broker?: number | string, synonyms?: boolean, documentation?: boolean, signal?: AbortSignal }} resource
  */
 export async function describeConfigs(admin, { topic, broker, synonyms = false, documentation = false, signal }) {
   if ((topic === undefined) === (broker === undefined)) throw new KafkaClientError('INVALID_ARGUMENT', 'configs: give topic or broker (one of them)');

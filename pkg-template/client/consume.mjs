@@ -23,6 +23,7 @@ import { endPosition, startPosition } from './start.mjs';
 const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'until', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
   'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'onWait', 'values', 'signal'];
 
+/** @type {Omit<import('../index.d.ts').ConsumeOptions, 'topic'>} */
 const CONSUME_DEFAULTS = {
   partitions: undefined, from: 'earliest', until: null, untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
   maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, onWait: null, values: null, signal: undefined,
@@ -31,12 +32,16 @@ const CONSUME_DEFAULTS = {
 // Rounds in a row that may leave a partition where it was while its broker says there is more.
 const STALLED_ROUNDS = 20;
 
-/** The consume options, checked, with their defaults. */
+/**
+ * The consume options, checked, with their defaults; `values` made a ValueDecoder.
+ * @typedef {Omit<import('../index.d.ts').ConsumeOptions, 'values'> & { values: ValueDecoder | null }} ConsumeSettings
+ * @returns {ConsumeSettings}
+ */
 function consumeOptions(options) {
   for (const name of Object.keys(options ?? {})) {
     if (!CONSUME_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown consume option '${name}'; valid: ${CONSUME_OPTIONS.join(', ')}`);
   }
-  const o = { ...CONSUME_DEFAULTS };
+  const o = /** @type {ConsumeSettings} */ ({ ...CONSUME_DEFAULTS });
   // an option given as undefined takes its default
   for (const [name, value] of Object.entries(options ?? {})) if (value !== undefined) o[name] = value;
   if (typeof o.topic !== 'string' || !o.topic) throw new KafkaClientError('INVALID_ARGUMENT', 'consume needs a topic');
@@ -44,7 +49,7 @@ function consumeOptions(options) {
   // the records' keys and values decoded too: a ValueDecoder, or its options
   if (o.values !== null && !(o.values instanceof ValueDecoder)) {
     try {
-      o.values = new ValueDecoder({ int64: o.decode.int64 ?? 'number', ...o.values });
+      o.values = new ValueDecoder({ int64: o.decode.int64 ?? 'number', ...options.values });
     } catch (e) {
       throw new KafkaClientError('INVALID_ARGUMENT', e.message.replace(/^kafka-fetch-decoder: /, ''), { cause: e });
     }

@@ -20,9 +20,8 @@ let nextId = 0;
 let idleTimer = null;
 
 function start(slot) {
-  const worker = new Worker(WORKER);
+  const worker = Object.assign(new Worker(WORKER), { inFlight: 0 }); // inFlight: decodes it holds
   worker.unref();
-  worker.inFlight = 0;
   worker.on('message', ({ id, data, error }) => {
     const w = waiting.get(id);
     if (!w) return;

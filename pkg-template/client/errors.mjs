@@ -12,6 +12,12 @@ export class KafkaClientError extends Error {
    *   Kafka broker) | NO_PROGRESS (a partition that stays put while its broker says there is more)
    *   | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT | NOT_FOUND (waitFor: the pass ended
    *   without a match) | ORIGIN_REFUSED (the relay does not allow the page's origin)
+   *
+   * @param {import('../index.d.ts').KafkaClientErrorCode | 'TARGET_REFUSED'} code TARGET_REFUSED: the relay's own (it
+   *   closes the socket with it, relay.mjs), never thrown to users
+   * @param {string} message
+   * @param {{ broker?: string | null, topic?: string | null, partition?: number | null, errorCode?: number | null,
+   *   errorName?: string | null, cause?: unknown }} [about] where it failed, and the error that caused it
    */
   constructor(code, message, { broker = null, topic = null, partition = null, errorCode = null, errorName = null, cause } = {}) {
     super(printable(message), cause === undefined ? undefined : { cause });

@@ -12,6 +12,11 @@ import { abortable } from './abort.mjs';
 import { KafkaClientError } from './errors.mjs';
 import { encode } from './protocol.mjs';
 
+/**
+ * @typedef {{ options: { clientId: string } & Record<string, any>, anyBroker: Function, connectionTo: Function,
+ *   metadata: Function, topic: Function, listOffsets: Function, fetch: Function, withRetries: Function }} Admin
+ */
+
 /** The connection to `groupId`'s coordinator, and its node id. */
 async function coordinatorOf(admin, groupId, signal) {
   const { connection, version, frame } = await admin.anyBroker('FindCoordinator', (v, id) => encode.findCoordinator(v, id, admin.options.clientId, [groupId]), signal);
@@ -138,6 +143,9 @@ const byTopicPartition = (a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ?
  * other (their offsets asked for by partition). `lag` is null without a committed offset; `lagMs`
  * (with `lagTime`, the default) is how long the first record not yet consumed has waited (0 when
  * there is none; null where it cannot be read).
+ * @param {Admin} admin
+ * @param {string} groupId
+ * @param {{ lagTime?: boolean, topics?: string[], signal?: AbortSignal }} [options]
  */
 export async function describeGroup(admin, groupId, { lagTime = true, topics = [], signal } = {}) {
   const { clientId } = admin.options;

@@ -26,6 +26,7 @@ function connect({ host, port, tls: tlsOptions, timeoutMs }) {
         const chunk = buffer.subarray(0, length);
         if (deliver) deliver(chunk);
         else early.push(Uint8Array.prototype.slice.call(chunk));
+        return true; // keep reading
       },
     };
     const socket = secure

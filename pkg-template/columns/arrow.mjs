@@ -6,8 +6,8 @@
 // Keys, values and header values are Arrow's view types (BinaryView, Utf8View): 16 bytes a value,
 // the bytes themselves inline up to 12, else a reference to where they lie: in the input
 // (uncompressed batches: the caller's own bytes, not copied) or in the call's decompressed bytes
-// (copied out of wasm memory once, for a transient result). `compact()` copies what a table refers
-// to into buffers of its own, for files (no input bytes around the values).
+// (copied out of wasm memory once, for a transient result). compact.mjs makes what a table refers
+// to fit for a file (no frames around the values).
 
 import { chunkSource } from '../client/consume.mjs';
 import { RecordSet, SOURCE } from '../decoder/results.mjs';
@@ -27,8 +27,8 @@ export function toArrow(input, options = {}) {
   const f = arrowLibrary();
   const schema = recordSchema(f);
   const parts = [];
-  for (const item of Array.isArray(input) ? input : [input]) parts.push(...rangesOf(item, options.topic ?? ''));
   const decoded = Boolean(options.decoded);
+  for (const item of Array.isArray(input) ? input : [input]) parts.push(...rangesOf(item, options.topic ?? '', decoded));
   // the topic dictionary: this table's topics, each part's records the index of theirs
   const topicIndex = new Map();
   for (const p of parts) {
@@ -55,11 +55,12 @@ export function toArrow(input, options = {}) {
 
 /**
  * The partitions of one result as ranges of its call's columns: [{ topic, partition, columns,
- * start, end, records, index, setStart }]. A consume chunk is the first `recordCount` records of its set.
+ * start, end, records, index, setStart }]. A consume chunk is the first `recordCount` records of its
+ * set; its records are built only for their decoded sides (`decoded`): the columns need none.
  */
-function rangesOf(item, topic) {
+function rangesOf(item, topic, decoded) {
   const chunk = chunkSource(item);
-  if (chunk) return [rangeOf(chunk.set, item.topic, chunk.count, item.records)];
+  if (chunk) return [rangeOf(chunk.set, item.topic, chunk.count, decoded ? item.records : null)];
   if (RecordSet.sourceOf(item)) return [rangeOf(item, topic, null)];
   if (item?.[SOURCE]?.kind === 'response') {
     return item.topics.flatMap((t) => t.partitions.map((p) => rangeOf(p, t.topic ?? t.topicId ?? '', null)));
@@ -120,43 +121,3 @@ function jsonReplacer(key, value) {
   if (value instanceof Uint8Array) return btoa(String.fromCharCode(...value));
   return value;
 }
-
-// ---- compaction, for files -------------------------------------------------------------------------
-
-/**
- * A table whose view columns refer only to bytes of their own: each batch's long values (over 12
- * bytes) copied, in order, into one buffer per column, so that an IPC file holds the records'
- * bytes and nothing of the frames they came in.
- */
-export function compact(table) {
-  const f = arrowLibrary();
-  const columns = table.children.map((col) => new f.Column(col.data.map((b) => compactBatch(f, b)), col.type));
-  return new f.Table(table.schema, columns);
-}
-
-function compactBatch(f, batch) {
-  const { typeId } = batch.type;
-  if (typeId === f.Type.List || typeId === f.Type.Struct) {
-    return new (f.batchType(batch.type))({ ...batchProps(batch), children: batch.children.map((b) => compactBatch(f, b)) });
-  }
-  if (typeId !== f.Type.BinaryView && typeId !== f.Type.Utf8View) return batch;
-  const views = new Int32Array(batch.values.buffer, batch.values.byteOffset, batch.length * 4);
-  let size = 0;
-  for (let k = 0; k < batch.length; k++) if (views[4 * k] > 12) size += views[4 * k];
-  const out = new Int32Array(views);
-  const buffer = new Uint8Array(size);
-  let at = 0;
-  for (let k = 0; k < batch.length; k++) {
-    const len = views[4 * k];
-    if (len <= 12) continue;
-    const src = batch.data[views[4 * k + 2]];
-    const from = views[4 * k + 3];
-    buffer.set(src.subarray(from, from + len), at);
-    out[4 * k + 2] = 0;
-    out[4 * k + 3] = at;
-    at += len;
-  }
-  return new (f.batchType(batch.type))({ ...batchProps(batch), values: new Uint8Array(out.buffer), data: [buffer] });
-}
-
-const batchProps = (b) => ({ type: b.type, length: b.length, nullCount: b.nullCount, validity: b.validity ?? new Uint8Array(0), values: b.values, offsets: b.offsets, children: b.children, data: b.data });

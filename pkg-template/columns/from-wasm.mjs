@@ -6,6 +6,7 @@
 // record but where a cut falls inside a byte of a bitmap.
 
 import { contract } from '../decoder/contract.mjs';
+import { recordRuns } from './compact.mjs';
 import { arenaOf, arraysOf } from './copies.mjs';
 import { batchOf, NO_BYTES } from './schema.mjs';
 import { countNulls } from './views.mjs';
@@ -46,13 +47,15 @@ export function fromWasmArrays(f, schema, topic, c, parts) {
   const first = headerOffsets[0];
   const h = headerOffsets[n] - first;
   if (first !== 0) headerOffsets = headerOffsets.map((o) => o - first);
+  const runStarts = recordRunStarts(c, parts);
+  const headerStarts = runStarts.map((k) => headerOffsets[k]);
   const itemType = field('headers').type.children[0].type;
   const [keyField, valueField] = itemType.children;
   const item = new (f.batchType(itemType))({
     type: itemType, length: h, nullCount: 0, validity: NO_BYTES,
     children: [
-      batch(keyField, first, h, views('headerKey', first, h), true, null),
-      batch(valueField, first, h, views('headerValue', first, h), true, 'headerValueValidity', headers),
+      recordRuns(batch(keyField, first, h, views('headerKey', first, h), true, null), headerStarts),
+      recordRuns(batch(valueField, first, h, views('headerValue', first, h), true, 'headerValueValidity', headers), headerStarts),
     ],
   });
   const { topics, partitions } = topicAndPartition(parts, n);
@@ -62,8 +65,8 @@ export function fromWasmArrays(f, schema, topic, c, parts) {
     B('offset', typed(BigInt64Array, 'offset', start, n)),
     B('timestamp', typed(BigInt64Array, 'timestamp', start, n), false, 'timestampValidity'),
     B('timestamp_type', typed(Int8Array, 'timestampType', start, n)),
-    B('key', views('key', start, n), true, 'keyValidity'),
-    B('value', views('value', start, n), true, 'valueValidity'),
+    recordRuns(B('key', views('key', start, n), true, 'keyValidity'), runStarts),
+    recordRuns(B('value', views('value', start, n), true, 'valueValidity'), runStarts),
     batchOf(f, field('headers'), n, { offsets: headerOffsets, children: [item] }),
     B('leader_epoch', typed(Int32Array, 'leaderEpoch', start, n)),
     B('compression', typed(Int8Array, 'compression', start, n)),
@@ -73,6 +76,22 @@ export function fromWasmArrays(f, schema, topic, c, parts) {
     B('control_type', typed(Int8Array, 'controlType', start, n), false, 'controlTypeValidity'),
     B('is_aborted', cutBits(bytes('isAborted'), start, n)),
   ];
+}
+
+/**
+ * The rows (from the first of `parts`) where runs of records start that nothing was left out of
+ * between them (compact.mjs): each part (a partition), cut where a record batch ends, since the
+ * decoder drops whole batches (aborted transactions under read_committed, their markers).
+ */
+function recordRunStarts(c, parts) {
+  const starts = [];
+  const batchAt = c.batchIndex;
+  let row = 0;
+  for (const p of parts) {
+    for (let k = p.start; k < p.end; k++) if (k === p.start || batchAt[k] !== batchAt[k - 1]) starts.push(row + k - p.start);
+    row += p.end - p.start;
+  }
+  return starts.length ? starts : [0];
 }
 
 /** Bits from..from+count of a bitmap: a view where `from` starts a byte, else a copy. */

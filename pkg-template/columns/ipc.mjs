@@ -1,12 +1,12 @@
 // Arrow IPC, the stream format, from the column layer's tables: all at once (arrowIPC), or written
 // as the records come (ArrowStreamWriter: the schema and the dictionaries once, then each table's
 // record batches, then the end-of-stream marker), so that a topic larger than memory streams through
-// a bounded buffer. The data is compacted first (arrow.mjs compact): a file holds the records' bytes.
+// a bounded buffer. The data is made fit for a file first (compact.mjs forStream): the records' bytes.
 // The topic dictionary is each table's own: when a table's topics differ from the last one written,
 // its topic dictionary goes before its batches and replaces the one before (as the stream format
 // allows; a reader maps each batch's topic indices through the dictionary in force).
 
-import { compact } from './arrow.mjs';
+import { forStream } from './compact.mjs';
 import { arrowLibrary } from './library.mjs';
 
 const CONTINUATION = 0xffffffff;
@@ -14,15 +14,18 @@ const END_OF_STREAM = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
 const DICTIONARY_BATCH = 2; // Arrow's MessageHeader.DictionaryBatch
 const RECORD_BATCH = 3; // Arrow's MessageHeader.RecordBatch
 
-/** The Arrow IPC stream of a table from toArrow, its data compacted. */
+/** The Arrow IPC stream of a table from toArrow, its data made fit for a file. */
 export function arrowIPC(table) {
-  return arrowLibrary().tableToIPC(compact(table), { format: 'stream' });
+  return arrowLibrary().tableToIPC(forStream(table), { format: 'stream' });
 }
 
 /**
  * Writes Arrow IPC, the stream format, table by table: `write(table)` for each toArrow table (the
  * same columns each time), `end()` once. `sink(bytes)` is called with each piece, in order (a
- * file's write, a socket's); what it returns is passed back (a promise to await, for backpressure).
+ * file's write, a socket's): a table's pieces are its messages' metadata and its buffers themselves,
+ * not copied into one (the sink may keep them: they are the table's own memory, never reused).
+ * What the sink returns for a table's last piece is passed back (a promise to await, for
+ * backpressure).
  */
 export class ArrowStreamWriter {
   constructor(sink) {
@@ -35,7 +38,7 @@ export class ArrowStreamWriter {
 
   write(table) {
     if (table.numRows === 0 && this.started) return undefined;
-    return this.writeIPC(arrowIPC(table), topicsOf(table), table.numRows);
+    return this.#send(messagesOf(table), topicsOf(table), table.numRows);
   }
 
   /**
@@ -43,22 +46,21 @@ export class ArrowStreamWriter {
    * dictionary (topicsOf), `rows` its rows.
    */
   writeIPC(bytes, topics, rows = 0) {
+    return this.#send(messagesIn(bytes), topics, rows);
+  }
+
+  #send(messages, topics, rows) {
     if (this.ended) throw new Error('kafka-fetch-decoder: ArrowStreamWriter.write after end()');
     this.rows += rows;
-    // the first table's stream whole but its end; the others' record batches only: their schema
-    // and the other dictionaries (the contract's name tables) are the first one's
-    const pieces = this.started ? laterMessages(bytes, topics !== this.topics) : [bytes.subarray(0, bytes.length - END_OF_STREAM.length)];
+    // the first table's messages (the schema, the dictionaries, its record batches); the others'
+    // record batches only, and their topic dictionary when it differs: their schema and the other
+    // dictionaries (the contract's name tables) are the first one's
+    const sent = this.started ? laterMessages(messages, topics !== this.topics) : messages;
     this.topics = topics;
     this.started = true;
-    const size = pieces.reduce((s, p) => s + p.length, 0);
-    if (pieces.length === 1) return this.sink(pieces[0]);
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const p of pieces) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return this.sink(out);
+    let last;
+    for (const m of sent) for (const piece of m.pieces) last = this.sink(piece);
+    return last;
   }
 
   /** Ends the stream; a stream of no table at all still gets a schema (write an empty table first). */
@@ -76,30 +78,66 @@ export function topicsOf(table) {
 }
 
 /**
- * The messages of a later table's IPC stream that go into the stream being written: its record
- * batches, and with `withTopics` its first dictionary (the topic's: the schema's first column).
- * Each message is the continuation marker, the length of its metadata (a flatbuffers Message: its
- * header type and body length say what it is and how long its body is), the metadata, the body.
+ * A table's IPC messages as flechette writes them, piece by piece, to a sink (forStream first):
+ * [{ type, pieces }], the end-of-stream marker left out. Each message is the continuation marker,
+ * the length of its metadata (a flatbuffers Message: its header type and body length say what it is
+ * and how long its body is), the metadata, the body; flechette writes the first three as one piece.
  */
-function laterMessages(bytes, withTopics) {
-  let firstDictionary = true;
+function messagesOf(table) {
+  const messages = [];
+  let message = null;
+  let left = 0; // bytes of the current message still to come
+  const sink = {
+    write(bytes) {
+      if (left === 0) {
+        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        const metaLength = startOfMessage(view, 0);
+        if (metaLength === 0) return; // the end-of-stream marker
+        const { headerType, bodyLength } = messageFields(view, 8);
+        message = { type: headerType, pieces: [] };
+        messages.push(message);
+        left = 8 + metaLength + bodyLength;
+      }
+      message.pieces.push(bytes);
+      left -= bytes.length;
+    },
+    pad(count) {
+      this.write(new Uint8Array(count));
+    },
+    finish: () => null,
+  };
+  arrowLibrary().tableToIPC(forStream(table), { format: 'stream', sink });
+  return messages;
+}
+
+/** The messages of IPC stream bytes, as messagesOf gives them (a piece each). */
+function messagesIn(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = [];
   for (let at = 0; at + 8 <= bytes.length;) {
-    if (view.getUint32(at, true) !== CONTINUATION) throw new Error('kafka-fetch-decoder: an IPC message without its continuation marker');
-    const metaLength = view.getInt32(at + 4, true);
+    const metaLength = startOfMessage(view, at);
     if (metaLength === 0) break; // the end-of-stream marker
-    const meta = at + 8;
-    const { headerType, bodyLength } = messageFields(view, meta);
-    const end = meta + metaLength + bodyLength;
-    if (headerType === RECORD_BATCH) out.push(bytes.subarray(at, end));
-    if (headerType === DICTIONARY_BATCH) {
-      if (firstDictionary && withTopics) out.push(bytes.subarray(at, end));
-      firstDictionary = false;
-    }
+    const { headerType, bodyLength } = messageFields(view, at + 8);
+    const end = at + 8 + metaLength + bodyLength;
+    out.push({ type: headerType, pieces: [bytes.subarray(at, end)] });
     at = end;
   }
   return out;
+}
+
+/** The metadata length of the message at `at` (0: the end-of-stream marker), after its continuation marker. */
+function startOfMessage(view, at) {
+  if (view.getUint32(at, true) !== CONTINUATION) throw new Error('kafka-fetch-decoder: an IPC message without its continuation marker');
+  return view.getInt32(at + 4, true);
+}
+
+/**
+ * The messages of a later table that go into the stream being written: its record batches, and
+ * with `withTopics` its first dictionary (the topic's: the schema's first column).
+ */
+function laterMessages(messages, withTopics) {
+  const firstDictionary = messages.find((m) => m.type === DICTIONARY_BATCH);
+  return messages.filter((m) => m.type === RECORD_BATCH || (withTopics && m === firstDictionary));
 }
 
 /** Message.header_type (field 1, a ubyte) and Message.bodyLength (field 3, a long) of a flatbuffers Message at `at`. */

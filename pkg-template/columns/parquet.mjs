@@ -3,7 +3,6 @@
 // pays). Chosen by measurement over a JavaScript writer (benches/README.md, "Parquet"): about 3x its
 // speed, and zstd, which it has not.
 
-import { compact } from './arrow.mjs';
 import { ArrowStreamWriter } from './ipc.mjs';
 
 const CODECS = { zstd: 'ZSTD', snappy: 'SNAPPY', none: 'UNCOMPRESSED' };
@@ -34,7 +33,7 @@ export async function toParquet(tables, { compression = 'zstd' } = {}) {
   const pw = await parquetLibrary();
   const pieces = [];
   const writer = new ArrowStreamWriter((bytes) => { pieces.push(bytes); });
-  for (const t of Array.isArray(tables) ? tables : [tables]) writer.write(compact(t));
+  for (const t of Array.isArray(tables) ? tables : [tables]) writer.write(t);
   writer.end();
   const ipc = concat(pieces);
   const table = pw.Table.fromIPCStream(ipc);

@@ -12,12 +12,17 @@ import { topicField } from './schema.mjs';
  * The rows `picks` ({ table: Int32Array, row: Int32Array }: which table, which row of it) of
  * `tables` (toArrow's, with the same fields) as one table; `picks` may also be the rows of a single
  * table (an array of row numbers).
+ * @param {object | object[]} tables
+ * @param {ArrayLike<number> | { table: ArrayLike<number>, row: ArrayLike<number> }} picks
  */
 export function takeRows(tables, picks) {
   const list = Array.isArray(tables) ? tables : [tables];
-  const p = ArrayBuffer.isView(picks) || Array.isArray(picks) ? { table: new Int32Array(picks.length), row: Int32Array.from(picks) } : picks;
+  const p = ArrayBuffer.isView(picks) || Array.isArray(picks) ? rowsOf(/** @type {ArrayLike<number>} */ (picks)) : picks;
   return takeFrom(arrowLibrary(), list, p);
 }
+
+/** Rows of a single table as picks. */
+const rowsOf = (rows) => ({ table: new Int32Array(rows.length), row: Int32Array.from(rows) });
 
 function takeFrom(f, tables, picks) {
   const n = picks.table.length;

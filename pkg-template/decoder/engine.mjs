@@ -70,6 +70,7 @@ function withEngine(call) {
   } catch (e) {
     if (typeof e !== 'string') throw replaceEngineAfter(e);
     const info = JSON.parse(e);
+    // eslint-disable-next-line preserve-caught-error -- the wasm side throws its error as JSON text: all of it is here
     if (info.code === 'RANGE') throw new RangeError(info.message);
     throw new KafkaDecodeError(info);
   }

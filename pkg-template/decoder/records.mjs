@@ -4,43 +4,64 @@
 
 import { base64, copyBytes, jsonInt64, utf8 } from './bytes.mjs';
 
+// the fields every record has, as declared (own properties or getters, set by the subclasses)
+/** @typedef {import('../index.d.ts').KafkaRecord<import('../index.d.ts').Int64>} RecordFields */
+
 /**
  * A record. Its fields are `offset`, `timestamp`, `key`, `value`, `headers` ([{ key, value }] in
  * wire order, duplicates kept), `batch` (shared by the records of a batch), `leaderEpoch`,
  * `isControl` and `controlType`; the methods help with text and headers.
  */
 export class KafkaRecord {
-  /** The key as UTF-8 text (null for a null key). */
+  /**
+   * The key as UTF-8 text (null for a null key).
+   * @this {RecordFields}
+   */
   keyText() {
     const k = this.key;
     return k === null ? null : utf8.decode(k);
   }
 
-  /** The value as UTF-8 text (null for a null value). */
+  /**
+   * The value as UTF-8 text (null for a null value).
+   * @this {RecordFields}
+   */
   valueText() {
     const v = this.value;
     return v === null ? null : utf8.decode(v);
   }
 
-  /** The value parsed as JSON (null for a null value; a SyntaxError if it is not JSON). */
+  /**
+   * The value parsed as JSON (null for a null value; a SyntaxError if it is not JSON).
+   * @this {RecordFields}
+   */
   valueJson() {
     const text = this.valueText();
     return text === null ? null : JSON.parse(text);
   }
 
-  /** The last value of header `key` (as Kafka's `lastHeader`), null for a null value, undefined if absent. */
+  /**
+   * The last value of header `key` (as Kafka's `lastHeader`), null for a null value, undefined if absent.
+   * @this {RecordFields}
+   */
   header(key) {
     const headers = this.headers;
     for (let i = headers.length - 1; i >= 0; i--) if (headers[i].key === key) return headers[i].value;
     return undefined;
   }
 
-  /** Every value of header `key`, in wire order. */
+  /**
+   * Every value of header `key`, in wire order.
+   * @this {RecordFields}
+   */
   headerValues(key) {
     return this.headers.filter((h) => h.key === key).map((h) => h.value);
   }
 
-  /** A plain object with every field and copies of the bytes: keeping it keeps nothing else alive. */
+  /**
+   * A plain object with every field and copies of the bytes: keeping it keeps nothing else alive.
+   * @this {RecordFields}
+   */
   toObject() {
     return {
       offset: this.offset,
@@ -59,6 +80,7 @@ export class KafkaRecord {
    * The JSON form: int64 values as numbers (or strings when they are BigInts), bytes as base64
    * strings (null for null), headers as [{ key, value }]; the batch is left out (a partition's
    * JSON lists its batches), its leader epoch kept; control records add isControl and controlType.
+   * @this {RecordFields}
    */
   toJSON() {
     const out = {
@@ -76,6 +98,7 @@ export class KafkaRecord {
     return out;
   }
 
+  /** @this {RecordFields} */
   [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
     const o = { ...this.toObject(), batch: `[batch ${this.batch.baseOffset}..${this.batch.lastOffset} ${this.batch.compression}]` };
     return `KafkaRecord ${inspect(o, options)}`;

@@ -132,7 +132,7 @@ export class RecordSet {
 
   toJSON() {
     const out = {};
-    for (const k of Object.keys(this)) out[k] = k === 'records' ? this.records : jsonSafe(this[k]);
+    for (const k of Object.keys(this)) out[k] = k === 'records' ? this[k] : jsonSafe(this[k]);
     return out;
   }
 }

@@ -46,7 +46,7 @@ export function grepTest(pattern, places = 'key,value,headers') {
     try {
       re = new RegExp(regex[1], regex[2].replace(/[gy]/g, ''));
     } catch (e) {
-      throw new Error(`--grep ${pattern}: not a regular expression (${e.message})`);
+      throw new Error(`--grep ${pattern}: not a regular expression (${e.message})`, { cause: e });
     }
     test = (bytes, decoded) => re.test(decodedText(decoded) ?? lenient.decode(bytes));
   } else {

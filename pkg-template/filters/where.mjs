@@ -10,6 +10,14 @@
 
 import { rawSkip } from './where-bytes.mjs';
 
+/**
+ * A compiled test, with what it needs in the raw bytes: `need` of a clause ({ side, text } or
+ * null), `needs` of a conjunction (its clauses' needs) and of the whole (per alternative), and the
+ * whole's `skip`.
+ * @typedef {((record: any) => boolean) & { need?: { side: string, text: string } | null | false,
+ *   needs?: any[], skip?: ((record: any) => boolean) | null }} WhereTest
+ */
+
 const ROOTS = ['key', 'value', 'headers', 'topic', 'partition', 'offset', 'timestamp'];
 const OPS = ['==', '!=', '>=', '<=', '>', '<', '=~', '~', '='];
 
@@ -20,6 +28,8 @@ const OPS = ['==', '!=', '>=', '<=', '>', '<', '=~', '~', '='];
  * A record whose bytes hold none of an alternative's texts cannot match it when its key and value
  * are read as JSON or text: `skip(record)` (where-bytes.mjs; null when no alternative needs a text)
  * says so of a record's raw key and value, and scans and the page leave such records unread.
+ * @param {string} source
+ * @returns {WhereTest}
  */
 export function parseWhere(source) {
   const tokens = tokenize(source);
@@ -85,6 +95,7 @@ export function parseWhere(source) {
     } else {
       test = (v) => v !== undefined && v !== null && v !== false;
     }
+    /** @type {WhereTest} */
     const f = (r) => negate !== test(lookup(r, steps));
     f.need = !negate && needOf(steps, t, lastLiteral);
     return f;
@@ -97,6 +108,7 @@ export function parseWhere(source) {
       next();
       parts.push(clause());
     }
+    /** @type {WhereTest} */
     const f = parts.length === 1 ? parts[0] : (r) => parts.every((p) => p(r));
     f.needs = parts.map((p) => p.need).filter(Boolean);
     return f;
@@ -108,6 +120,7 @@ export function parseWhere(source) {
     alternatives.push(conjunction());
   }
   if (peek()) fail('&&, || or the end');
+  /** @type {WhereTest} */
   const test = alternatives.length === 1 ? alternatives[0] : (r) => alternatives.some((p) => p(r));
   test.needs = alternatives.map((a) => a.needs);
   test.skip = rawSkip(test.needs);
@@ -207,7 +220,7 @@ function tokenize(source) {
       try {
         value = new RegExp(source.slice(i + 1, j), flags);
       } catch (e) {
-        throw new Error(`${e.message} (character ${pos + 1})`);
+        throw new Error(`${e.message} (character ${pos + 1})`, { cause: e });
       }
       tokens.push({ kind: 'regex', value, text: source.slice(pos, j + 1 + flags.length), pos });
       i = j + 1 + flags.length;

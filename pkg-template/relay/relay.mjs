@@ -63,6 +63,7 @@ const REGISTRY_PATH = '/registry';
  * HTTP requests: the `ui` command serves the page with it), schemaRegistry ({ url, username,
  * password, token, timeoutMs, maxResponseBytes }: served read-only at /registry). Resolves once
  * listening with { url, relayUrl, registryUrl, origins, close() }.
+ * @param {import('../index.d.ts').KafkaClientOptions & Record<string, any>} [options] node-only.d.ts's RelayOptions
  */
 export async function startRelay(options = {}) {
   const {
@@ -199,7 +200,7 @@ export async function startRelay(options = {}) {
       resolve();
     });
   });
-  const port = server.address().port;
+  const { port } = /** @type {import('node:net').AddressInfo} listening on TCP */ (server.address());
   const host = where.host.includes(':') ? `[${where.host}]` : where.host;
   // the relay's own pages: the names a browser may use for where it listens
   for (const name of new Set([host, ...(isLoopback(where.host) ? LOOPBACK_NAMES : [])])) origins.add(`http://${name}:${port}`);

@@ -15,7 +15,7 @@ export function nodeScanWorker() {
     post: (message, transfer) => worker.postMessage(message, transfer),
     onMessage: (handler) => worker.on('message', handler),
     onExit: (handler) => {
-      worker.on('error', (e) => handler(`error: ${e?.message ?? e}`));
+      worker.on('error', (/** @type {Error} */ e) => handler(`error: ${e?.message ?? e}`));
       worker.on('exit', (code) => handler(code));
     },
     terminate: () => worker.terminate(),

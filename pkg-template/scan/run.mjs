@@ -12,6 +12,11 @@ import { KafkaClientError } from '../client/errors.mjs';
 import { makeAggregates } from './aggregates.mjs';
 import { LatestPerKey } from './latest.mjs';
 
+/**
+ * @typedef {{ post(message: object, transfer?: Transferable[]): void, onMessage(handler: (message: any) => void): void,
+ *   onExit(handler: (code: number | string) => void): void, terminate(): void }} ScanWorkerHandle
+ */
+
 // Tries of a range whose reading failed (a broker down, a leader moved past the client's retries)
 const RANGE_ATTEMPTS = 3;
 
@@ -22,6 +27,10 @@ export class ScanRun {
    * matches out in offset order; `aggregate`: names (aggregates.mjs); `latest`: { asOf } or null;
    * `write(range, payload)`: takes a data message's payload (may return a promise: the worker that
    * sent it waits); `progress(run)`: called now and then.
+   *
+   * @param {{ coverage: import('./coverage.mjs').Coverage, session: object, workers: number,
+   *   startWorker: (index: number) => ScanWorkerHandle, limit?: number | null, ordered?: boolean, aggregate?: string[],
+   *   latest?: { asOf?: number | null } | null, write?: (range: any, payload: any) => unknown, progress?: (run: ScanRun) => void }} options
    */
   constructor({ coverage, session, workers, startWorker, limit = null, ordered = true, aggregate = [], latest = null, write = () => {}, progress = () => {} }) {
     this.coverage = coverage;
@@ -35,6 +44,8 @@ export class ScanRun {
     this.write = write;
     this.progress = progress;
     this.stopReason = null;
+    /** @type {ScanWorkerHandle[] | null} the workers started, by index */
+    this.workers = null;
     /** Per range id: { attempts, base: { records, matches } at this attempt's start, queue, done } */
     this.state = new Map();
     this.live = { records: 0, matches: 0 }; // what running attempts read so far (for progress)

@@ -59,7 +59,10 @@ export class Scan {
   #error = null;
   #waiting = null; // the worker's write waiting for the reader
 
-  /** Made by KafkaClient.scan: `clientOptions` are what each worker's own client is made with. */
+  /**
+   * Made by KafkaClient.scan: `clientOptions` are what each worker's own client is made with.
+   * @param {import('../index.d.ts').ScanOptions} [options]
+   */
   constructor(client, clientOptions, options = {}) {
     for (const name of Object.keys(options)) {
       if (!SCAN_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown scan option '${name}'; valid: ${SCAN_OPTIONS.join(', ')}`);

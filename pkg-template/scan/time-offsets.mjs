@@ -29,7 +29,7 @@ async function firstRecordFrom(client, topic, partition, offset, end, q) {
  * The first offset in [low, end) whose record is stamped at or after `time` (ms), else `end`.
  * `answer`: the broker's ListOffsets answer (an offset, or null for none found).
  */
-export async function timeOffset(client, topic, partition, { low, end, time, answer }, q) {
+export async function timeOffset(client, topic, partition, /** @type {{ low: bigint, end: bigint, time: number | bigint, answer: bigint | null }} */ { low, end, time, answer }, q) {
   const t = BigInt(time);
   if (low >= end) return end;
   if (answer !== null && answer >= low && answer < end) {

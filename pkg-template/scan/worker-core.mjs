@@ -100,6 +100,7 @@ export class ScanWorker {
     else if (start < to) {
       const controller = new AbortController();
       this.current = controller;
+      /** @type {bigint | null} */
       let brokerEnd = null;
       const pass = s.client.consume({
         ...s.consume, topic, partitions: [partition], from: start, until: to, untilEnd: true, signal: controller.signal,

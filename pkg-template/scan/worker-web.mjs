@@ -16,6 +16,7 @@ let started = false;
  * Runs this worker's scan loop; `customize(session, spec)` may return the session changed (its
  * `output`: { kind: 'stream', encode(topic, partition, records, chunk) -> { payload, transfer } };
  * `onResponse(response)`: each decoded fetch response, before its chunks).
+ * @param {(session: object, spec: object) => object} [customize]
  */
 export function runScanWorker(customize = (session) => session) {
   started = true;

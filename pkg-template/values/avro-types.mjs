@@ -46,6 +46,10 @@ export function boundedTypeHook({ Type, types }, inner) {
   return hook;
 }
 
+/**
+ * @param {Record<string, any>} types avsc's type classes
+ * @returns {Record<'Record' | 'Array' | 'Map' | 'WrappedUnion', new (schema: any, opts: object) => object>}
+ */
 function boundedClasses(types) {
   class Record extends types.RecordType {
     // called by avsc's constructor: the reader of this record's fields, in order, into a plain object

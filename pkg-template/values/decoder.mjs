@@ -27,7 +27,6 @@ const SCHEMA_FORMATS = new Set(['auto', 'avro', 'protobuf', 'json-schema']);
 const TYPE_FORMAT = { AVRO: 'avro', PROTOBUF: 'protobuf', JSON: 'json-schema' };
 
 const errorText = (e) => e?.message ?? String(e);
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/;
 
 // Why a side did not decode, as a code beside the text: FRAMING (the id or indexes cannot be read),

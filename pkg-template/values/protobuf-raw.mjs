@@ -142,7 +142,7 @@ export function decodeProtobufRaw(bytes, { int64 = 'number' } = {}) {
   try {
     return shown(bytes, parseFields(bytes, 0, bytes.length, null, 0, GROUP_LIMIT).fields, NESTING_LIMIT, int64);
   } catch (e) {
-    if (e instanceof NotAMessage) throw new TypeError(`not a Protobuf message: ${e.message}`);
+    if (e instanceof NotAMessage) throw new TypeError(`not a Protobuf message: ${e.message}`, { cause: e });
     throw e;
   }
 }

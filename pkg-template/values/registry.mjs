@@ -39,6 +39,7 @@ export class RegistryClient {
    * `options`: url (the registry's base URL), username and password (basic) or token (bearer),
    * timeoutMs (10 s), maxResponseBytes (16 MiB), maxConcurrent (8 requests at once), fetch (the
    * fetch function; the runtime's by default).
+   * @param {Partial<import('../index.d.ts').RegistryOptions> & { maxConcurrent?: number }} [options] (url checked here)
    */
   constructor({ url, username, password, token, timeoutMs = DEFAULTS.timeoutMs, maxResponseBytes = DEFAULTS.maxResponseBytes, maxConcurrent = DEFAULTS.maxConcurrent, fetch = globalThis.fetch } = {}) {
     let base;

@@ -1,5 +1,5 @@
 //! Decompression of batch payloads into the arena: gzip (zlib-rs), snappy raw and xerial-framed
-//! (snap), lz4 frames (lz4_flex blocks, frame parsed here), zstd (ruzstd).
+//! (snap), lz4 frames (lz4_flex blocks, frame parsed here), zstd (zrip).
 //!
 //! Every codec appends to the arena and never lets one payload grow it by more than `limit`
 //! bytes: sizes the format declares are checked against the limit before memory is reserved, and
@@ -19,14 +19,14 @@ use crate::error::{DecodeError, ErrorKind};
 /// Codec state that is expensive to create, kept for the next batch and the next call.
 pub struct Decompressor {
     inflate: Option<zlib_rs::Inflate>,
-    zstd: ruzstd::decoding::FrameDecoder,
+    zstd: zstd::Decoder,
 }
 
 impl Default for Decompressor {
     fn default() -> Self {
         Decompressor {
             inflate: None,
-            zstd: zstd::primed_decoder(),
+            zstd: zstd::new_decoder(),
         }
     }
 }

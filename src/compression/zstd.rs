@@ -1,68 +1,140 @@
-//! zstd frames (ruzstd), with skippable frames and several frames in one payload.
+//! zstd frames (zrip), with skippable frames and several frames in one payload.
 //!
-//! Memory: ruzstd reserves a frame's whole window when the frame starts and keeps the last
-//! window of output until the frame ends. The window is bounded on its own (2^27 bytes, the
-//! zstd default limit Java's zstd-jni applies), not by the output limit: a small batch written
-//! with a large window decodes under a small limit. It is clamped for ruzstd to what the output
-//! limit can need, since no match can reach back past the bytes produced, and output that ends
-//! up both in the arena and in ruzstd's buffer is counted once, so a payload costs no more
-//! memory than its limit allows, plus ruzstd's fixed working memory (its buffer holds two
-//! 128 KiB blocks beyond the window) and the rounding of the window to a size a frame header can
-//! name (none for power-of-two limits such as the default; at most 1/8).
+//! Memory: zrip writes a frame's output straight after the bytes before it, in one buffer, and
+//! looks back into it for matches: there is no window buffer of its own, so a large window costs
+//! nothing beyond the output. The window is bounded on its own (2^27 bytes, the zstd default limit
+//! Java's zstd-jni applies), not by the output limit: a small batch written with a large window
+//! decodes under a small limit. Declared content sizes are checked against the limit before
+//! anything is reserved; zrip then gives each block at most the room left under the limit it is
+//! given (a block's worth past ours, see `decompress`) plus 64 bytes of slack for its wide copies,
+//! so a payload costs at most the limit plus 128 KiB, and the arena reserves that room first (its
+//! growth is capped; a `Vec` left to grow alone would double past the limit).
 
 use super::codec::{Compression, DecompressError, corrupt};
 use crate::arena::Arena;
-use ruzstd::decoding::FrameDecoder;
-use std::io::Read;
+use zrip::DecompressContext;
 
 /// Largest window accepted: 2^27 (ZSTD_WINDOWLOG_LIMIT_DEFAULT; Java's zstd-jni default).
 const MAX_WINDOW: u64 = 1 << 27;
 const FRAME_MAGIC: u32 = 0xFD2F_B528;
 /// Skippable frames: magic 0x184D2A50 to 0x184D2A5F, a u32 size, then that many bytes.
 const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
-/// The largest block: no window is clamped below it.
-const MAX_BLOCK: u64 = 128 << 10;
-/// Largest frame header: magic 4, descriptor 1, window 1, dictionary id 4, content size 8.
-const MAX_HEADER: usize = 18;
+/// The largest block, the room zrip opens for a compressed block whatever the window.
+const MAX_BLOCK: usize = 128 << 10;
+/// zrip's slack past a block's room (its wide copies write up to 64 bytes further).
+const SLACK: usize = 64;
+
+/// zrip's reusable state: its Huffman and FSE tables and literal buffer.
+pub(super) type Decoder = DecompressContext;
+
+pub(super) fn new_decoder() -> Decoder {
+    DecompressContext::new()
+}
+
+/// The room the payload's frames take in the arena under `limit`, as `decompress` reserves it:
+/// what they declare, or the most their blocks can produce, up to the limit plus a block and
+/// zrip's slack (0 for what cannot be read: decompression says why).
+pub(super) fn expected_len(input: &[u8], limit: usize) -> usize {
+    payload_bounds(input).map_or(0, |b| room(b.total, limit))
+}
+
+/// The arena room for output of at most `bound` bytes under `limit` (see `decompress`).
+fn room(bound: usize, limit: usize) -> usize {
+    bound.min(limit.saturating_add(MAX_BLOCK)).saturating_add(SLACK)
+}
+
+pub(super) fn decompress(
+    ctx: &mut Decoder,
+    input: &[u8],
+    arena: &mut Arena,
+    limit: usize,
+) -> Result<(), DecompressError> {
+    let bounds = payload_bounds(input)?;
+    if bounds.declared > limit {
+        return Err(DecompressError::LimitExceeded { limit });
+    }
+    // zrip gives a block no more room than is left under its limit, and calls a block that needs
+    // more corrupt: with a block's worth beyond ours, every block that starts within our limit
+    // gets its whole room, and output past our limit is seen here, as a limit error.
+    let zrip_limit = limit.saturating_add(MAX_BLOCK);
+    let start = arena.len();
+    arena.reserve(room(bounds.total, limit))?;
+    let result = arena.append_with(|out| ctx.decompress_into_with_limit(input, out, zrip_limit));
+    // on an error, the arena holds what zrip wrote before it: past the limit, the limit came first
+    let written = arena.len() - start;
+    match result {
+        Ok(_) if written <= limit => Ok(()),
+        Ok(_) | Err(zrip::DecompressError::OutputTooSmall) => Err(DecompressError::LimitExceeded { limit }),
+        Err(_) if written > limit => Err(DecompressError::LimitExceeded { limit }),
+        Err(e) => Err(corrupt(Compression::Zstd, e.to_string())),
+    }
+}
+
+/// What a payload's frames say they produce.
+struct Bounds {
+    /// The content sizes frames declare.
+    declared: usize,
+    /// The most zrip reserves for them: declared sizes, or for a frame without one the block
+    /// headers' bound (each compressed block at its largest).
+    total: usize,
+}
+
+/// The payload's frames read from their headers (and block headers). Refuses a window past 2^27
+/// (zrip refuses it too, but a single-segment frame's window is its content size, which zrip
+/// checks against the limit only).
+fn payload_bounds(mut input: &[u8]) -> Result<Bounds, DecompressError> {
+    let mut declared = 0usize;
+    let mut total = 0usize;
+    while let [a, b, c, d, ..] = input {
+        let magic = u32::from_le_bytes([*a, *b, *c, *d]);
+        if magic & 0xFFFF_FFF0 == SKIPPABLE_MAGIC {
+            let Some(size) = input.get(4..8) else { break };
+            let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize;
+            let Some(rest) = input.get(8usize.saturating_add(size)..) else {
+                break;
+            };
+            input = rest;
+            continue;
+        }
+        if magic != FRAME_MAGIC {
+            break;
+        }
+        let Ok(header) = read_header(input) else { break };
+        if header.window > MAX_WINDOW {
+            return Err(corrupt(
+                Compression::Zstd,
+                format!("a window of at most 2^27 bytes, found {}", header.window),
+            ));
+        }
+        let (blocks_bound, blocks_len) = output_bound(&input[header.len..]);
+        let frame_bound = match header.content_size {
+            Some(n) => {
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                declared = declared.saturating_add(n);
+                n
+            }
+            None => blocks_bound,
+        };
+        total = total.saturating_add(frame_bound);
+        let checksum = if header.checksum { 4 } else { 0 };
+        match input.get(header.len + blocks_len + checksum..) {
+            Some(rest) => input = rest,
+            None => break,
+        }
+    }
+    Ok(Bounds { declared, total })
+}
 
 /// What the frame header declares.
 struct FrameHeader {
     /// Header length in bytes.
     len: usize,
-    /// Position of the window descriptor byte (absent in single-segment frames).
-    window_descriptor_at: Option<usize>,
+    /// The window: what matches may reach back over.
     window: u64,
     /// The frame content size, when the header declares it.
     content_size: Option<u64>,
-}
-
-/// The room the payload's first frame takes in the arena under `limit`: what it declares, or the
-/// most its blocks can produce, as `decompress` reserves it (0 for what cannot be read:
-/// decompression says why).
-pub(super) fn expected_len(input: &[u8], limit: usize) -> usize {
-    let Ok(header) = read_header(input) else { return 0 };
-    // the window decompress clamps to what the limit can need
-    let window = header
-        .window
-        .min(window_descriptor_at_least((limit as u64).max(MAX_BLOCK)).1) as usize;
-    let bound = match header.content_size {
-        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
-        None => input
-            .get(header.len..)
-            .map_or(0, |blocks| output_bound(blocks, window)),
-    };
-    arena_room(bound, limit, window)
-}
-
-/// The arena room a frame that produces at most `bound` bytes needs with `room` left: all of it,
-/// or, past the room, what the room allows beyond the window ruzstd holds itself (the output
-/// counted once) and one byte to see it go on.
-fn arena_room(bound: usize, room: usize, window: usize) -> usize {
-    if bound <= room {
-        bound
-    } else {
-        room.saturating_sub(window) + 1
-    }
+    /// Whether a 4-byte content checksum follows the last block.
+    checksum: bool,
 }
 
 fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
@@ -98,192 +170,70 @@ fn read_header(input: &[u8]) -> Result<FrameHeader, DecompressError> {
     };
     Ok(FrameHeader {
         len,
-        window_descriptor_at: window_at,
         window,
         content_size,
+        checksum: descriptor & 4 != 0,
     })
 }
 
-/// The smallest window descriptor whose window is at least `n` bytes (and its window).
-fn window_descriptor_at_least(n: u64) -> (u8, u64) {
-    for exponent in 0u8..=31 {
-        let base = 1u64 << (10 + exponent);
-        for mantissa in 0u8..8 {
-            let window = base + (base / 8) * u64::from(mantissa);
-            if window >= n {
-                return ((exponent << 3) | mantissa, window);
-            }
-        }
-    }
-    (0xff, u64::MAX)
-}
-
-/// A frame decoder that has seen one (empty) frame. ruzstd sets up a fresh decoder's buffer by
-/// growing it block by block, copying it at each step; a decoder with state instead reserves
-/// each frame's window at once, which keeps its memory at the window and the limit checks exact.
-pub(super) fn primed_decoder() -> FrameDecoder {
-    // single segment of 0 bytes, one empty raw last block
-    const EMPTY_FRAME: [u8; 9] = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0, 1, 0, 0];
-    let mut decoder = FrameDecoder::new();
-    let primed = decoder.reset(&EMPTY_FRAME[..]);
-    debug_assert!(primed.is_ok(), "{primed:?}");
-    decoder
-}
-
-pub(super) fn decompress(
-    decoder: &mut FrameDecoder,
-    mut input: &[u8],
-    arena: &mut Arena,
-    limit: usize,
-) -> Result<(), DecompressError> {
-    use ruzstd::decoding::BlockDecodingStrategy;
-    let start = arena.len();
-    let bad = |e: ruzstd::decoding::errors::FrameDecoderError| corrupt(Compression::Zstd, e.to_string());
-    decoder.set_max_window_size(MAX_WINDOW);
-    while !input.is_empty() {
-        let magic = match input {
-            [a, b, c, d, ..] => u32::from_le_bytes([*a, *b, *c, *d]),
-            _ => return Err(corrupt(Compression::Zstd, "frame magic")),
-        };
-        if magic & 0xFFFF_FFF0 == SKIPPABLE_MAGIC {
-            let size = input
-                .get(4..8)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-                .ok_or_else(|| corrupt(Compression::Zstd, "skippable frame size"))?;
-            input = input
-                .get(8usize.saturating_add(size)..)
-                .ok_or_else(|| corrupt(Compression::Zstd, "skippable frame"))?;
-            continue;
-        }
-        if magic != FRAME_MAGIC {
-            return Err(corrupt(Compression::Zstd, "frame magic 28 b5 2f fd"));
-        }
-        let header = read_header(input)?;
-        if header.window > MAX_WINDOW {
-            return Err(corrupt(
-                Compression::Zstd,
-                format!("a window of at most 2^27 bytes, found {}", header.window),
-            ));
-        }
-        let room = limit - (arena.len() - start);
-        // ruzstd reserves the window up front: clamp it to what `room` bytes of output can use.
-        let mut patched = [0u8; MAX_HEADER];
-        patched[..header.len].copy_from_slice(&input[..header.len]);
-        let mut window = header.window;
-        let mut clamped = false;
-        if let Some(at) = header.window_descriptor_at {
-            // never below a whole block: ruzstd refuses blocks larger than the window
-            let (descriptor, at_least) = window_descriptor_at_least((room as u64).max(MAX_BLOCK));
-            if at_least < window {
-                patched[at] = descriptor;
-                window = at_least;
-                clamped = true;
-            }
-        }
-        // With the window clamped, a match reaching further back means output past the limit.
-        let bad = |e: ruzstd::decoding::errors::FrameDecoderError| {
-            if clamped && needs_a_larger_window(&e) {
-                DecompressError::LimitExceeded { limit }
-            } else {
-                bad(e)
-            }
-        };
-        let mut source = (&patched[..header.len]).chain(&input[header.len..]);
-        decoder.reset(&mut source).map_err(bad)?;
-        let declared = decoder.content_size();
-        if declared > room as u64 {
-            return Err(DecompressError::LimitExceeded { limit });
-        }
-        let window = window as usize;
-        // ruzstd holds the last window of output: the arena need not reserve room for it too
-        let bound = if declared > 0 {
-            declared as usize
-        } else {
-            output_bound(&input[header.len..], window)
-        };
-        let arena_room = arena_room(bound, room, window);
-        arena.limit_growth(arena.len() + arena_room);
-        arena.reserve(arena_room)?;
-        loop {
-            let finished = decoder
-                // one block (at most 128 KiB) at a time keeps ruzstd's buffer within its window
-                // plus the slack, so it never doubles
-                .decode_blocks(&mut source, BlockDecodingStrategy::UptoBlocks(1))
-                .map_err(bad)?;
-            let ready = decoder.can_collect();
-            // Until the frame ends ruzstd keeps a window of output that is not ready yet; once
-            // anything is ready, that window is full and counts as output too.
-            let kept = if !finished && ready > 0 { window } else { 0 };
-            if arena.len() - start + ready + kept > limit {
-                return Err(DecompressError::LimitExceeded { limit });
-            }
-            let out = arena.writable(ready)?;
-            let n = decoder
-                .read(out)
-                .map_err(|e| corrupt(Compression::Zstd, e.to_string()))?;
-            arena.commit(n);
-            if finished {
-                break;
-            }
-        }
-        let consumed = decoder.bytes_read_from_source() as usize;
-        input = input
-            .get(consumed..)
-            .ok_or_else(|| corrupt(Compression::Zstd, "frame length"))?;
-    }
-    Ok(())
-}
-
-/// Whether ruzstd stopped for want of history or room that the frame's own window would give.
-fn needs_a_larger_window(e: &ruzstd::decoding::errors::FrameDecoderError) -> bool {
-    use ruzstd::decoding::errors::{
-        DecodeBlockContentError as Content, DecodeBufferError as Buffer, DecompressBlockError as Block,
-        ExecuteSequencesError as Sequences, FrameDecoderError as Frame,
-    };
-    matches!(
-        e,
-        Frame::FailedToReadBlockBody(Content::DecompressBlockError(
-            Block::DecompressedSizeTooLarge { .. }
-                | Block::ExecuteSequencesError(
-                    Sequences::TooManyBytesGenerated { .. }
-                        | Sequences::DecodebufferError(
-                            Buffer::OffsetTooBig { .. } | Buffer::NotEnoughBytesInDictionary { .. }
-                        )
-                )
-        ))
-    )
-}
-
-/// The most a frame's blocks can produce, read from the block headers: raw and RLE blocks say
-/// their size, compressed ones produce at most 128 KiB (and no more than the window).
-fn output_bound(mut blocks: &[u8], window: usize) -> usize {
-    const MAX_BLOCK: usize = 128 << 10;
+/// The most a frame's blocks make zrip reserve, read from the block headers: raw and RLE blocks
+/// say their size, compressed ones get a whole block's room (128 KiB). Also the length of the
+/// blocks read.
+fn output_bound(blocks: &[u8]) -> (usize, usize) {
     let mut bound = 0usize;
-    while let [a, b, c, body @ ..] = blocks {
-        let header = u32::from_le_bytes([*a, *b, *c, 0]);
+    let mut at = 0usize;
+    while let Some([a, b, c]) = blocks.get(at..at.saturating_add(3)).map(|h| [h[0], h[1], h[2]]) {
+        let header = u32::from_le_bytes([a, b, c, 0]);
         let (last, kind, size) = (header & 1 != 0, (header >> 1) & 3, (header >> 3) as usize);
         let (produced, stored) = match kind {
             0 => (size, size),
             1 => (size, 1),
-            2 => (MAX_BLOCK.min(window), size),
+            2 => (MAX_BLOCK, size),
             _ => break,
         };
         bound = bound.saturating_add(produced);
+        at = (at + 3).saturating_add(stored).min(blocks.len());
         if last {
             break;
         }
-        match body.get(stored..) {
-            Some(rest) => blocks = rest,
-            None => break,
-        }
     }
-    bound
+    (bound, at)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::compression::tests::run;
+
+    /// A single-segment frame of one raw block.
+    fn raw_frame(data: &[u8]) -> Vec<u8> {
+        let mut z = vec![0x28, 0xb5, 0x2f, 0xfd, 0x20, data.len() as u8];
+        let block_header = (data.len() as u32) << 3 | 1; // last block, raw
+        z.extend_from_slice(&block_header.to_le_bytes()[..3]);
+        z.extend_from_slice(data);
+        z
+    }
+
+    #[test]
+    fn frames_and_skippable_frames_in_one_payload() {
+        let mut z = raw_frame(b"first ");
+        z.extend([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]); // skippable, 3 bytes
+        z.extend(raw_frame(b"second"));
+        assert_eq!(
+            run(Compression::Zstd, &z, 1 << 20, false).unwrap(),
+            b"first second"
+        );
+        assert_eq!(
+            expected_len(&z, 1 << 20),
+            12 + SLACK,
+            "both frames' declared sizes"
+        );
+        // the declared sizes together pass the limit: refused before anything is reserved
+        assert_eq!(
+            run(Compression::Zstd, &z, 11, false).unwrap_err(),
+            DecompressError::LimitExceeded { limit: 11 }
+        );
+    }
 
     #[test]
     fn zstd_frame_and_limit() {

@@ -145,6 +145,38 @@ test('compact: a file holds the records\' bytes, not the frames they came in', (
   assert.ok(uncompacted.length > ipc.length + frame.length, 'the views refer to whole inputs until compacted');
 });
 
+test('the streaming writer writes dense runs of values as they lie, and no byte of records left out', () => {
+  const txn = fs.readFileSync(path.join(root, '../shared/corpus/tansu_v12_txn_aborted_list.bin'));
+  const options = { apiVersion: 12, isolationLevel: 'read_committed', arrow: true };
+  const result = pkg.decodeFetchResponse(txn, options);
+  const pieces = [];
+  const writer = new arrow.ArrowStreamWriter((bytes) => pieces.push(bytes));
+  writer.write(arrow.toArrow(result));
+  writer.end();
+  const file = Buffer.concat(pieces);
+  fs.writeFileSync(path.join(dir, 'committed.arrows'), file);
+  assert.deepEqual(readBack([path.join(dir, 'committed.arrows')])[path.join(dir, 'committed.arrows')].rows, expectedRows(result));
+  // the aborted transaction's records (6..9) lie in the decompressed bytes between committed
+  // batches: none of their values may reach the file, even as bytes no view refers to
+  const everything = pkg.decodeFetchResponse(txn, { apiVersion: 12 }).topics[0].partitions[0].records;
+  const aborted = everything.filter((r) => r.offset >= 6 && r.offset <= 9);
+  assert.equal(aborted.length, 4);
+  for (const r of aborted) assert.equal(file.indexOf(Buffer.from(r.value)), -1, `the value of aborted offset ${r.offset} is in the file`);
+  for (const r of result.topics[0].partitions[0].records) assert.notEqual(file.indexOf(Buffer.from(r.value)), -1, `offset ${r.offset}`);
+  // a batch of records in a row: its values written as the span they lie in (a view of the
+  // decompressed bytes, not a copy), at most a third more than the values themselves
+  const { frame, meta } = loadCapture(path.join(root, 'samples'), 'tansu_v12_multibatch');
+  const table = arrow.toArrow(pkg.decodeFetchResponse(frame, { apiVersion: meta.api_version, arrow: true }));
+  const spanned = [];
+  const spans = new arrow.ArrowStreamWriter((bytes) => spanned.push(bytes));
+  spans.write(table);
+  const values = table.getChild('value').toArray().reduce((s, v) => s + (v?.length > 12 ? v.length : 0), 0);
+  const written = Buffer.concat(spanned).length;
+  assert.ok(written < arrow.arrowIPC(arrow.compact(table)).length + values / 3 + 1024, `${written} B written for ${values} B of long values`);
+  const sources = new Set(table.getChild('value').data.flatMap((b) => b.data.map((d) => d.buffer)));
+  assert.ok(spanned.some((p) => sources.has(p.buffer) && p.length > 1024), 'values written from where they lie');
+});
+
 test('DuckDB counts the rows and distinct keys of the file', () => {
   const { frame, meta } = loadCapture(path.join(root, 'samples'), 'tansu_v12_multibatch');
   const result = pkg.decodeFetchResponse(frame, { apiVersion: meta.api_version });

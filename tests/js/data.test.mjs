@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pkg, sample, root, b64 } from './helpers.mjs';
 
-const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaRecord, toTransferable, fromTransferable, errorName } = pkg;
+const { decodeFetchResponse, FetchDecoder, KafkaRecord, toTransferable, fromTransferable, errorName } = pkg;
 const multibatch = sample('tansu_v12_multibatch');
 const marker = sample('mock_v12_txn_commit_marker');
 

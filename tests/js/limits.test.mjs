@@ -14,8 +14,8 @@ const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError } =
 const multibatch = sample('tansu_v12_multibatch');
 const MIB = 1 << 20;
 // Fixed working memory, whatever the limit: wasm memory grows in 64 KiB pages, and each codec has
-// its state (zlib-rs's 32 KiB window, ...); ruzstd also holds two 128 KiB blocks beyond its window
-// and its decoding tables (src/compression/zstd.rs).
+// its state (zlib-rs's 32 KiB window, ...); zstd may also write one 128 KiB block past the limit
+// before it is seen, and holds its literals buffer and tables (src/compression/zstd.rs).
 const WORKING_MEMORY = 256 << 10;
 const ZSTD_WORKING_MEMORY = 512 << 10;
 

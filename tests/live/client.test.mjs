@@ -75,7 +75,7 @@ describe('Tansu', () => {
   before(async () => {
     tansu = await startTansu();
     // one topic per codec, three partitions each, several batches per partition
-    await Promise.all(CODECS.map(async (codec, c) => {
+    await Promise.all(CODECS.map(async (codec) => {
       const spec = { topic: `codec-${codec}`, create: { partitions: 3 }, compression: codec, batch_num_messages: 17, records: variedRecords(120, 3, codec) };
       topics[spec.topic] = written(spec, await produce(tansu, spec));
     }));

@@ -80,8 +80,8 @@ describe('against kcat on a three-broker mock cluster', () => {
     // the text form, and a topic that is not there: said, exit 1
     const text = await cli(['metadata', '--bootstrap', mock.bootstrap, '--topic', 'kc-other', '--topic', 'kc-none']);
     assert.equal(text.code, 1);
-    assert.match(text.stdout.toString(), /^Metadata for topics kc-other, kc-none \(from broker 127\.0\.0\.1:\d+\), cluster \S+, controller \d+:\n 3 brokers:\n  broker 1 at 127\.0\.0\.1:\d+\n/);
-    assert.match(text.stdout.toString(), /\n  topic "kc-other" with 2 partitions:\n    partition 0, leader \d, replicas: \d,\d,\d, isrs: \d,\d,\d\n/);
+    assert.match(text.stdout.toString(), /^Metadata for topics kc-other, kc-none \(from broker 127\.0\.0\.1:\d+\), cluster \S+, controller \d+:\n 3 brokers:\n {2}broker 1 at 127\.0\.0\.1:\d+\n/);
+    assert.match(text.stdout.toString(), /\n {2}topic "kc-other" with 2 partitions:\n {4}partition 0, leader \d, replicas: \d,\d,\d, isrs: \d,\d,\d\n/);
     assert.match(text.stderr, /^kafka-fetch-decoder: metadata: topic kc-none: UNKNOWN_TOPIC_OR_PARTITION \(3\)\n$/);
   });
 

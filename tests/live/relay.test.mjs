@@ -282,7 +282,7 @@ describe('relay in front of a proxy that logs what reaches the broker', () => {
     cases.push(['a size prefix one byte shorter than the request', shorter]);
     cases.push(['two ApiVersions requests in one message', Buffer.concat([request(18, 0, ++id), request(18, 0, ++id)])]);
     cases.push(['a read and a Produce in one message', Buffer.concat([request(18, 0, ++id), request(0, 3, ++id, [0, 0, 0, 0])])]);
-    cases.push(['a read followed by a stray byte', Buffer.concat([request(18, 0, ++id), Buffer.from([0])])]);
+    cases.push(['a read followed by a stray byte', Buffer.concat([request(18, 0, id + 1), Buffer.from([0])])]);
     for (const [what, message] of cases) {
       const { code, reason, received } = await exchange(relay.relayUrl, { frames: [message] });
       assert.equal(code, 4405, `${what}: ${reason}`);

@@ -1,0 +1,49 @@
+// The JS gate of `npm test`: TypeScript's checker over the package's JS and its JSDoc types
+// (tsconfig.check.json) and ESLint (eslint.config.mjs), one line each; what they found, if they
+// found anything, then exit 1. Runs after the build, whose wasm-bindgen declarations it reads.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
+
+if (!fs.existsSync(path.join(root, 'target/js-check/wasm-glue.d.ts'))) {
+  console.error('check-js: no target/js-check/wasm-glue.d.ts: run node scripts/build.mjs first (it keeps the wasm glue\'s declarations there)');
+  process.exit(1);
+}
+
+let failed = false;
+
+// --listFiles: the files it read, one a line, after what it found
+const types = run(bin('tsc'), ['-p', 'tsconfig.check.json', '--pretty', 'false', '--listFiles']);
+const lines = types.stdout.split('\n');
+const checked = lines.filter((line) => line.startsWith(path.join(root, 'pkg-template'))).length;
+const findings = lines.filter((line) => line && !line.startsWith('/'));
+if (types.status === 0) {
+  console.log(`check-js: tsc (checkJs) over ${checked} files of pkg-template/: no error`);
+} else {
+  failed = true;
+  const count = findings.filter((line) => / error TS\d+/.test(line)).length;
+  console.log(`check-js: tsc (checkJs): ${count} errors\n${findings.join('\n')}${types.stderr}`);
+}
+
+const lint = run(bin('eslint'), ['--max-warnings', '0', '--format', 'json', '.']);
+let results;
+try {
+  results = JSON.parse(lint.stdout);
+} catch {
+  console.log(`check-js: eslint did not run\n${lint.stdout}${lint.stderr}`);
+  process.exit(1);
+}
+const problems = results.reduce((n, r) => n + r.errorCount + r.warningCount, 0);
+if (lint.status === 0 && problems === 0) {
+  console.log(`check-js: eslint over ${results.length} files (pkg-template/, www/, scripts/, tests/): no problem`);
+} else {
+  failed = true;
+  console.log(`check-js: eslint: ${problems} problems`);
+  console.log(run(bin('eslint'), ['--max-warnings', '0', '.']).stdout);
+}
+process.exit(failed ? 1 : 0);
