@@ -57,6 +57,18 @@ export interface RecordSetOptions extends DecodeOptions {
   fetchOffset?: Int64;
 }
 
+/**
+ * `O` with none of the keys `Shape` lacks: a misspelt option is a type error. Options whose type is
+ * inferred (for the int64 type they give) are not checked for unknown keys otherwise.
+ */
+export type Exact<O, Shape> = O & { [K in Exclude<keyof O, keyof Shape>]: never };
+
+/** consume's and waitFor's options, checked as Exact, the decoder and value options inside too. */
+export type ExactConsume<O, Shape> = Exact<O, Shape> & {
+  decode?: Exact<NonNullable<O extends { decode?: infer D } ? D : never>, DecodeOptions>;
+  values?: NonNullable<O extends { values?: infer V } ? V : never> extends ValueDecoder ? ValueDecoder : Exact<NonNullable<O extends { values?: infer V } ? V : never>, ValueDecoderOptions>;
+};
+
 /** The int64 type a call returns: bigint for `int64: 'bigint'`, number for 'number' or none, both when it can be either. */
 export type Int64Of<O> = O extends { int64?: infer M } ? (M extends 'bigint' ? bigint : M extends 'number' | undefined ? number : number | bigint) : number;
 
@@ -231,14 +243,14 @@ export interface FetchResponse<T extends Int64 = number> {
 
 export type Input = Uint8Array | ArrayBuffer | ArrayBufferView;
 
-export declare function decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: O): FetchResponse<Int64Of<O>>;
-export declare function decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: O): RecordSet<Int64Of<O>>;
+export declare function decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: Exact<O, FetchOptions>): FetchResponse<Int64Of<O>>;
+export declare function decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: Exact<O, RecordSetOptions>): RecordSet<Int64Of<O>>;
 
 /** A decoder. All decoders share one wasm-side decoder; creating many costs nothing. */
 export declare class FetchDecoder {
   constructor();
-  decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: O): FetchResponse<Int64Of<O>>;
-  decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: O): RecordSet<Int64Of<O>>;
+  decodeFetchResponse<const O extends FetchOptions>(frame: Input, options: Exact<O, FetchOptions>): FetchResponse<Int64Of<O>>;
+  decodeRecordSet<const O extends RecordSetOptions = {}>(bytes: Input, options?: Exact<O, RecordSetOptions>): RecordSet<Int64Of<O>>;
   /** Ends this decoder: later calls throw. */
   free(): void;
 }
@@ -354,14 +366,14 @@ export interface ConsumeOptions {
   topic: string;
   /** Default: every partition. */
   partitions?: number[];
-  /** 'earliest' (default), 'latest', an offset, { last: N } (the last N offsets of each partition), or a time (the first record at or after it). */
+  /** 'earliest' (default), 'latest', an offset, { last: N } or -N (the last N offsets of each partition), or a time (the first record at or after it). */
   from?: OffsetSpec;
   /** Stop at the end offsets seen at the start (high watermarks; last stable offsets under read_committed). */
   untilEnd?: boolean;
   /**
    * Where each partition ends, records at or past it left out: 'end' (as untilEnd), an offset, or a
    * time (a Date, { time: ms } or an ISO-8601 string: the first record stamped at or after it ends
-   * its partition).
+   * its partition; a partition without one ends at the end it has once the time has come).
    */
   until?: 'end' | number | bigint | string | Date | { time: number };
   maxRecords?: number;
@@ -376,6 +388,8 @@ export interface ConsumeOptions {
   decode?: DecodeOptions;
   /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: reading the chunks' records then throws, saying they moved); `taken`: how many of each partition's first records the pass hands out (the others lie past `untilEnd`, `until` or `maxRecords`). */
   onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64>; taken: Map<number, number> }) => void;
+  /** After a fetch round that brought nothing: the partitions the pass waits on (at the broker's end, not at their own). */
+  onWait?: (waiting: { topic: string; partitions: number[] }) => void;
   /** Decode keys and values too: each record handed out has decodedKey and decodedValue (a ValueDecoder, or its options; int64 follows `decode`). */
   values?: ValueDecoder | ValueDecoderOptions;
   /** Its abort ends the iterator with the signal's reason (close() ends it too, quietly: the loop just ends). */
@@ -397,12 +411,14 @@ export interface ConsumedChunk<T extends Int64 = Int64> {
   /**
    * In offset order; none below the start, no control records. Built when first read and kept by
    * the chunk until the iterator moves on: read after that, they are built again (equal records,
-   * new objects), so keep the array itself if you need it later.
+   * new objects, with the decoded keys and values they had), so keep the array itself if you need it later.
    */
   readonly records: KafkaRecord<T>[];
   /** How many records `records` holds (without building them). */
   recordCount: number;
+  /** The broker the records came from: 'host:port', and its node id. */
   broker: string;
+  brokerId: number;
   highWatermark: T;
   lastStableOffset: T | null;
   logStartOffset: T | null;
@@ -546,17 +562,17 @@ export declare class KafkaClient {
    * Offsets at 'earliest', 'latest' or a time, per partition: numbers, or BigInts with int64:
    * 'bigint' (as records' int64 values). A time no record is stamped at or after gives offset -1.
    */
-  listOffsets<const O extends ListOffsetsOptions = {}>(topic: string, options?: O): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
+  listOffsets<const O extends ListOffsetsOptions = {}>(topic: string, options?: Exact<O, ListOffsetsOptions>): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
   /** One Fetch of the given partitions from their leaders: one entry per leader. */
-  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean; signal?: AbortSignal }): Promise<{ broker: string; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
+  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean; signal?: AbortSignal }): Promise<{ broker: string; brokerId: number; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
   /** Consumes partitions from chosen positions. */
-  consume<const O extends ConsumeOptions>(options: O): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
+  consume<const O extends ConsumeOptions>(options: ExactConsume<O, ConsumeOptions>): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
   /**
    * The first record `match` accepts, read from `from` (default 'earliest'); rejects with TIMEOUT
    * after `timeoutMs` (default 30000), NOT_FOUND when the pass ends first (until, untilEnd). For tests:
    * `await client.waitFor({ topic: 'orders', match: (r) => r.keyText() === id })`.
    */
-  waitFor<const O extends WaitForOptions>(options: O): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
+  waitFor<const O extends WaitForOptions>(options: ExactConsume<O, WaitForOptions>): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
   /** Every consumer group of the cluster (ListGroups at each broker), sorted by id. */
   listGroups(options?: { signal?: AbortSignal }): Promise<ListedGroup[]>;
   /**
@@ -695,7 +711,8 @@ export interface ListOffsetsOptions {
 
 export type KafkaClientErrorCode =
   | 'BOOTSTRAP' | 'CONNECTION' | 'TLS' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
-  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT' | 'NOT_FOUND';
+  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT' | 'NOT_FOUND'
+  | 'ORIGIN_REFUSED';
 
 export declare class KafkaClientError extends Error {
   readonly code: KafkaClientErrorCode;
@@ -726,7 +743,7 @@ export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'
   verify(serverFinal: Uint8Array): void;
 };
 
-/** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, and keeps the bytes. */
+/** How a key or value is read: `auto` tries the registry's schema (framed bytes), then JSON, then UTF-8 text, then a MessagePack map or array (the bytes whole), then Protobuf without a schema, and keeps the bytes. */
 export type ValueFormat = 'auto' | 'avro' | 'protobuf' | 'json-schema' | 'json' | 'text' | 'msgpack' | 'protobuf-raw' | 'bytes';
 export declare const VALUE_FORMATS: readonly ValueFormat[];
 

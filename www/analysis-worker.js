@@ -73,7 +73,7 @@ async function answer(msg) {
   if (msg.type === 'eval') self.postMessage({ id: msg.id, ...(await evaluate(msg.expr, msg.numbers)) });
   else if (msg.type === 'stats') self.postMessage({ id: msg.id, stats: await statistics(msg.numbers) });
   else if (msg.type === 'export') {
-    const reader = { viewOf, chunkOf, tableOf, partitions, source, valueDecoder, loadApi };
+    const reader = { viewOf, chunkOf, positionOf, tableOf, partitions, source, valueDecoder, loadApi };
     const made = await buildExport(msg, reader, (done) => self.postMessage({ id: msg.id, progress: done }));
     self.postMessage({ id: msg.id, export: made }, made.parts.filter((p) => typeof p !== 'string').map((p) => p.buffer));
   }
@@ -92,6 +92,12 @@ function chunkOf(n) {
   return c && n >= c.base && n < c.base + c.count ? c : null;
 }
 
+/** Record number n's position in its chunk's columns (and its row in the chunk's table). */
+function positionOf(chunk, n) {
+  const positions = chunk.data.page.positions;
+  return positions ? positions[n - chunk.base] : n - chunk.base;
+}
+
 function bytesAt(data, pairs, i) {
   const len = pairs[2 * i + 1];
   if (len < 0) return null;
@@ -107,8 +113,7 @@ function viewOf(n) {
   const chunk = chunkOf(n);
   if (!chunk) return null;
   const { data } = chunk;
-  const positions = data.page.positions;
-  const i = positions ? positions[n - chunk.base] : n - chunk.base;
+  const i = positionOf(chunk, n);
   const cols = data.columns;
   const headers = [];
   for (let h = i === 0 ? 0 : cols.headersEnd[i - 1]; h < cols.headersEnd[i]; h++) headers.push({ key: data.headerKeys[cols.headerKeyIds[h]], value: bytesAt(data, cols.headerValues, h) });

@@ -24,7 +24,7 @@ function init() {
   initLayout({
     viewChanged: () => state.statsChanged?.(),
     modeChanged: () => {
-      if (!state.store) table.setRows(0, -1, emptyText());
+      if (!state.store) showNothing();
       writeUrl();
     },
   });
@@ -109,13 +109,19 @@ function init() {
     // served by `kafka-fetch-decoder ui` (a relay here): live mode first, unless a sample was asked
     if ((ui.relayPath && !asked.sample) || asked.live) {
       setMode('live');
-      if (!state.store) table.setRows(0, -1, emptyText());
+      if (!state.store) showNothing();
     }
   });
   loadSamples().then((samples) => {
     const sample = samples.find((s) => s.file === asked.sample);
     if (sample) openSample(sample);
   });
+}
+
+/** No records yet: the table and the detail pane say what to do, in the mode shown (File or Live). */
+function showNothing() {
+  table.setRows(0, -1, emptyText());
+  select(-1);
 }
 
 function emptyText() {
@@ -185,7 +191,7 @@ state.live = initLive({
   append: appendRecords,
   refresh: () => {
     if (state.source?.live) renderSummary();
-    if (!state.store) table.setRows(0, -1, emptyText());
+    if (!state.store) showNothing();
     writeUrl();
   },
   /** The topics came: a shared URL's tail starts once (its topic must be there). */
@@ -194,7 +200,7 @@ state.live = initLive({
     autoStarted = true;
     const topic = new URLSearchParams(location.search).get('topic');
     if (topic && topics.some((t) => t.topic === topic)) state.live.start();
-    else if (!state.store) table.setRows(0, -1, emptyText());
+    else if (!state.store) showNothing();
   },
 });
 

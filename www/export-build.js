@@ -1,8 +1,8 @@
 // The export of the view, made in the analysis worker from its copy of the records, in the view's
 // order: NDJSON and JSON in the CLI's --json shape, CSV as the CLI's --format csv, with the package's
 // own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow and Parquet as
-// a scan's files (the package's
-// toArrow of each chunk, the view's rows taken from them by its takeRows). Bytes as base64 or as
+// a scan's files (the package's toArrow of each chunk, the view's rows taken from them by its
+// takeRows, with key_decoded and value_decoded when the page decodes values). Bytes as base64 or as
 // text ({ base64 } where they are not UTF-8); decoded keys and values as the CLI writes them when
 // the page decodes values.
 
@@ -10,8 +10,9 @@ const PKG = new URL('../pkg/', import.meta.url);
 const BATCH = 2000; // records decoded and written per step (progress is told between steps)
 
 /**
- * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), partitions,
- * source, valueDecoder(), chunks, loadApi() }; `progress(done)`. Resolves with { parts: [text or
+ * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), chunkOf(n),
+ * positionOf(chunk, n), tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() };
+ * `progress(done)`. Resolves with { parts: [text or
  * bytes], type, count }.
  */
 export async function buildExport({ format, encoding, numbers }, reader, progress) {
@@ -83,6 +84,7 @@ function recordOf(v, decoder) {
 async function columnsExport(format, numbers, reader) {
   await reader.loadApi();
   const arrow = await import(new URL('arrow.mjs', PKG).href);
+  const { withDecoded } = await import(new URL('columns/arrow.mjs', PKG).href);
   const tables = [];
   const index = new Map();
   const table = new Int32Array(numbers.length);
@@ -96,9 +98,28 @@ async function columnsExport(format, numbers, reader) {
       tables.push(reader.tableOf(c, arrow));
     }
     table[count] = index.get(c);
-    row[count++] = n - c.base;
+    // the row of the chunk's table: its column position (a live tail's records past its end are not shown)
+    row[count++] = reader.positionOf(c, n);
   }
-  const taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([]);
+  const decoder = await reader.valueDecoder();
+  let taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([], { decoded: Boolean(decoder) });
+  // decoded keys and values as the CLI's --format arrow writes them, when the page decodes values
+  if (decoder && count) taken = withDecoded(taken, await decodedSides(numbers, reader, decoder));
   if (format === 'parquet') return { parts: [await arrow.toParquet(taken)], type: 'application/vnd.apache.parquet', count };
   return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
+}
+
+/** The decoded key and value of the records numbered `numbers`, in order ({ decodedKey, decodedValue }; control records have none). */
+async function decodedSides(numbers, reader, decoder) {
+  const out = [];
+  for (let start = 0; start < numbers.length; start += BATCH) {
+    const views = [];
+    for (const n of numbers.subarray(start, start + BATCH)) {
+      const v = reader.viewOf(n);
+      if (v) views.push(v);
+    }
+    await decoder.prepare(views.filter((v) => !v.isControl));
+    for (const v of views) out.push(v.isControl ? null : { decodedKey: decoder.decodeSide(v, 'key'), decodedValue: decoder.decodeSide(v, 'value') });
+  }
+  return out;
 }

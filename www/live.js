@@ -373,7 +373,18 @@ export function initLive(page) {
     if (phase === 'starting') page.setStatus('busy', `Starting a tail of ${where}…`, null);
     else if (phase === 'tailing') page.setStatus('info', `Tailing ${where} through ${tail.relay}: new records are added as they arrive.`, null);
     else if (phase === 'paused') page.setStatus('info', `Paused the tail of ${tail.topic}: records written meanwhile are read on resume.`, null);
-    else if (phase === 'stopped') page.setStatus(tail.ended ? 'ok' : 'info', `${stoppedText(tail)}: its records stay here to filter, inspect and export.`, null, button('Start again', start));
+    else if (phase === 'stopped') {
+      // records the Keep bound dropped are said, with the way to read them all
+      const lost = tail.store ? dropped(tail) : 0;
+      tail.saidDropped = lost;
+      const keepAll = button(`Keep all ${formatCount(received(tail))} and read again`, () => {
+        $('live-cap').value = String(received(tail));
+        start();
+      });
+      page.setStatus(tail.ended && !lost ? 'ok' : 'info', lost
+        ? `${stoppedText(tail)}: the oldest ${formatCount(lost)} were dropped to keep ${formatCount(tail.cap)} (Keep).`
+        : `${stoppedText(tail)}: its records stay here to filter, inspect and export.`, null, ...(lost ? [keepAll] : []), button('Start again', start));
+    }
     showStats();
   }
 
@@ -505,7 +516,11 @@ export function initLive(page) {
     /** Stops a running tail: a file is opened instead. */
     leave,
     /** The table was drawn (with the counts of `snap`, snapshot()): the counts next to the controls follow. */
-    drawn: (snap) => showStats(snap ?? snapshot()),
+    drawn: (snap) => {
+      showStats(snap ?? snapshot());
+      // a stopped tail's last records are drawn after it stopped: the records its Keep dropped are said now
+      if (tail && phase === 'stopped' && dropped(tail) !== tail.saidDropped) showTailStatus();
+    },
     /** Whether live mode is saying something in the status line. */
     busy: () => phase !== 'off',
     snapshot,

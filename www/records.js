@@ -202,7 +202,7 @@ export function select(viewIndex) {
 }
 
 function emptyDetailText() {
-  if (!state.store) return 'Open a capture to see its records.';
+  if (!state.store) return document.body.dataset.mode === 'live' ? 'The record you pick in the table shows here: its key, value, headers and batch.' : 'Open a capture to see its records.';
   if (state.rows.length) return 'Click a record to see it here (or move with the arrow keys).';
   if (state.store.count) return 'No record matches the filter.';
   return state.source.live ? state.live.emptyText() : 'No record.';

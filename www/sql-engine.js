@@ -75,7 +75,8 @@ export async function loadRecords(tables) {
 export async function query(sql) {
   const { db, conn, flechette: f } = await startEngine();
   const started = performance.now();
-  const table = f.tableFromIPC(await db.runQuery(conn, sql), { useDate: false });
+  // 64-bit integers as BigInts: exact, and never an error past 2^53 (an id, a sum, a hash)
+  const table = f.tableFromIPC(await db.runQuery(conn, sql), { useDate: false, useBigInt: true });
   const ms = performance.now() - started;
   const columns = table.schema.fields.map((field) => ({ name: field.name, type: field.type, kind: kindOf(f, field.type) }));
   const children = table.children;
@@ -102,7 +103,7 @@ function kindOf(f, type) {
 const TIME_KINDS = new Set(['s', 'ms', 'us', 'ns', 'day']);
 
 /** Milliseconds since the epoch of a time column's value (the Arrow library reads every unit as ms). */
-export function timeOf(v) {
+function timeOf(v) {
   return Number(v);
 }
 

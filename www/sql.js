@@ -8,12 +8,19 @@ import { h, formatCount } from './dom.js';
 import { $, state, setStatus } from './page.js';
 import { VirtualTable } from './table.js';
 import { tablesOf } from './sql-data.js';
-import { isTime, loadRecords, query, startEngine, timeOf } from './sql-engine.js';
+import { isTime, loadRecords, query, startEngine } from './sql-engine.js';
 import { valueSettings } from './values.js';
 import { showView } from './layout.js';
+import { barChart } from './bar-chart.js';
 
 const ROW_HEIGHT = 26;
 const MAX_BARS = 400;
+// the results' column widths: values measured in the first FIT_ROWS rows; a cell's padding and
+// border; the least width of a column, and the most a text column takes before it shares the room
+const FIT_ROWS = 2000;
+const CELL_PADDING = 14;
+const MIN_COLUMN_PX = 48;
+const TEXT_MIN_PX = 240;
 
 const EXAMPLES = [
   { label: 'Records per minute', sql: 'SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records\nFROM records GROUP BY minute ORDER BY minute' },
@@ -145,6 +152,9 @@ function showError(e) {
   const hint = /json_|->>|Extension|extension/.test(message) ? ' The json extension is not loaded here (it would be fetched from the network); reach fields with value_fields.name, or regexp_extract(value::VARCHAR, …).'
     : /signature mismatch|unreachable|RuntimeError/.test(message) ? ' DuckDB-wasm failed inside a function that needs an extension it cannot load offline (time zones need ICU: use TIMESTAMP values, as "timestamp" is, in UTC).' : '';
   sqlState('error', message.split('\n').filter((l) => l.trim()).slice(0, 6).join('\n') + hint);
+  // the last result is not this query's: it goes, with its chart
+  emptyResults();
+  drawChart(null);
   if (!panel.loadedFor && /not served/.test(message)) setStatus('warn', message, null);
 }
 
@@ -154,23 +164,42 @@ function sqlState(kind, text) {
   el.textContent = text;
 }
 
-function showResult(result) {
-  const old = $('sql-results');
+/** An empty results table in place of the last one (a failed query has no result to show). */
+function emptyResults() {
   const root = h('div', { id: 'sql-results', class: 'sql-results', role: 'grid', 'aria-label': 'Query results' });
-  old.replaceWith(root);
-  const columns = result.columns.map((c, k) => ({
-    id: `c${k}`, label: c.name, title: String(c.type.typeId), width: c.kind === 'number' ? 'minmax(90px, auto)' : 'minmax(140px, 1fr)', className: c.kind === 'number' ? 'num' : 'mono',
+  $('sql-results').replaceWith(root);
+  return root;
+}
+
+function showResult(result) {
+  const root = emptyResults();
+  const fit = fitter(root);
+  // numbers and times are never cut: their columns are as wide as their longest value (a longer
+  // one met while scrolling widens the column); other text takes the room left, cut at the end
+  const widest = result.columns.map((c, k) => fit.widest(c.name, result, k));
+  const cut = (c) => c.kind !== 'number' && !isTime(c.kind);
+  const columnsOf = () => result.columns.map((c, k) => ({
+    id: `c${k}`, label: c.name, title: String(c.type.typeId), className: c.kind === 'number' ? 'num' : 'mono',
+    width: cut(c) ? `minmax(${Math.min(widest[k], TEXT_MIN_PX)}px, 1fr)` : `${widest[k]}px`,
+    px: cut(c) ? Math.min(widest[k], TEXT_MIN_PX) : widest[k],
   }));
+  let columns = columnsOf();
   const table = new VirtualTable(root, {
     columns,
     rowHeight: ROW_HEIGHT,
     renderRow(r, cells) {
+      let wider = false;
       columns.forEach((c, k) => {
         const text = result.cell(r, k);
         const cell = cells[c.id];
         cell.textContent = text === null ? 'NULL' : text.length > 300 ? `${text.slice(0, 299)}…` : text;
         cell.classList.toggle('null', text === null);
+        if (text !== null && !cut(result.columns[k]) && fit.width(text) > widest[k]) {
+          widest[k] = fit.width(text);
+          wider = true;
+        }
       });
+      if (wider) queueMicrotask(() => table.setColumns(columns = columnsOf()));
     },
     onSelect: (r) => table.setSelected(r),
   });
@@ -178,45 +207,47 @@ function showResult(result) {
   drawChart(result);
 }
 
-/** Bars for a time series: a time column first, then a number column. */
+/**
+ * Widths of cell texts in the results' 12px monospace font, and of a column: its label and the
+ * longest of its first FIT_ROWS values (a longer one further down widens it when drawn).
+ */
+function fitter(root) {
+  const style = getComputedStyle(root);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = `600 12px ${style.getPropertyValue('--sans')}`;
+  const labelWidth = (label) => Math.ceil(context.measureText(label).width) + CELL_PADDING;
+  context.font = `12px ${style.getPropertyValue('--mono')}`;
+  const width = (text) => Math.ceil(context.measureText(text).width) + CELL_PADDING;
+  return {
+    width,
+    widest(label, result, k) {
+      let longest = '';
+      for (let r = 0; r < Math.min(result.rows, FIT_ROWS); r++) {
+        const text = result.cell(r, k);
+        if (text !== null && text.length > longest.length) longest = text.length > 300 ? text.slice(0, 300) : text;
+      }
+      return Math.max(labelWidth(label), width(longest || 'NULL'), MIN_COLUMN_PX);
+    },
+  };
+}
+
+/** Bars for a time series: a time column first, then a number column (a bar a row). */
 function drawChart(result) {
   const chart = $('sql-chart');
-  const [time, count] = result.columns;
+  const [time, count] = result?.columns ?? [];
   if (!time || !count || !isTime(time.kind) || count.kind !== 'number' || result.rows < 1 || result.rows > MAX_BARS) {
     chart.hidden = true;
     chart.replaceChildren();
     return;
   }
-  const xs = Array.from(result.column(0), timeOf);
-  const ys = Array.from(result.column(1), Number);
-  const max = Math.max(1, ...ys.filter(Number.isFinite));
-  const W = 1000;
-  const H = 120;
-  const bar = W / xs.length;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  svg.setAttribute('preserveAspectRatio', 'none');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `${count.name} by ${time.name}`);
-  ys.forEach((y, k) => {
-    const rect = document.createElementNS(ns, 'rect');
-    const height = Number.isFinite(y) ? (y / max) * (H - 4) : 0;
-    rect.setAttribute('x', String(k * bar + bar * 0.1));
-    rect.setAttribute('width', String(Math.max(bar * 0.8, 0.5)));
-    rect.setAttribute('y', String(H - height));
-    rect.setAttribute('height', String(height));
-    const title = document.createElementNS(ns, 'title');
-    title.textContent = `${result.cell(k, 0)}: ${result.cell(k, 1)}`;
-    rect.append(title);
-    svg.append(rect);
-  });
-  const first = result.cell(0, 0);
-  const last = result.cell(xs.length - 1, 0);
-  chart.replaceChildren(
-    h('div', { class: 'sql-chart-label' }, `${count.name} by ${time.name} (max ${formatCount(max)})`),
-    svg,
-    h('div', { class: 'sql-chart-axis' }, h('span', {}, first), h('span', {}, last)),
-  );
+  const values = result.column(1);
+  chart.replaceChildren(barChart({
+    label: `${count.name} by ${time.name}`,
+    bars: Array.from(values, (v, k) => ({ slot: k, value: Number(v) })),
+    slots: result.rows,
+    timeAt: (slot) => result.cell(slot, 0),
+    timeOf: (bar) => result.cell(bar.slot, 0),
+    valueName: count.name,
+  }));
   chart.hidden = false;
 }

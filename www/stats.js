@@ -8,6 +8,7 @@ import { h, formatCount, isoTime } from './dom.js';
 import { formatSize } from './bytes.js';
 import { $, state } from './page.js';
 import { statistics } from './analysis.js';
+import { barChart } from './bar-chart.js';
 import { scanStats } from './stats-scan.js';
 
 const REFRESH_MS = 1500;
@@ -87,7 +88,6 @@ const card = (id, label, value, title) => h('div', { class: 'stat', title }, h('
 const bytes = (n) => (n == null ? '—' : formatCount(Math.round(n)));
 
 function render(s) {
-  const span = s.time.first === null ? '—' : `${isoTime(s.time.first)} – ${isoTime(s.time.last)}`;
   $('stats-body').replaceChildren(
     h('div', { class: 'stat-cards' },
       card('stats-records', 'records', formatCount(s.records)),
@@ -95,7 +95,7 @@ function render(s) {
       card('stats-null-values', 'null values (tombstones)', formatCount(s.nullValues)),
       card('stats-distinct-keys', 'distinct keys', `${s.distinctKeys > 100_000 ? '≈ ' : ''}${formatCount(s.distinctKeys)}`, 'Counted by a 32-bit hash of the key bytes: exactly up to 100,000 keys, then estimated (HyperLogLog, about 1%)'),
       card('stats-partitions-count', 'partitions', formatCount(s.partitions.length))),
-    chart(s.time, span),
+    chart(s.time),
     h('h3', {}, 'Sizes (bytes)'),
     h('table', { class: 'grid', id: 'stats-sizes' },
       h('thead', {}, h('tr', {}, ['', 'records', 'min', 'p50', 'p90', 'p99', 'max', 'mean', 'total'].map((t) => h('th', { class: t ? 'num' : null }, t)))),
@@ -105,58 +105,40 @@ function render(s) {
     h('h3', {}, 'Per partition'),
     h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'stats-partitions' },
       h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Records', 'Null keys', 'Null values', 'Value p50', 'Value p99', 'Value bytes', 'Offsets', 'Times (UTC)']
-        .map((t, k) => h('th', { class: k > 1 ? 'num' : null }, t)))),
+        .map((t, k) => h('th', { class: k > 1 && k < 9 ? 'num' : null }, t)))),
       h('tbody', {}, s.partitions.map((p) => h('tr', { dataset: { topic: p.topic ?? '', partition: String(p.partition) } },
-        h('td', {}, p.topic || '—'), h('td', { class: 'num' }, String(p.partition)),
+        h('td', { title: p.topic || null }, h('div', { class: 'topic' }, p.topic || '—')), h('td', { class: 'num' }, String(p.partition)),
         [p.records, p.nullKeys, p.nullValues].map((n) => h('td', { class: 'num' }, formatCount(n))),
         [p.valueP50, p.valueP99, p.valueBytes].map((n) => h('td', { class: 'num' }, bytes(n))),
         h('td', { class: 'num' }, `${p.firstOffset} – ${p.lastOffset}`),
-        h('td', { class: 'mono', title: `${isoTime(p.oldest) ?? '—'} – ${isoTime(p.newest) ?? '—'}` }, timeSpan(p.oldest, p.newest))))))),
+        h('td', { class: 'mono times', title: `${isoTime(p.oldest) ?? '—'} – ${isoTime(p.newest) ?? '—'}` }, ...timeSpan(p.oldest, p.newest))))))),
     h('p', { class: 'stats-note' }, `Sizes are of the keys' and values' bytes as stored (null ones left out); total ${formatSize(s.valueSizes?.total ?? 0)} of values.`),
   );
 }
 
-/** "2024-02-13 23:04:37 – 23:10:02" (UTC; the date once when both are of one day; the title has the milliseconds). */
+/**
+ * "2024-02-13 23:04:37", then "– 23:10:02" under it (UTC; the date once when both are of one day;
+ * the title has the milliseconds): two short lines keep the table within the panel.
+ */
 function timeSpan(from, to) {
   const [a, b] = [from, to].map((ms) => isoTime(ms)?.slice(0, 19).replace('T', ' ') ?? '—');
-  return a.slice(0, 10) === b.slice(0, 10) ? `${a} – ${b.slice(11)}` : `${a} – ${b}`;
+  return [a, h('br'), `– ${a.slice(0, 10) === b.slice(0, 10) ? b.slice(11) : b}`];
 }
 
 const BUCKET_NAMES = { 60000: 'minute', 300000: '5 minutes', 900000: '15 minutes', 3600000: 'hour', 21600000: '6 hours', 86400000: 'day', 604800000: 'week' };
 
 /** Records per bucket as bars, a bar a bucket from the first to the last (empty buckets stay empty). */
-function chart(time, span) {
+function chart(time) {
   const title = `Records per ${BUCKET_NAMES[time.bucketMs] ?? `${time.bucketMs / 1000} s`}`;
-  if (!time.buckets.length) return h('div', { class: 'stats-chart', id: 'stats-chart' }, h('div', { class: 'stats-chart-label' }, `${title}: no record has a timestamp.`));
+  if (!time.buckets.length) return h('div', { class: 'stats-chart', id: 'stats-chart' }, h('div', { class: 'chart-label' }, `${title}: no record has a timestamp.`));
   const start = time.buckets[0][0];
-  const slots = Math.round((time.buckets[time.buckets.length - 1][0] - start) / time.bucketMs) + 1;
-  const max = Math.max(...time.buckets.map(([, n]) => n));
-  const W = 1000;
-  const H = 120;
-  const bar = W / slots;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  svg.setAttribute('preserveAspectRatio', 'none');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', title);
-  for (const [t, n] of time.buckets) {
-    const rect = document.createElementNS(ns, 'rect');
-    const slot = Math.round((t - start) / time.bucketMs);
-    const height = Math.max(1, (n / max) * (H - 4));
-    rect.setAttribute('x', String(slot * bar + bar * 0.1));
-    rect.setAttribute('width', String(Math.max(bar * 0.8, 0.5)));
-    rect.setAttribute('y', String(H - height));
-    rect.setAttribute('height', String(height));
-    rect.dataset.start = String(t);
-    rect.dataset.count = String(n);
-    const tip = document.createElementNS(ns, 'title');
-    tip.textContent = `${isoTime(t)}: ${formatCount(n)}`;
-    rect.append(tip);
-    svg.append(rect);
-  }
-  return h('div', { class: 'stats-chart', id: 'stats-chart', dataset: { bucketMs: String(time.bucketMs) } },
-    h('div', { class: 'stats-chart-label' }, `${title} (at most ${formatCount(max)})${time.none ? ` · ${formatCount(time.none)} without a timestamp` : ''}`),
-    svg,
-    h('div', { class: 'stats-chart-axis' }, h('span', {}, isoTime(start)), h('span', {}, span), h('span', {}, isoTime(time.buckets[time.buckets.length - 1][0]))));
+  return barChart({
+    label: `${title} (UTC)${time.none ? ` · ${formatCount(time.none)} without a timestamp` : ''}`,
+    bars: time.buckets.map(([t, n]) => ({ slot: Math.round((t - start) / time.bucketMs), value: n, time: t, data: { start: String(t), count: String(n) } })),
+    slots: Math.round((time.buckets[time.buckets.length - 1][0] - start) / time.bucketMs) + 1,
+    timeAt: (slot) => isoTime(start + slot * time.bucketMs),
+    timeOf: (bar) => isoTime(bar.time),
+    valueName: 'records',
+    attrs: { class: 'stats-chart', id: 'stats-chart', dataset: { bucketMs: String(time.bucketMs) } },
+  });
 }

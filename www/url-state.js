@@ -14,7 +14,6 @@ import { applySeekParams, seekParams } from './live-seek.js';
 import { holdJsFilter } from './filter.js';
 
 const FILTER_INPUTS = { q: 'filter-text', where: 'filter-where', js: 'filter-js', ofrom: 'filter-offset-from', oto: 'filter-offset-to', tfrom: 'filter-time-from' };
-const DEFAULT_CAP = '100000';
 
 let restoring = null; // what the URL asked at load and is not applied yet
 let timer = 0;
@@ -83,7 +82,7 @@ export function writeUrl() {
       if (topic) p.set('topic', topic);
       if ($('live-partitions').value.trim()) p.set('partitions', $('live-partitions').value.trim());
       for (const [k, v] of Object.entries(seekParams())) p.set(k, v);
-      if ($('live-cap').value !== DEFAULT_CAP) p.set('keep', $('live-cap').value);
+      if ($('live-cap').value !== $('live-cap').defaultValue) p.set('keep', $('live-cap').value);
     } else if (state.source?.sample) {
       p.set('sample', state.source.sample);
     }

@@ -7,8 +7,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { KafkaClient, KafkaClientError, KafkaDecodeError } = require('../node.cjs');
+const { printable } = require('../lib.cjs');
 const { RunError, UsageError, parseArgs, parse } = require('./args.cjs');
 const { brokerOptions, brokerUsage, clientOptions } = require('./brokers.cjs');
+const { BadCrcBatches, batchDecodeOptions, crcOptions, crcUsage } = require('./crc.cjs');
 const { filterOptions, filterUsage, recordFilter } = require('./filter.cjs');
 const { RecordWriter, formatDecodes, formatOptions, formatUsage } = require('./formats.cjs');
 const { parseFrom, parseUntil } = require('./positions.cjs');
@@ -26,12 +28,14 @@ const connection = `${brokerUsage}
   --until WHERE             stop each partition there, leaving out records at or past it: end (as
                             --until-end), an offset, or a time (ISO-8601, -15m, now-1h, now, or
                             epoch ms as e@MS: the first record stamped at or after it ends its
-                            partition)
+                            partition; one without such a record ends at the end it has once the
+                            time has come, at the start for a time past). A terminal is told
+                            which partitions it waits on
   --until-end               stop once every partition reached the end offsets seen at the start
                             (high watermarks; last stable offsets under read_committed), exit 0
   --max-records N           stop after N records (printed ones, with --grep or --filter)
   --isolation-level L       read_uncommitted (default) or read_committed
-  --crc M                   verify (default), report or skip`;
+${crcUsage}`;
 
 const consumeUsage = `kafka-fetch-decoder consume --bootstrap HOST:PORT --topic NAME [options]
   Prints the records of live topics: a table, or one JSON object per record and line with --json
@@ -66,7 +70,7 @@ const common = {
   '--until-end': {},
   '--max-records': { value: 'N', parse: parse.integer(1, Number.MAX_SAFE_INTEGER) },
   '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
-  '--crc': { value: 'M', parse: parse.oneOf('verify', 'report', 'skip') },
+  ...crcOptions,
 };
 
 /** A progress line on stderr when it is a terminal, rewritten in place. */
@@ -121,8 +125,20 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   let records = 0;
   let frames = 0;
   const partitions = new Set();
-  const onResponse = command === 'capture' ? captureWriter(o.out, label, () => ++frames) : null;
+  const capture = command === 'capture' ? captureWriter(o.out, label, () => ++frames) : null;
+  // every batch with a bad CRC a response brought, whether its records are printed or not (control batches)
+  const badCrc = new BadCrcBatches();
+  const onResponse = capture || o.crc !== 'skip' ? (answer) => {
+    for (const t of answer.response.topics) for (const p of t.partitions) badCrc.add(t.topic, p.partition, p.batches);
+    capture?.(answer);
+  } : null;
   const maxRecords = o.maxRecords ?? Infinity;
+  // on a terminal, which partitions a pass with an end to reach waits on (a tail waits by design)
+  const waits = new Map(); // topic -> partitions
+  const onWait = until !== undefined && until !== 'end' && err.isTTY ? ({ topic, partitions }) => {
+    waits.set(topic, partitions);
+    status.update(waitingText(waits, until));
+  } : undefined;
   try {
     const topics = await chosenTopics(client, o.topic ?? [], regex);
     label = topicsLabel(topics);
@@ -130,10 +146,11 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
       topic, partitions: o.partition, from, until, untilEnd: Boolean(o.untilEnd),
       // each pass stops at the limit, and so does the whole; a filter counts what it keeps
       maxRecords: filter ? undefined : o.maxRecords,
-      isolationLevel: o.isolationLevel, decode: { crc: o.crc ?? 'verify', int64: 'bigint', arrow: writer?.format === 'arrow' }, onResponse, values,
+      isolationLevel: o.isolationLevel, decode: { ...batchDecodeOptions(o), int64: 'bigint', arrow: writer?.format === 'arrow' }, onResponse, onWait, values,
     }));
     for await (const chunk of merged(passes)) {
       partitions.add(`${chunk.topic}/${chunk.partition}`);
+      waits.delete(chunk.topic);
       if (!writer) {
         records += chunk.recordCount; // capture writes the responses, counted without building records
       } else {
@@ -162,14 +179,25 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   await writer?.end();
   status.done();
   if (report.summary()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${report.summary()}\n`);
+  if (filter?.summary()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${filter.summary()}\n`);
   if (command === 'capture') err.write(`kafka-fetch-decoder: wrote ${frames} fetch responses (${records} records) to ${o.out}\n`);
-  return 0;
+  for (const line of badCrc.lines()) err.write(`kafka-fetch-decoder: ${command} ${label}: ${line}\n`);
+  return badCrc.count ? 1 : 0;
+}
+
+/** What the pass waits on: "waiting on t/0 and t/1 for ..." (`until`: an offset, or { time }). */
+function waitingText(waits, until) {
+  const names = [...waits].flatMap(([topic, partitions]) => partitions.map((p) => `${printable(topic)}/${p}`));
+  const list = names.length > 4 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`
+    : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  const what = typeof until === 'bigint' ? `the records before offset ${until}` : `a record stamped at or after ${new Date(until.time).toISOString()} (or for that time)`;
+  return `waiting on ${list} for ${what}`;
 }
 
 /** A failure's message, with what to do about it where the command line can help. */
 function explained(e, o) {
-  if (e instanceof KafkaDecodeError && e.code === 'CRC_MISMATCH' && (o.crc ?? 'verify') === 'verify') {
-    return `${e.message} (--crc report prints the records and marks the batch; --crc skip does not check)`;
+  if (e instanceof KafkaDecodeError && e.code === 'CRC_MISMATCH' && o.crc === 'verify') {
+    return `${e.message} (--crc report, the default, prints the records and marks the batch; --crc skip does not check)`;
   }
   return e.message;
 }

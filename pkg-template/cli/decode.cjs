@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { decodeFetchResponse, decodeRecordSet, KafkaDecodeError, protocolInfo } = require('../node.cjs');
 const { UsageError, parseArgs, parse } = require('./args.cjs');
+const { BadCrcBatches, batchDecodeOptions, crcOptions, crcUsage } = require('./crc.cjs');
 const { filterOptions, filterUsage, recordFilter } = require('./filter.cjs');
 const { RecordWriter, formatDecodes, formatOptions, formatUsage } = require('./formats.cjs');
 const { ValueReport, autoDecoder, valueDecoderFrom, valueOptions, valueUsage } = require('./values.cjs');
@@ -30,8 +31,7 @@ const usage = `kafka-fetch-decoder [decode] [FILE] [options]
                         UTF-8 as {"base64": ...}) or hex
 ${formatUsage}
   --isolation-level L   read_uncommitted (default) or read_committed (drops aborted transactions)
-  --crc M               report (default: bad batches marked BAD-CRC, exit code 1), verify (stop at
-                        the first) or skip
+${crcUsage}
 ${filterUsage}
 ${valueUsage}`;
 
@@ -43,7 +43,7 @@ const spec = {
   ...formatOptions,
   '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') },
   '--isolation-level': { value: 'L', parse: parse.oneOf('read_uncommitted', 'read_committed') },
-  '--crc': { value: 'M', parse: parse.oneOf('report', 'verify', 'skip') },
+  ...crcOptions,
   ...valueOptions,
   ...filterOptions,
   '--help': {},
@@ -93,9 +93,8 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   if (!values && formatDecodes(options)) values = autoDecoder();
   const bytes = readInput(file);
   const common = {
-    crc: options.crc ?? 'report',
+    ...batchDecodeOptions(options),
     int64: 'bigint',
-    includeControlRecords: true,
     isolationLevel: options.isolationLevel ?? 'read_uncommitted',
     onError: 'partition',
     // Arrow from the arrays the call writes
@@ -121,9 +120,10 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     err.write(`kafka-fetch-decoder: ${file}: ${e.code}: ${e.message}\n`);
     return 1;
   }
+  const badCrc = new BadCrcBatches();
+  for (const { topic, p } of partitions) badCrc.add(topic, p.partition, p.batches);
+  problems.push(...badCrc.lines());
   for (const { topic, p } of partitions) {
-    const bad = p.batches.filter((b) => b.crcValid === false);
-    if (bad.length) problems.push(`${topic}/${p.partition}: ${bad.length} batch(es) with a bad CRC, at offsets ${bad.map((b) => b.baseOffset).join(', ')}`);
     if (p.error && !(p.error.code === 'TRUNCATED' && p.partial)) problems.push(`${topic}/${p.partition}: ${p.error.code}: ${p.error.message}`);
   }
   const report = new ValueReport();
@@ -155,6 +155,7 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   for (const problem of problems) err.write(`kafka-fetch-decoder: ${file}: ${problem}\n`);
   // values that did not decode are not a problem in the data: said, but no exit code 1
   if (report.summary()) err.write(`kafka-fetch-decoder: ${file}: ${report.summary()}\n`);
+  if (filter?.summary()) err.write(`kafka-fetch-decoder: ${file}: ${filter.summary()}\n`);
   return problems.length ? 1 : 0;
 }
 

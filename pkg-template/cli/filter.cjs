@@ -20,14 +20,17 @@ const filterUsage = `  --grep PATTERN            only records whose key, value o
                             key and value (decoded: JSON as data, else text; by the value options
                             when given), keyText, valueText, headers (name -> text, the last of a
                             name), headerList ([{key, value}]), compression, leaderEpoch. Run in a
-                            sandbox without Node's APIs; a filter that throws stops the command,
-                            naming the record
+                            sandbox without Node's APIs. A record where it reads a field of null
+                            or undefined (value.total of a tombstone) does not match; a filter
+                            that throws otherwise stops the command, naming the record
+  --filter-strict           a field read of null or undefined stops the command too
   --filter-timeout-ms N     the most one record may take in --filter (default 100)`;
 
 const filterOptions = {
   '--grep': { value: 'PATTERN' },
   '--grep-in': { value: 'WHERE' },
   '--filter': { value: 'EXPR' },
+  '--filter-strict': {},
   '--filter-timeout-ms': { value: 'N', parse: parse.integer(1, 60_000) },
 };
 
@@ -44,24 +47,55 @@ function grepOf(o) {
   }
 }
 
+// The rule of --filter and --where for a path that is missing or null on the way (value.total of a
+// tombstone, a field some values lack): the record does not match, as jq and kcat users expect; the
+// strict form stops the command, naming the record.
+const MISSING = Symbol('a missing path');
+
+/** The value at `path` (field names) in `root`, or MISSING when a step on the way is null or missing, or the last is missing. */
+function valueAtPath(root, path) {
+  let v = root;
+  for (const name of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, name)) return MISSING;
+    v = v[name];
+  }
+  return v === undefined ? MISSING : v;
+}
+
 // Records given to the sandbox in one call: a call costs a watchdog thread (about 50 us), a record
 // a few microseconds. A slice that runs past the bound is run again a record at a time, to find the record.
 const SLICE = 256;
 
-/** A read of a field of null or undefined (self-contained: its source runs in the sandbox). */
+/**
+ * A read of a field of null or undefined: a missing path, the rule above (self-contained: its
+ * source runs in the sandbox).
+ */
 function readsMissingPath(e) {
   return e?.name === 'TypeError' && /^Cannot read properties of (?:null|undefined)\b/.test(e.message);
 }
 
-/** --filter EXPR as a sandbox (filter-sandbox.cjs): { pick(topic, partition, records) -> records }. */
-function sandboxOf(expression, timeoutMs) {
+/**
+ * --filter EXPR as a sandbox (filter-sandbox.cjs): { pick(topic, partition, records) -> records,
+ * missed }, `missed` counting the records left out for a missing path (and the first of them),
+ * unless `strict`.
+ */
+function sandboxOf(expression, timeoutMs, strict) {
   let sandbox;
   try {
-    sandbox = makeSandbox(expression, readsMissingPath, true, SLICE);
+    sandbox = makeSandbox(expression, readsMissingPath, strict, SLICE);
   } catch (e) {
     throw new UsageError(`--filter: not a JavaScript expression: ${e.message}`);
   }
+  const missed = { count: 0, first: null };
+  // the first record of an answer left out for a missing path, and why (the sandbox keeps the first reason)
+  const noteMissed = (answer, topic, partition, records) => {
+    const first = answer.marks.indexOf('M');
+    if (first < 0) return;
+    if (missed.count === 0) missed.first = `${at(topic, partition, records[first])}: ${printable(answer.why)}`;
+    missed.count += answer.marks.split('M').length - 1;
+  };
   return {
+    missed,
     pick(topic, partition, records) {
       const picked = [];
       for (let start = 0; start < records.length; start += SLICE) {
@@ -74,6 +108,7 @@ function sandboxOf(expression, timeoutMs) {
         } catch (e) {
           if (e?.code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
           // one at a time: which record takes too long, if any does on its own
+          let why = '';
           const marks = slice.map((r, i) => {
             let one;
             try {
@@ -83,11 +118,13 @@ function sandboxOf(expression, timeoutMs) {
               throw err;
             }
             if (one.marks === undefined) throw threw(topic, partition, r, one);
+            why ||= one.why;
             return one.marks;
           });
-          answer = { marks: marks.join('') };
+          answer = { marks: marks.join(''), why };
         }
         if (answer.marks === undefined) throw threw(topic, partition, slice[answer.at], answer);
+        noteMissed(answer, topic, partition, slice);
         for (let i = 0; i < slice.length; i++) if (answer.marks[i] === '1') picked.push(slice[i]);
       }
       return picked;
@@ -107,7 +144,8 @@ const threw = (topic, partition, r, e) => new RunError(`--filter threw on the re
 function recordFilter(o) {
   const grep = grepOf(o);
   if (o.filterTimeoutMs !== undefined && o.filter === undefined) throw new UsageError('--filter-timeout-ms goes with --filter EXPR');
-  const sandbox = o.filter === undefined ? null : sandboxOf(o.filter, o.filterTimeoutMs ?? 100);
+  if (o.filterStrict && o.filter === undefined) throw new UsageError('--filter-strict goes with --filter EXPR');
+  const sandbox = o.filter === undefined ? null : sandboxOf(o.filter, o.filterTimeoutMs ?? 100, Boolean(o.filterStrict));
   if (!grep && !sandbox) return null;
   if (formatOf(o) === 'arrow') throw new UsageError('--format arrow writes whole fetched ranges, not records picked one by one: with --grep or --filter, use ndjson, csv or a format string');
   return {
@@ -116,7 +154,13 @@ function recordFilter(o) {
       const kept = grep ? records.filter(grep) : records;
       return sandbox ? sandbox.pick(topic, partition, kept) : kept;
     },
+    /** A line for stderr on the records left out for a missing path, or null. */
+    summary() {
+      const missed = sandbox?.missed;
+      if (!missed?.count) return null;
+      return `--filter: ${missed.count} record(s) did not match where the expression read a field of null or undefined (the first: ${missed.first}); --filter-strict stops at them`;
+    },
   };
 }
 
-module.exports = { filterOptions, filterUsage, recordFilter };
+module.exports = { MISSING, filterOptions, filterUsage, readsMissingPath, recordFilter, valueAtPath };

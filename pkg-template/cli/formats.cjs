@@ -8,13 +8,15 @@
 const fs = require('node:fs');
 const { UsageError } = require('./args.cjs');
 const { compileFormat, isFormatString, TOKENS_HELP } = require('./format-string.cjs');
-const { csvHeader, csvRow, recordJson, tableHeader, tableRow } = require('./output.cjs');
+const { csvHeader, csvRow, kcatJson, recordJson, tableHeader, tableRow } = require('./output.cjs');
 const { withDecoded } = require('./values.cjs');
 
-const FORMATS = ['table', 'ndjson', 'csv', 'arrow'];
+const FORMATS = ['table', 'ndjson', 'kcat-json', 'csv', 'arrow'];
 
-const formatUsage = `  --format F                table (default), ndjson (as --json), csv (a header line, then a row per
-                            record: bytes per --encoding, headers as JSON), arrow (Arrow IPC, the
+const formatUsage = `  --format F                table (default), ndjson (as --json), kcat-json (kcat -J's lines:
+                            payload, ts, tstype, broker, headers as a flat list; bytes as UTF-8
+                            text), csv (a header line, then a row per record: bytes per
+                            --encoding, headers as JSON), arrow (Arrow IPC, the
                             stream format: pyarrow.ipc.open_stream, Polars, DuckDB through pyarrow),
                             or a format string as kcat's -f, e.g. '%t/%p@%o %k: %s\\n': kcat's
                             tokens print kcat's bytes (%t topic, %p partition, %o offset, %T
@@ -73,12 +75,16 @@ class RecordText {
     return '';
   }
 
-  /** The records' lines: a string, or a Buffer for a format string (its tokens print bytes). */
-  lines(topic, partition, records) {
+  /**
+   * The records' lines: a string, or a Buffer for a format string (its tokens print bytes).
+   * `brokerId`: the node id they came from (kcat-json's broker), -1 when unknown.
+   */
+  lines(topic, partition, records, brokerId = -1) {
     if (this.template) return this.template.write(records, topic, partition);
     let text = '';
     for (const r of records) {
       if (this.format === 'table') text += `${tableRow(topic, partition, r)}\n`;
+      else if (this.format === 'kcat-json') text += `${kcatJson(topic, partition, r, brokerId)}\n`;
       else if (this.format === 'csv') text += `${csvRow(topic, partition, r, this.encoding, this.decoded, this.keepFormulas)}\n`;
       else {
         const json = recordJson(topic, partition, r, this.encoding);
@@ -121,7 +127,7 @@ class RecordWriter {
       await this.drained();
       return;
     }
-    await this.writeText(this.text.lines(topic, partition, records), records.length);
+    await this.writeText(this.text.lines(topic, partition, records, source?.brokerId ?? -1), records.length);
   }
 
   /** Lines made elsewhere (a scan's workers), after the header on the first call. */

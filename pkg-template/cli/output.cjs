@@ -56,6 +56,36 @@ function tableRow(topic, partition, r) {
   return line([printable(topic), partition, r.offset, time, key, value, r.headers.length, r.batch.compression, flags]);
 }
 
+// kcat -J's line (its json.c, through yajl): topic, partition, offset, tstype and ts (when the
+// record has a timestamp), broker (its node id; -1 when unknown), headers as a flat [name, value,
+// ...] list (only when there are any), key, payload. Bytes are text: kcat writes them as they are,
+// so bytes that are not UTF-8 make its line something else than JSON; here they are U+FFFD.
+// Strings are escaped as yajl escapes them (\u001B in capitals), and as jsonText escapes the
+// characters a terminal acts on: the same data for a JSON reader, the same bytes as kcat otherwise.
+const KCAT_ESCAPES = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const KCAT_TSTYPE = { CREATE_TIME: 'create', LOG_APPEND_TIME: 'logappend' };
+const kcatString = (s) => `"${s.replace(/["\\\u0000-\u001f]/g, (c) => KCAT_ESCAPES[c] ?? `\\u00${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}"`;
+const kcatText = (bytes) => (bytes === null ? 'null' : kcatString(lenientUtf8.decode(bytes)));
+
+/** A decoded side as kcat -s avro writes it (the data itself), or null to write the bytes. */
+const kcatDecoded = (d) => (d && d.format !== 'null' && d.format !== 'bytes' ? jsonText(jsonForm(d.value)) : null);
+
+/** One record as kcat -J prints it (`brokerId`: the node id it came from, -1 when unknown). */
+function kcatJson(topic, partition, r, brokerId) {
+  let line = `{"topic":${kcatString(String(topic))},"partition":${partition === '-' ? -1 : partition},"offset":${r.offset}`;
+  const tstype = KCAT_TSTYPE[r.batch.timestampType];
+  if (tstype) line += `,"tstype":"${tstype}","ts":${r.timestamp}`;
+  line += `,"broker":${brokerId}`;
+  if (r.headers.length) line += `,"headers":[${r.headers.map((h) => `${kcatString(h.key)},${kcatText(h.value)}`).join(',')}]`;
+  const key = kcatDecoded(r.decodedKey);
+  line += `,"key":${key ?? kcatText(r.key)}`;
+  if (key !== null && r.decodedKey.schemaId !== undefined) line += `,"key_schema_id":${r.decodedKey.schemaId}`;
+  const value = kcatDecoded(r.decodedValue);
+  line += `,"payload":${value ?? kcatText(r.value)}`;
+  if (value !== null && r.decodedValue.schemaId !== undefined) line += `,"value_schema_id":${r.decodedValue.schemaId}`;
+  return `${line}}`.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * Rows of cells as columns padded to their widest cell, as Kafka's own tools print them: `header`
  * is the first row; null and undefined cells are '-'; every cell made printable.
@@ -66,4 +96,4 @@ function alignedTable(header, rows) {
   return text.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
-module.exports = { alignedTable, csvHeader, csvRow, encodeBytes, jsonText, recordJson, tableHeader, tableRow };
+module.exports = { alignedTable, csvHeader, csvRow, encodeBytes, jsonText, kcatJson, recordJson, tableHeader, tableRow };

@@ -11,10 +11,10 @@ const valueUsage = `  --schema-registry URL     decode keys and values by the sc
                             registry; credentials from KAFKA_SCHEMA_REGISTRY_USERNAME and
                             KAFKA_SCHEMA_REGISTRY_PASSWORD, or KAFKA_SCHEMA_REGISTRY_TOKEN (bearer)
   --key-format F            auto (the registry's schema if framed, else JSON, else text, else
-  --value-format F          Protobuf without a schema, else bytes), avro, protobuf, json-schema,
-                            json, text, msgpack, protobuf-raw (fields by number, as protoc
-                            --decode_raw shows them) or bytes (default auto once any of these value
-                            options is given; without them, bytes)
+                            MessagePack, else Protobuf without a schema, else bytes), avro,
+  --value-format F          protobuf, json-schema, json, text, msgpack, protobuf-raw (fields by
+                            number, as protoc --decode_raw shows them) or bytes (default auto once
+                            any of these value options is given; without them, bytes)
   --avro-schema FILE        the values' Avro schema (.avsc), for a topic without a registry
   --proto FILE              the values' .proto, for a topic without a registry, with
   --proto-type NAME         the message type of the values (e.g. shop.Order)`;
@@ -69,7 +69,7 @@ function valueDecoderFrom(o) {
   }
 }
 
-/** Keys and values decoded as auto does without a registry (JSON, else text, else bytes), in their JSON form. */
+/** Keys and values decoded as auto does without a registry (JSON, else text, else MessagePack, else bytes), in their JSON form. */
 function autoDecoder() {
   return new ValueDecoder({ key: 'auto', value: 'auto', json: true });
 }

@@ -24,9 +24,15 @@ export function throwIfAborted(signal) {
   if (signal?.aborted) throw reasonOf(signal);
 }
 
+// Callbacks waiting on each signal, called by one listener of its own: Node warns
+// (MaxListenersExceededWarning) past 10 listeners on one AbortSignal, and the waits of a client's
+// calls in flight (a lookup per topic, a request per broker, a backoff) share the client's signal
+// and the caller's.
+const waiting = new WeakMap();
+
 /**
- * Calls `onAbort(reason)` once when `signal` aborts (at once if it has); returns the function that
- * stops listening. No signal: nothing to listen to.
+ * Calls `onAbortFn(reason)` once when `signal` aborts (at once if it has); returns the function that
+ * stops listening. No signal: nothing to listen to. However many wait on a signal, it has one listener.
  */
 export function onAbort(signal, onAbortFn) {
   if (!signal) return () => {};
@@ -34,9 +40,26 @@ export function onAbort(signal, onAbortFn) {
     onAbortFn(reasonOf(signal));
     return () => {};
   }
-  const listener = () => onAbortFn(reasonOf(signal));
-  signal.addEventListener('abort', listener, { once: true });
-  return () => signal.removeEventListener('abort', listener);
+  let waits = waiting.get(signal);
+  if (!waits) {
+    const callbacks = new Set();
+    const listener = () => {
+      waiting.delete(signal);
+      const reason = reasonOf(signal);
+      for (const fn of callbacks) fn(reason);
+    };
+    waits = { callbacks, listener };
+    waiting.set(signal, waits);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  // a wrapper of its own: the same function may wait twice, and each stop ends one wait
+  const entry = (reason) => onAbortFn(reason);
+  waits.callbacks.add(entry);
+  return () => {
+    if (!waits.callbacks.delete(entry) || waits.callbacks.size || waiting.get(signal) !== waits) return;
+    waiting.delete(signal);
+    signal.removeEventListener('abort', waits.listener);
+  };
 }
 
 /** `promise`, or a rejection with the reason as soon as `signal` aborts (the work itself is not stopped). */

@@ -355,7 +355,7 @@ export class KafkaClient {
         throw new KafkaClientError('BROKER_ERROR', `topic ${topic} partition ${partition} has no leader now: LEADER_NOT_AVAILABLE (5)`, { topic, partition, errorCode: 5, errorName: 'LEADER_NOT_AVAILABLE' });
       }
       const key = addressName(leader.address);
-      if (!groups.has(key)) groups.set(key, { address: leader.address, parts: [] });
+      if (!groups.has(key)) groups.set(key, { address: leader.address, nodeId: leader.nodeId, parts: [] });
       groups.get(key).parts.push({ partition, leaderEpoch: leader.leaderEpoch });
     }
     return groups;
@@ -365,7 +365,7 @@ export class KafkaClient {
 
   /**
    * One Fetch of `topic`'s `partitions` ([{ partition, offset, maxBytes? }]) from their leaders.
-   * Resolves with one entry per leader: { broker, apiVersion, frame, response } where `response` is
+   * Resolves with one entry per leader: { broker, brokerId, apiVersion, frame, response } where `response` is
    * the decoded FetchResponse (decode options from `decode`); `raw: true` keeps `frame`. `signal`
    * (an AbortSignal) abandons it.
    */
@@ -387,7 +387,7 @@ export class KafkaClient {
     const meta = this.#topics.get(topic) ?? (await this.#topic(topic, false, signal));
     const byLeader = this.#groupByLeader(topic, partitions.map((p) => p.partition));
     const positions = new Map(partitions.map((p) => [p.partition, p]));
-    return Promise.all([...byLeader.values()].map(async ({ address, parts }) => {
+    return Promise.all([...byLeader.values()].map(async ({ address, nodeId, parts }) => {
       const connection = this.#connection(address);
       const request = {
         maxWaitMs, minBytes, maxBytes, readCommitted: isolationLevel === 'read_committed',
@@ -402,7 +402,7 @@ export class KafkaClient {
         request.version = fetchVersion;
         return encode.fetch(fetchVersion, id, this.#options.clientId, request);
       }, signal);
-      return { connection, topic, topicId: meta.topicId, apiVersion: request.version ?? version, frame, request };
+      return { connection, brokerId: nodeId, topic, topicId: meta.topicId, apiVersion: request.version ?? version, frame, request };
     }));
   }
 
@@ -421,14 +421,14 @@ export class KafkaClient {
     return this.#decoded(answer, decodeOptions, response);
   }
 
-  #decoded({ connection, topic, apiVersion, frame, request }, { raw }, response) {
+  #decoded({ connection, brokerId, topic, apiVersion, frame, request }, { raw }, response) {
     if (response.errorCode) throw connection.brokerError(`Fetch ${topic}`, response.errorCode, { topic });
-    return { broker: connection.name, apiVersion, frame: raw ? frame : undefined, request, response };
+    return { broker: connection.name, brokerId, apiVersion, frame: raw ? frame : undefined, request, response };
   }
 
   /**
    * Consumes `topic` from chosen positions: an async iterator of { topic, partition, records,
-   * recordCount, highWatermark, lastStableOffset, nextOffset, broker } in offset order per
+   * recordCount, highWatermark, lastStableOffset, nextOffset, broker, brokerId } in offset order per
    * partition, each record once, none below the start, no control records. `records` is built when
    * first read and kept by the chunk until the next chunk is asked for (client/consume.mjs).
    *

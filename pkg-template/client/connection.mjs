@@ -89,8 +89,8 @@ export class BrokerConnection {
     try {
       socket = await transport.connect({ ...this.address, tls, timeoutMs: connectTimeoutMs });
     } catch (e) {
-      // a certificate that is not trusted stays so: not a connection to try again
-      const code = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY/.test(e?.code ?? '') ? 'TLS' : 'CONNECTION';
+      // a certificate that is not trusted stays so, and so does a relay's refusal: not a connection to try again
+      const code = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY/.test(e?.code ?? '') ? 'TLS' : e?.clientCode ?? 'CONNECTION';
       // through a relay, the bootstrap "broker" is a name, not an address: "the relay's bootstrap broker"
       const target = this.address.port ? `broker ${this.name}` : this.name;
       throw new KafkaClientError(code, `cannot connect to ${target}: ${socketErrorText(e)}`, { broker: this.name, cause: e });
@@ -106,7 +106,7 @@ export class BrokerConnection {
       const message = error?.message?.startsWith('relay: ')
         ? (error.message.includes(this.name) ? error.message : `${error.message} (to ${this.name})`)
         : `broker ${this.name} closed the connection${error ? `: ${error.message ?? error}` : ''}`;
-      this.#failAll(new KafkaClientError('CONNECTION', message, { broker: this.name, cause: error }));
+      this.#failAll(new KafkaClientError(error?.clientCode ?? 'CONNECTION', message, { broker: this.name, cause: error }));
       this.socket = null;
       this.opening = null; // the next request reconnects
       this.versions = null;

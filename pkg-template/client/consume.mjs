@@ -21,12 +21,12 @@ import { isRetriable, Retrier } from './retry.mjs';
 import { endPosition, startPosition } from './start.mjs';
 
 const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'until', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
-  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'values', 'signal'];
+  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'onWait', 'values', 'signal'];
 
 /** @type {Omit<import('../index.d.ts').ConsumeOptions, 'topic'>} */
 const CONSUME_DEFAULTS = {
   partitions: undefined, from: 'earliest', until: null, untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
-  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, values: null, signal: undefined,
+  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, onWait: null, values: null, signal: undefined,
 };
 
 // Rounds in a row that may leave a partition where it was while its broker says there is more.
@@ -248,7 +248,9 @@ export class ConsumePass {
         this.rounds.push(round);
         this.pendingSpan += round.span;
         this.#wake('reader');
-        // nothing moved on: wait out the max wait a broker that answered at once did not
+        // nothing moved on: say which partitions the pass waits on, and wait out the max wait a
+        // broker that answered at once did not
+        if (!round.progressed) this.#waiting();
         const early = next.wait - (Date.now() - askedAt);
         if (!round.progressed && early > 0) await sleep(early, this.signal);
       }
@@ -301,6 +303,12 @@ export class ConsumePass {
     return { answers, positions, span, progressed };
   }
 
+  /** onWait({ topic, partitions }) with the partitions at the broker's end and not at their own, if any. */
+  #waiting() {
+    const partitions = [...this.cursors.values()].filter((c) => c.waiting).map((c) => c.partition);
+    if (partitions.length) this.o.onWait?.({ topic: this.o.topic, partitions });
+  }
+
   /** After a failed fetch round: back off and learn the metadata again, or give up with the error (retry.mjs). */
   async #recover(error) {
     await this.retrier.failed(error, this.signal);
@@ -323,7 +331,7 @@ export class ConsumePass {
     const chunks = [];
     for (const [k, answer] of answers.entries()) {
       const decoded = positions[k].decoded ?? (answer.decoding ? await answer.decoding : this.link.decodeAnswer(answer, this.decodeOptions));
-      const { broker, apiVersion, frame, request, response } = decoded;
+      const { broker, brokerId, apiVersion, frame, request, response } = decoded;
       if (this.link.options.decodeThreads) this.decodeHere = onlyUncompressed(response) ?? this.decodeHere;
       // how many of each partition's records the pass hands out (the rest lie past its end or limit)
       const taken = new Map();
@@ -340,7 +348,7 @@ export class ConsumePass {
           chunks.push({
             set: p,
             fields: {
-              topic, partition: p.partition, recordCount: take, broker,
+              topic, partition: p.partition, recordCount: take, broker, brokerId,
               highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
             },
           });
@@ -395,9 +403,18 @@ function* handOut(chunks) {
     chunks[i] = null;
     const chunk = makeChunk(fields, set);
     yield chunk;
-    // the caller has moved on: the chunk lets its records go (read again, they are built anew)
-    chunk[CHUNK].records = undefined;
+    // the caller has moved on: the chunk lets its records go (read again, they are built anew),
+    // keeping only their decoded keys and values (consume's values, or the caller's own attach)
+    const c = chunk[CHUNK];
+    c.decoded = decodedSides(c.records);
+    c.records = undefined;
   }
+}
+
+/** The decodedKey and decodedValue of `records`, or null when none has them (or they were never built). */
+function decodedSides(records) {
+  if (!records?.some((r) => r.decodedKey !== undefined || r.decodedValue !== undefined)) return null;
+  return { keys: records.map((r) => r.decodedKey), values: records.map((r) => r.decodedValue) };
 }
 
 // A chunk's records are built on its first `records` read and kept by the chunk until the caller
@@ -413,7 +430,16 @@ const CHUNK_RECORDS = {
   configurable: true,
   get() {
     const c = this[CHUNK];
-    c.records ??= recordsOf(c.set, this.recordCount);
+    if (c.records === undefined) {
+      c.records = recordsOf(c.set, this.recordCount);
+      // built again after the chunk's turn: equal records, their decoded sides included
+      if (c.decoded) {
+        c.records.forEach((r, i) => {
+          if (c.decoded.keys[i] !== undefined) r.decodedKey = c.decoded.keys[i];
+          if (c.decoded.values[i] !== undefined) r.decodedValue = c.decoded.values[i];
+        });
+      }
+    }
     return c.records;
   },
 };
@@ -426,7 +452,7 @@ export function chunkSource(value) {
 
 function makeChunk(fields, set) {
   const chunk = { ...fields };
-  Object.defineProperty(chunk, CHUNK, { value: { set, records: undefined } });
+  Object.defineProperty(chunk, CHUNK, { value: { set, records: undefined, decoded: null } });
   return Object.defineProperty(chunk, 'records', CHUNK_RECORDS);
 }
 

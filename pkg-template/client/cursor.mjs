@@ -14,7 +14,8 @@ export class PartitionCursor {
    * one batch is larger); `stopAtEnd`: the pass ends this partition at the end offset its first
    * answer reports (the high watermark, or the last stable offset under `readCommitted`);
    * `until`: an offset it ends at in any case (null: none); `untilTime`: ms, the first record
-   * stamped at or after it ends the partition (null: none).
+   * stamped at or after it ends the partition, and so does the end the broker says once that time
+   * has come (null: none).
    */
   constructor(topic, partition, { offset, maxBytes, stopAtEnd, readCommitted, until = null, untilTime = null }) {
     this.topic = topic;
@@ -42,6 +43,11 @@ export class PartitionCursor {
     return this.end !== null && this.offset >= this.end;
   }
 
+  /** Whether it waits for records: not done, and at the end the broker last said. */
+  get waiting() {
+    return !this.done && this.brokerEnd !== null && this.offset >= this.brokerEnd;
+  }
+
   /** What the next Fetch asks of this partition. */
   request() {
     return { partition: this.partition, offset: this.offset, maxBytes: this.maxBytes };
@@ -56,7 +62,10 @@ export class PartitionCursor {
     this.failures = 0;
     const lso = position.lastStableOffset === null ? -1n : BigInt(position.lastStableOffset);
     this.brokerEnd = this.readCommitted && lso >= 0n ? lso : BigInt(position.highWatermark);
-    if (this.stopAtEnd && !this.sawEnd) {
+    // The end the broker says now ends the partition: at its first answer with stopAtEnd; with a
+    // time to stop at, at its first answer once that time has come, so that a partition holding no
+    // record stamped at or after it (empty, or older records only) ends there rather than wait
+    if (!this.sawEnd && (this.stopAtEnd || (this.untilTime !== null && Date.now() >= this.untilTime))) {
       this.sawEnd = true;
       if (this.end === null || this.brokerEnd < this.end) this.end = this.brokerEnd;
     }

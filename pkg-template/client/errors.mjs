@@ -11,7 +11,7 @@ export class KafkaClientError extends Error {
    *   | FRAME_TOO_LARGE | PROTOCOL (a response that does not decode) | NOT_KAFKA (the peer is not a
    *   Kafka broker) | NO_PROGRESS (a partition that stays put while its broker says there is more)
    *   | UNSUPPORTED_VERSION | CLOSED | INVALID_ARGUMENT | NOT_FOUND (waitFor: the pass ended
-   *   without a match)
+   *   without a match) | ORIGIN_REFUSED (the relay does not allow the page's origin)
    *
    * @param {import('../index.d.ts').KafkaClientErrorCode | 'TARGET_REFUSED'} code TARGET_REFUSED: the relay's own (it
    *   closes the socket with it, relay.mjs), never thrown to users

@@ -8,19 +8,21 @@ const MAX_OFFSET = 2n ** 63n - 1n;
 
 /**
  * consume's `from` as { at: 'earliest' | 'latest' }, { offset: bigint }, { last: bigint } or
- * { time: ms }: an integer (number, bigint or digits) is an offset; { last: N } the last N offsets
- * of each partition; a Date, { time: ms } or an ISO-8601 string is a time.
+ * { time: ms }: an integer (number, bigint or digits) is an offset; { last: N } or -N (as kcat's
+ * -o -N and the CLI's --from -N) the last N offsets of each partition; a Date, { time: ms } or an
+ * ISO-8601 string is a time.
  */
 export function startPosition(from) {
   if (from === 'earliest' || from === 'latest') return { at: from };
-  if (typeof from === 'object' && from !== null && 'last' in from) {
-    const n = from.last;
+  const negative = typeof from === 'bigint' ? from < 0n : typeof from === 'number' ? Number.isSafeInteger(from) && from < 0 : typeof from === 'string' && /^-\d+$/.test(from);
+  if (negative || (typeof from === 'object' && from !== null && 'last' in from)) {
+    const n = negative ? -BigInt(from) : from.last;
     if ((typeof n === 'bigint' || Number.isSafeInteger(n)) && n >= 0 && BigInt(n) <= MAX_OFFSET) return { last: BigInt(n) };
-    throw new KafkaClientError('INVALID_ARGUMENT', `from: { last: N } takes a count of offsets from 0 to 2^63-1, got ${String(n)}`);
+    throw new KafkaClientError('INVALID_ARGUMENT', `from: { last: N } and -N take a count of offsets from 0 to 2^63-1, got ${String(n)}`);
   }
   const position = offsetOrTime(from);
   if (position) return position;
-  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1), { last: N } or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
+  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1), { last: N } or -N, or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
 }
 
 /**

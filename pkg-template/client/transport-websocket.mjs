@@ -6,6 +6,23 @@
 
 import { addressName } from './address.mjs';
 
+/** The relay's close codes (4000-4999: the application's), with the reason the page shows. */
+export const RELAY_CLOSE = {
+  BAD_REQUEST: 4400,
+  ORIGIN_REFUSED: 4403,
+  TARGET_REFUSED: 4404,
+  IDLE: 4408,
+  NOT_READ_ONLY: 4405,
+  FRAME_TOO_LARGE: 4413,
+  TOO_MANY_CONNECTIONS: 4429,
+  BROKER_UNREACHABLE: 4502,
+  BROKER_CLOSED: 4503,
+};
+
+// Refusals that trying again cannot cure, by the client error code they become: a page whose
+// origin the relay does not allow is refused at every try
+const REFUSALS = { [RELAY_CLOSE.ORIGIN_REFUSED]: 'ORIGIN_REFUSED' };
+
 /**
  * A transport for `KafkaClient` over the relay at `relayUrl` (ws:// or wss://), by a `WebSocket`
  * class, or one that `loadWebSocket()` resolves to on the first connection (Node's default: the ws
@@ -43,7 +60,7 @@ export function webSocketTransport(relayUrl, { WebSocket: WebSocketClass = null,
         ws.onclose = (event) => {
           clearTimeout(timer);
           // 4xxx: the relay says why; 1006 before opening: the relay is not there (or refused the upgrade)
-          closeReason = event.code >= 4000 ? new Error(`relay: ${event.reason || `closed with code ${event.code}`}`)
+          closeReason = event.code >= 4000 ? Object.assign(new Error(`relay: ${event.reason || `closed with code ${event.code}`}`), { clientCode: REFUSALS[event.code] })
             : opened ? (event.code === 1000 ? null : new Error(`the relay connection closed (code ${event.code})`))
             : new Error(`cannot reach the relay at ${base.href}`);
           if (!opened) reject(closeReason);

@@ -80,9 +80,30 @@ function rangeOf(set, topic, count, records = null) {
   };
 }
 
-/** key_decoded and value_decoded: the JSON text of the records' decoded sides (values/). */
+/** key_decoded and value_decoded of the parts' records (values/). */
 function decodedBatches(f, schema, parts) {
-  const records = parts.flatMap((p) => p.records ?? new Array(p.end - p.start).fill(null));
+  return decodedColumns(f, schema, parts.flatMap((p) => p.records ?? new Array(p.end - p.start).fill(null)));
+}
+
+/**
+ * `table` (toArrow's schema) with key_decoded and value_decoded added: the decoded sides of
+ * `records`, one a row ({ decodedKey, decodedValue }, or null), cut as the table's batches are.
+ */
+export function withDecoded(table, records) {
+  const f = arrowLibrary();
+  const schema = recordSchema(f);
+  const batches = [];
+  let at = 0;
+  for (const b of table.children[0].data) {
+    batches.push(decodedColumns(f, schema, records.slice(at, at + b.length)));
+    at += b.length;
+  }
+  const columns = schema.decodedFields.map((field, i) => new f.Column(batches.map((b) => b[i]), field.type));
+  return new f.Table({ ...table.schema, fields: [...table.schema.fields, ...schema.decodedFields] }, [...table.children, ...columns]);
+}
+
+/** key_decoded and value_decoded batches: the JSON text of each record's decoded sides (null where it has none). */
+function decodedColumns(f, schema, records) {
   const n = records.length;
   return schema.decodedFields.map((field, i) => {
     const side = i === 0 ? 'decodedKey' : 'decodedValue';

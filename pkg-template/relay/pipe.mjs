@@ -6,20 +6,11 @@
 // while too much waits for this browser, or for all of them together (BufferBudget).
 
 import { checkReadRequest } from '../client/protocol.mjs';
+import { RELAY_CLOSE as CLOSE } from '../client/transport-websocket.mjs';
 import { closeReason, printable } from '../printable.mjs';
 
-/** Close codes (4000-4999: the application's); the page shows the reason. */
-export const CLOSE = {
-  BAD_REQUEST: 4400,
-  ORIGIN_REFUSED: 4403,
-  TARGET_REFUSED: 4404,
-  IDLE: 4408,
-  NOT_READ_ONLY: 4405,
-  FRAME_TOO_LARGE: 4413,
-  TOO_MANY_CONNECTIONS: 4429,
-  BROKER_UNREACHABLE: 4502,
-  BROKER_CLOSED: 4503,
-};
+// the close codes are the client's to read: defined beside its WebSocket transport
+export { CLOSE };
 
 /**
  * The bytes all connections hold for their browsers, bounded: once past `max`, every connection

@@ -5,8 +5,9 @@
 // schema shares the compiled decoder.
 //
 // `auto` tries, in order: the registry's schema when the bytes are framed (and a registry or a local
-// schema is there), JSON, UTF-8 text, Protobuf without a schema (protobuf-raw.mjs), and keeps the
-// bytes; the result says which won and, in `tried`, why each one before it failed. A value that does not decode keeps its bytes and says
+// schema is there), JSON, UTF-8 text, MessagePack (a map or an array, whole), Protobuf without a
+// schema (protobuf-raw.mjs), and keeps the bytes; the result says which won and, in `tried`, why
+// each one before it failed. A value that does not decode keeps its bytes and says
 // why: a record is never lost for its value.
 //
 // A decoded side: { format, value, schemaId?, guid?, registry?, messageType?, messageIndexes?,
@@ -72,9 +73,12 @@ export class ValueDecoder {
   /** Loads and compiles every schema `records` refer to (never throws: a failure stays with its id). */
   async prepare(records) {
     const loads = [];
+    // MessagePack's decoder, for msgpack and for auto's last try (a failed load: said per record, as UNLOADED)
+    if (!this.msgpack && Object.values(this.formats).some((f) => f === 'msgpack' || f === 'auto')) {
+      loads.push(msgpackDecoder({ int64: this.int64 }).then((d) => { this.msgpack = d; }, () => {}));
+    }
     for (const side of ['key', 'value']) {
       const format = this.formats[side];
-      if (format === 'msgpack' && !this.msgpack) loads.push(msgpackDecoder({ int64: this.int64 }).then((d) => { this.msgpack = d; }));
       if (!SCHEMA_FORMATS.has(format)) continue;
       if (this.local[side] && this.localCompiled[side] === undefined) loads.push(this.#compileLocal(side));
       for (const r of records) {
@@ -164,7 +168,10 @@ export class ValueDecoder {
     return out;
   }
 
-  /** auto past the registry's schema: JSON, then text, then Protobuf without a schema, then the bytes (each failure added to `tried`). */
+  /**
+   * auto past the registry's schema: JSON, then text, then MessagePack (a map or an array, whole),
+   * then Protobuf without a schema, then the bytes (each failure added to `tried`).
+   */
   #unframed(bytes, tried) {
     try {
       return { format: 'json', value: this.form(parseJson(bytes, 0, this.int64)) };
@@ -177,12 +184,32 @@ export class ValueDecoder {
     const control = invalidAt === null ? text.search(CONTROL) : -1;
     if (invalidAt === null && control < 0) return { format: 'text', value: text };
     tried.push({ format: 'text', code: 'DECODE', error: invalidAt !== null ? `not UTF-8 (byte ${invalidAt})` : `control character U+${text.charCodeAt(control).toString(16).padStart(4, '0').toUpperCase()} at character ${control}` });
+    const msgpack = this.#msgpack(bytes, tried);
+    if (msgpack) return msgpack;
     try {
       return { format: 'protobuf-raw', value: this.form(decodeProtobufRaw(bytes, { int64: this.int64 })) };
     } catch (e) {
       tried.push({ format: 'protobuf-raw', code: 'DECODE', error: errorText(e) });
     }
     return { format: 'bytes', value: bytes };
+  }
+
+  /** auto's MessagePack: a map or an array that parses whole, or null (the failure added to `tried`). */
+  #msgpack(bytes, tried) {
+    if (!this.msgpack) {
+      tried.push({ format: 'msgpack', code: 'UNLOADED', error: 'the MessagePack decoder is not loaded (prepare the records first)' });
+      return null;
+    }
+    if (!startsMsgpackContainer(bytes)) {
+      tried.push({ format: 'msgpack', code: 'DECODE', error: 'not a MessagePack map or array' });
+      return null;
+    }
+    try {
+      return { format: 'msgpack', value: this.form(this.msgpack(bytes)) };
+    } catch (e) {
+      tried.push({ format: 'msgpack', code: 'DECODE', error: errorText(e) });
+      return null;
+    }
   }
 
   /**
@@ -263,6 +290,15 @@ export class ValueDecoder {
       this.localCompiled[side] = { error: new ValueError('SCHEMA', `the local ${side} schema: ${errorText(e)}`) };
     }
   }
+}
+
+/**
+ * Whether `bytes` start a MessagePack map or array (fixmap, fixarray, map 16/32, array 16/32): auto
+ * takes nothing else for MessagePack, where any lone byte that is not text would pass (0x00 is 0).
+ */
+function startsMsgpackContainer(bytes) {
+  const b = bytes[0];
+  return (b >= 0x80 && b <= 0x9f) || (b >= 0xdc && b <= 0xdf);
 }
 
 /** The bytes carry no schema id and there is no local schema: auto goes on with JSON and text. */

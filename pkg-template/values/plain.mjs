@@ -61,13 +61,19 @@ export function parseJson(bytes, at = 0, int64 = 'number') {
  * integers as numbers (BigInts beyond 2^53, so that none is rounded) or, with int64 'bigint', BigInts.
  * msgpackr renames a key `__proto__` (to `__proto_`) when it makes objects: bytes that hold that
  * name are read as Maps instead and made objects here, with the key kept as an own member.
+ * The bytes must be one value, whole (msgpackr throws on bytes left over), without the byte 0xC1
+ * that MessagePack never uses (msgpackr gives a marker object for it): so `auto` can tell.
  */
 export async function msgpackDecoder({ int64 = 'number' } = {}) {
-  const { Unpackr } = await vendor('msgpack');
+  const { Unpackr, C1 } = await vendor('msgpack');
   const int64AsType = int64 === 'bigint' ? 'bigint' : 'auto';
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType });
   const maps = new Unpackr({ useRecords: false, mapsAsObjects: false, int64AsType });
-  return (bytes) => (holds(bytes, PROTO) ? mapsAsObjects(maps.unpack(bytes)) : unpackr.unpack(bytes));
+  return (bytes) => {
+    const value = holds(bytes, PROTO) ? mapsAsObjects(maps.unpack(bytes)) : unpackr.unpack(bytes);
+    if (holdsValue(value, C1)) throw new TypeError('not MessagePack: the byte 0xC1, which MessagePack never uses');
+    return value;
+  };
 }
 
 const PROTO = new TextEncoder().encode('__proto__');
@@ -79,6 +85,14 @@ function holds(bytes, needle) {
     while (k < needle.length && bytes[i + k] === needle[k]) k++;
     if (k === needle.length) return true;
   }
+  return false;
+}
+
+/** Whether `marker` is `value` or inside its arrays and objects. */
+function holdsValue(value, marker) {
+  if (value === marker) return true;
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return false;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (holdsValue(v, marker)) return true;
   return false;
 }
 

@@ -222,6 +222,27 @@ test('JS: an expression over the record in a worker; a record that never ends is
   assert.ok(await page.isHidden('#filter-not-evaluated'));
 });
 
+test('JS: a filter stopped after three records that never end: the records it did not reach are not evaluated, none lost', async () => {
+  await openSample();
+  const stuck = (r) => r.topic === 'payments-gzip' && r.partition === 0 && r.offset < 3;
+  await page.fill('#filter-js', `topic === 'payments-gzip' && partition === 0 && offset < 3 ? (() => { for (;;) {} })() : value !== null && value.type === 'click' && headers['trace-id'] !== undefined`);
+  await settled();
+  const ids = async () => ndjson(await exportAs('ndjson')).map((l) => `${l.topic}/${l.partition}@${l.offset}`);
+  assert.match(await page.textContent('#status-text'), /and was stopped: [\d,]+ records are not evaluated/);
+  const notEvaluated = Number(/^([\d,]+) not evaluated$/.exec(await page.textContent('#filter-not-evaluated'))?.[1].replace(/,/g, ''));
+  assert.ok(notEvaluated > 3, await page.textContent('#filter-not-evaluated'));
+  const matched = await ids();
+  await page.click('#filter-not-evaluated');
+  await page.waitForFunction((n) => document.getElementById('match-count').dataset.count === String(n), notEvaluated);
+  // every record that matches is a match or not evaluated: none left out for the stop
+  const shown = new Set([...matched, ...await ids()]);
+  const lost = records.filter((r) => !stuck(r) && jsonOf(r)?.type === 'click' && r.headers.some((h) => h.key === 'trace-id') && !shown.has(`${r.topic}/${r.partition}@${r.offset}`));
+  assert.deepEqual(lost.map((r) => `${r.topic}/${r.partition}@${r.offset}`), []);
+  await page.click('#filter-not-evaluated:text("back to the matches")');
+  await clearFilters();
+  assert.doesNotMatch(await page.textContent('#status-text'), /JS filter/);
+});
+
 test('sorting by a column: sizes and keys, ascending and descending, kept by the export', async () => {
   await openSample();
   const valueLength = (r) => (r.value_b64 == null ? -1 : bytesOf(r.value_b64).length);

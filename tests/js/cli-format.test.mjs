@@ -128,8 +128,15 @@ test('--filter: a JS expression over the record, values read as JSON; a filter t
   const evil = cli(MULTIBATCH, '--filter', 'eval("1")');
   assert.equal(evil.code, 1);
   assert.match(evil.err, /^kafka-fetch-decoder: --filter threw on the record at payments-none\/0 offset 0: EvalError: Code generation from strings disallowed/);
+  // a field of null read (a null key here) does not match, and is counted; --filter-strict stops there
+  const nullKeys = records.filter((j) => j.key === null).length;
+  assert.ok(nullKeys > 0);
+  const lenient = cli(MULTIBATCH, '--filter', 'keyText.length > 0', '--format', '%p/%o\\n');
+  assert.equal(lenient.code, 0, lenient.err);
+  assert.equal(offsets(lenient.out).length, records.filter((j) => j.key).length);
+  assert.match(lenient.err, new RegExp(`--filter: ${nullKeys} record\\(s\\) did not match where the expression read a field of null or undefined \\(the first: payments-none/\\d offset \\d+: Cannot read properties of null \\(reading 'length'\\)\\); --filter-strict stops at them\\n$`));
   // a throw, a loop that does not end (in a microtask too), a syntax error
-  const thrown = cli(MULTIBATCH, '--filter', 'keyText.length > 0', '--json');
+  const thrown = cli(MULTIBATCH, '--filter', 'keyText.length > 0', '--filter-strict', '--json');
   assert.equal(thrown.code, 1);
   assert.match(thrown.err, /^kafka-fetch-decoder: --filter threw on the record at payments-none\/\d offset \d+: TypeError: Cannot read properties of null \(reading 'length'\)\n$/);
   for (const expression of ['(() => { for (;;) {} })()', 'Promise.resolve().then(() => { for (;;) {} }) && false']) {
@@ -156,6 +163,7 @@ test('--filter: a JS expression over the record, values read as JSON; a filter t
   assert.equal(syntax.code, 2);
   assert.match(syntax.err, /^kafka-fetch-decoder: --filter: not a JavaScript expression: Unexpected token/);
   assert.match(cli(MULTIBATCH, '--filter-timeout-ms', '5').err, /--filter-timeout-ms goes with --filter EXPR/);
+  assert.match(cli(MULTIBATCH, '--filter-strict').err, /--filter-strict goes with --filter EXPR/);
   const arrow = cli(MULTIBATCH, '--grep', 'x', '--format', 'arrow', '--out', '/dev/null');
   assert.equal(arrow.code, 2);
   assert.match(arrow.err, /--format arrow writes whole fetched ranges, not records picked one by one/);

@@ -52,15 +52,20 @@ test('one flipped byte inside a batch: the bad CRC is reported and the exit code
   assert.match(verify.err, /CRC_MISMATCH/);
 });
 
-test('--json marks a record of an aborted transaction "aborted", a control record by its type', () => {
+test('--json marks a record of an aborted transaction "aborted"; control records, with --control-records, by their type', () => {
   const name = 'tansu_v12_txn_aborted_list';
   const meta = JSON.parse(fs.readFileSync(path.join(corpusDir, `${name}.json`), 'utf8'));
   const want = meta.expected.topics.flatMap((t) => t.partitions.flatMap((p) => p.records));
-  const r = cli(path.join(corpusDir, `${name}.bin`), '--api-version', String(meta.api_version), '--json');
+  const marked = (out) => out.trim().split('\n').map((l) => JSON.parse(l)).map((l) => [l.offset, l.aborted ?? false, l.control ?? null]);
+  const expected = want.map((x) => [String(x.offset), x.aborted === true, x.control ? x.control_type : null]);
+  assert.ok(want.some((x) => x.aborted) && want.some((x) => !x.aborted) && want.some((x) => x.control));
+  const r = cli(path.join(corpusDir, `${name}.bin`), '--api-version', String(meta.api_version), '--json', '--control-records');
   assert.equal(r.code, 0, r.err);
-  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
-  assert.ok(want.some((x) => x.aborted) && want.some((x) => !x.aborted));
-  assert.deepEqual(lines.map((l) => [l.offset, l.aborted ?? false, l.control ?? null]), want.map((x) => [String(x.offset), x.aborted === true, x.control ? x.control_type : null]));
+  assert.deepEqual(marked(r.out), expected);
+  // as consume prints them: without the markers
+  const data = cli(path.join(corpusDir, `${name}.bin`), '--api-version', String(meta.api_version), '--json');
+  assert.equal(data.code, 0, data.err);
+  assert.deepEqual(marked(data.out), expected.filter(([, , control]) => control === null));
 });
 
 test('a frame read at the wrong version says which one decodes it', () => {
@@ -251,7 +256,7 @@ print(json.dumps([{'topic': r['topic'], 'partition': r['partition'], 'offset': s
   const topics = spawnSync(path.join(root, '.venv-brokers/bin/python'), ['-c', "import sys, pyarrow.ipc as ipc; t = ipc.open_stream(open(sys.argv[1], 'rb')).read_all(); print(sorted(set(t.column('topic').to_pylist())), t.num_rows)", log]).stdout.toString().trim();
   assert.equal(topics, "['segment.log'] 288");
   // errors: a format that does not exist, two formats, a directory that does not exist
-  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, csv, arrow, or a format string with tokens \(%t .*\), got 'xml'\n$/);
+  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, kcat-json, csv, arrow, or a format string with tokens \(%t .*\), got 'xml'\n$/);
   assert.match(cli(MULTIBATCH, '--json', '--format', 'csv').err, /one output format/);
   const missing = cli(MULTIBATCH, '--format', 'arrow', '--out', path.join(tmp, 'no/such/dir/f.arrows'));
   assert.deepEqual([missing.code, missing.err], [2, `kafka-fetch-decoder: --out ${path.join(tmp, 'no/such/dir/f.arrows')}: cannot write it (no such directory)\n`]);

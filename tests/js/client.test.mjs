@@ -200,7 +200,7 @@ test("a chunk keeps its records until the next chunk is asked for, then builds t
   const records = first.records;
   assert.equal(first.records, records, 'the same array while the chunk is the current one');
   assert.equal(records.length, first.recordCount);
-  assert.deepEqual(Object.keys(first).sort(), ['broker', 'highWatermark', 'lastStableOffset', 'logStartOffset', 'nextOffset', 'partition', 'recordCount', 'records', 'topic']);
+  assert.deepEqual(Object.keys(first).sort(), ['broker', 'brokerId', 'highWatermark', 'lastStableOffset', 'logStartOffset', 'nextOffset', 'partition', 'recordCount', 'records', 'topic']);
   const second = (await it.next()).value;
   assert.ok(second.records.length > 0);
   const again = first.records;
@@ -257,7 +257,7 @@ test('consume checks its options and `from` before it sends anything', async () 
   const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
   try {
     await assert.rejects(client.consume({ topic: 't', untilend: true }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /unknown consume option 'untilend'; valid: topic, partitions, from, untilEnd/.test(e.message));
-    for (const from of ['yesterday', -1, 1.5, {}, 2n ** 63n, '18446744073709551616']) {
+    for (const from of ['yesterday', 1.5, {}, 2n ** 63n, '18446744073709551616']) {
       await assert.rejects(client.consume({ topic: 't', from }).next(), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && /from is 'earliest', 'latest', an offset/.test(e.message), String(from));
     }
   } finally {

@@ -112,6 +112,29 @@ async function decodedText(): Promise<string> {
 }
 const subjects: Promise<{ subject: string; version: number }[]> = new RegistryClient({ url: 'http://x' }).versionsOf(1);
 export { decodedText, subjects };
+// a misspelt option is an error, at the top and in the options inside (each line must fail to compile)
+// @ts-expect-error
+decodeFetchResponse(frame, { apiVersion: 12, crcc: 'skip' });
+// @ts-expect-error
+decodeRecordSet(frame, { int46: 'bigint' });
+// @ts-expect-error
+new FetchDecoder().decodeFetchResponse(frame, { apiVersion: 12, transiant: true });
+// @ts-expect-error
+new FetchDecoder().decodeRecordSet(frame, { fetchOfset: 3 });
+// @ts-expect-error
+void client.listOffsets('t', { att: 'latest' });
+// @ts-expect-error
+void client.consume({ topic: 't', untilend: true });
+// @ts-expect-error
+void client.consume({ topic: 't', decode: { crc: 'report', includeControlRecord: true } });
+// @ts-expect-error
+void client.consume({ topic: 't', values: { valeu: 'avro' } });
+// @ts-expect-error
+void client.waitFor({ topic: 't', timeout: 5000 });
+// @ts-expect-error
+void client.waitFor({ topic: 't', decode: { int46: 'bigint' } });
+// every real option still compiles, a ValueDecoder too
+void client.consume({ topic: 't', values: new ValueDecoder(), decode: { crc: 'report', includeControlRecords: true }, onWait: ({ partitions }) => partitions.length });
 `;
 
 // Node entries only: the relay

@@ -252,7 +252,7 @@ describe('formats without a schema', () => {
     // auto: control characters are not text (nor, here, a Protobuf message)
     const binary = await new ValueDecoder().decode(record(Buffer.from([0x61, 0x00, 0x62])));
     assert.deepEqual([binary.value.format, binary.value.tried.map((t) => t.error).slice(1)],
-      ['bytes', ['control character U+0000 at character 1', 'not a Protobuf message: a fixed64 cut short at byte 1']]);
+      ['bytes', ['control character U+0000 at character 1', 'not a MessagePack map or array', 'not a Protobuf message: a fixed64 cut short at byte 1']]);
     const nulls = await new ValueDecoder().decode(record(null));
     assert.deepEqual(nulls, { key: { format: 'null', value: null }, value: { format: 'null', value: null } });
   });

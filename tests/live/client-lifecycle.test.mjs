@@ -102,6 +102,31 @@ describe('against Tansu', () => {
     }
   });
 
+  test('no MaxListenersExceededWarning however many lookups run at once, with or without a signal', async () => {
+    // metadata --offsets looks each topic's offsets up at once: twelve topics on one broker
+    const topics = Array.from({ length: 12 }, (_, i) => `many-${i}`);
+    for (const topic of topics) await produce(tansu, { topic, create: { partitions: 3 }, records: [{ partition: 0, value_b64: text('x') }] });
+    const cli = await new Promise((resolve) => {
+      execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'metadata', '--bootstrap', tansu.bootstrap, '--offsets'], (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stdout, stderr }));
+    });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.equal(cli.stderr, '');
+    assert.match(cli.stdout, /many-11/);
+    // in a process of its own: 40 lookups and fetches at once, on the client's own signal and on one of the caller's
+    const r = await node(`
+      const client = new pkg.KafkaClient({ bootstrap: ${JSON.stringify(tansu.bootstrap)} });
+      const topics = ${JSON.stringify(topics)};
+      const signal = new AbortController().signal;
+      const calls = (options) => topics.flatMap((t) => [client.listOffsets(t, options), client.listOffsets(t, { at: 'earliest', ...options }), client.metadata([t], options), client.fetch(t, [{ partition: 0, offset: 0 }], options)]);
+      await Promise.all([...calls({}), ...calls({ signal })]);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a warning is emitted on the next tick
+      client.close();
+      console.log('done');`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'done\n');
+    assert.equal(r.stderr, '');
+  });
+
   test('Node exits once reading is done, close() or not; close() inside the loop ends it', async () => {
     const forgot = await node(`
       const client = new pkg.KafkaClient({ bootstrap: ${JSON.stringify(tansu.bootstrap)} });

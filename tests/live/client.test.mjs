@@ -343,6 +343,10 @@ print(json.dumps(out))`;
     try {
       const newest = (n) => [0, 1, 2].flatMap((p) => wrote.filter((r) => r.partition === p).sort(byPosition).slice(-n));
       assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from: { last: 3 }, decode: { int64: 'bigint' } })).sort(byPosition), newest(3));
+      // -N, as the CLI's --from -N and kcat's -o -N: the same
+      for (const from of [-3, -3n, '-3']) {
+        assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from, decode: { int64: 'bigint' } })).sort(byPosition), newest(3), String(from));
+      }
       // more than a partition holds: all of it
       assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from: { last: 1000n }, decode: { int64: 'bigint' } })).sort(byPosition), [...wrote].sort(byPosition));
       // the two batches of 'timed', written a second apart: until a time between them, the early one

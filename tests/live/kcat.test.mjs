@@ -6,6 +6,8 @@
 // written.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { root } from '../js/helpers.mjs';
@@ -120,6 +122,35 @@ describe('against kcat on a three-broker mock cluster', () => {
     }
   });
 
+  test('--format kcat-json prints kcat -J\'s lines: the same bytes for UTF-8 data, the same JSON data for any', async () => {
+    // text only (controls, quotes, backslashes, letters beyond ASCII), over partitions of three
+    // leaders; not DEL, C1 controls or bidirectional marks, which kcat writes as they are and the CLI
+    // escapes as its other JSON does (\u007f: the same data, compared below)
+    const texts = ['plain', 'a "quoted" \\ backslash', 'tab\there\nnew line \u0001\u001b', 'ключ ü €', '', null];
+    await produce(mock, { topic: 'kc-json', create: { partitions: 3 }, records: Array.from({ length: 24 }, (_, i) => ({
+      partition: i % 3, key_b64: b64(texts[(i + 1) % texts.length]), value_b64: b64(texts[i % texts.length]),
+      headers: i % 4 === 0 ? [] : [['h', b64(texts[i % 5])], ['h', null], ['ü', b64('')]], timestamp_ms: T0 + i,
+    })) });
+    const kcatJson = (topic) => kcat(['-b', mock.bootstrap, '-C', '-t', topic, '-o', 'beginning', '-e', '-J']);
+    const oursJson = (topic) => cli(['consume', '--bootstrap', mock.bootstrap, '--topic', topic, '--until-end', '--format', 'kcat-json']);
+    const [ours, theirs] = await Promise.all([oursJson('kc-json'), kcatJson('kc-json')]);
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.deepEqual(sortedLines(ours.stdout), sortedLines(theirs.stdout));
+    const first = JSON.parse(ours.stdout.toString().split('\n')[0]);
+    assert.deepEqual(Object.keys(first).filter((k) => k !== 'headers'), ['topic', 'partition', 'offset', 'tstype', 'ts', 'broker', 'key', 'payload']);
+    assert.ok([1, 2, 3].includes(first.broker));
+    // binary values: kcat writes their bytes as they are (not JSON); as UTF-8 with U+FFFD, the same data
+    const lenient = new TextDecoder();
+    for (const topic of ['kc-spread', 'kc-other']) {
+      const [a, b] = await Promise.all([oursJson(topic), kcatJson(topic)]);
+      assert.equal(a.code, 0, a.stderr);
+      const parsed = (lines) => lines.filter(Boolean).map((l) => JSON.parse(l)).sort((x, y) => x.partition - y.partition || x.offset - y.offset);
+      const theirLines = parsed(lenient.decode(b.stdout).split('\n'));
+      assert.ok(theirLines.length > 20);
+      assert.deepEqual(parsed(a.stdout.toString().split('\n')), theirLines, topic);
+    }
+  });
+
   test('kcat\'s positions: --from -N is -o -N, --until e@MS is -o e@MS, beginning and end', async () => {
     const format = '%t|%p|%o|%k|%s\\n';
     for (const [ours, theirs] of [
@@ -162,16 +193,45 @@ describe('against kcat on a three-broker mock cluster', () => {
     assert.match(none.stderr, /^kafka-fetch-decoder: --topic-regex nothing-\.\* matches none of the cluster's \d+ topics\n$/);
   });
 
-  test('a CRC failure names the topic and suggests --crc report, which prints what kcat prints', async () => {
+  test('one rule for bad CRCs and control batches in consume, capture and decode: never silent', async () => {
     // the mock writes the COMMIT marker's batch with CRC 0
     await produce(mock, { topic: 'kc-txn', create: { partitions: 1 }, records: [{ records: records(5, 1, 't'), transaction: 'commit' }] });
-    const failed = await cli(['consume', '--bootstrap', mock.bootstrap, '--topic', 'kc-txn', '--until-end', '--format', '%o\\n']);
-    assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /^kafka-fetch-decoder: consume kc-txn: broker 127\.0\.0\.1:\d+ answered Fetch v\d+ of kc-txn: checksum mismatch .* topic kc-txn, partition 0, batch at offset 5 \(--crc report prints the records and marks the batch; --crc skip does not check\)\n$/);
-    const report = await cli(['consume', '--bootstrap', mock.bootstrap, '--topic', 'kc-txn', '--until-end', '--crc', 'report', '--format', '%o %k %s\\n']);
-    assert.equal(report.code, 0, report.stderr);
     const theirs = await kcat(['-b', mock.bootstrap, '-C', '-t', 'kc-txn', '-o', 'beginning', '-e', '-f', '%o %k %s\\n']);
-    assert.deepEqual(sortedLines(report.stdout), sortedLines(theirs.stdout));
+    const said = /^kafka-fetch-decoder: consume kc-txn: kc-txn\/0: 1 batch\(es\) with a bad CRC, at offsets 5 \(a control batch\)\n$/;
+    // report, the default: the records kcat prints, the bad control batch said, exit 1
+    for (const crc of [[], ['--crc', 'report']]) {
+      const report = await cli(['consume', '--bootstrap', mock.bootstrap, '--topic', 'kc-txn', '--until-end', ...crc, '--format', '%o %k %s\\n']);
+      assert.equal(report.code, 1, crc.join(' '));
+      assert.match(report.stderr, said);
+      assert.deepEqual(sortedLines(report.stdout), sortedLines(theirs.stdout));
+    }
+    // verify stops at it, naming the topic; skip does not check
+    const verify = await cli(['consume', '--bootstrap', mock.bootstrap, '--topic', 'kc-txn', '--until-end', '--crc', 'verify', '--format', '%o\\n']);
+    assert.equal(verify.code, 1);
+    assert.match(verify.stderr, /^kafka-fetch-decoder: consume kc-txn: broker 127\.0\.0\.1:\d+ answered Fetch v\d+ of kc-txn: checksum mismatch .* topic kc-txn, partition 0, batch at offset 5 \(--crc report, the default, prints the records and marks the batch; --crc skip does not check\)\n$/);
+    const skip = await cli(['consume', '--bootstrap', mock.bootstrap, '--topic', 'kc-txn', '--until-end', '--crc', 'skip', '--format', '%o %k %s\\n']);
+    assert.equal(skip.code, 0, skip.stderr);
+    assert.deepEqual(sortedLines(skip.stdout), sortedLines(theirs.stdout));
+    // --control-records prints the marker, marked
+    const markers = await cli(['consume', '--bootstrap', mock.bootstrap, '--topic', 'kc-txn', '--until-end', '--control-records', '--json']);
+    assert.equal(markers.code, 1);
+    const control = markers.stdout.toString().trim().split('\n').map((l) => JSON.parse(l)).filter((j) => j.control);
+    assert.deepEqual(control.map((j) => [j.offset, j.control, j.crcValid]), [['5', 'COMMIT', false]]);
+    // the same responses captured, then decoded as files: the same rule
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-kc-txn-'));
+    try {
+      const captured = await cli(['capture', '--bootstrap', mock.bootstrap, '--topic', 'kc-txn', '--until-end', '--out', dir]);
+      assert.equal(captured.code, 1);
+      assert.match(captured.stderr, /kafka-fetch-decoder: capture kc-txn: kc-txn\/0: 1 batch\(es\) with a bad CRC, at offsets 5 \(a control batch\)\n$/);
+      const files = fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).sort();
+      const decoded = await Promise.all(files.map((f) => cli([path.join(dir, f), '--format', '%o %k %s\\n'])));
+      assert.deepEqual(sortedLines(Buffer.concat(decoded.map((d) => d.stdout))), sortedLines(theirs.stdout));
+      const bad = decoded.filter((d) => d.code === 1);
+      assert.equal(bad.length, 1, decoded.map((d) => d.stderr).join(''));
+      assert.match(bad[0].stderr, /^kafka-fetch-decoder: .*\.bin: kc-txn\/0: 1 batch\(es\) with a bad CRC, at offsets 5 \(a control batch\)\n$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

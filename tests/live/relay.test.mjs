@@ -79,6 +79,27 @@ describe('relay in front of Tansu', () => {
     }
   });
 
+  test('a client whose page origin the relay refuses gets ORIGIN_REFUSED, not BOOTSTRAP, and no retries', async () => {
+    // the WebSocket a page at http://evil.example would open: its Origin sent
+    class FromEvil extends WebSocket {
+      constructor(url) {
+        super(url, { origin: 'http://evil.example' });
+      }
+    }
+    const client = new KafkaClient({ relay: relay.relayUrl, webSocket: FromEvil, connectRetryMs: 5000 });
+    const started = Date.now();
+    try {
+      await assert.rejects(client.metadata(), (e) => e instanceof KafkaClientError && e.code === 'ORIGIN_REFUSED'
+        && /^relay: origin http:\/\/evil\.example is not allowed \(relay option --allow-origin\)/.test(e.message));
+      await assert.rejects(async () => {
+        for await (const chunk of client.consume({ topic: 'relayed', untilEnd: true })) assert.fail(`got ${chunk.recordCount}`);
+      }, (e) => e.code === 'ORIGIN_REFUSED');
+    } finally {
+      client.close();
+    }
+    assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms: a refusal is not retried`);
+  });
+
   test('every api key but the reads is refused and the connection closed', async () => {
     for (let apiKey = 0; apiKey <= 92; apiKey++) {
       if (READ_APIS.has(apiKey)) continue;

@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pkg, root } from '../js/helpers.mjs';
-import { produceValues, startTansu } from './brokers.mjs';
+import { produce, produceValues, startTansu } from './brokers.mjs';
 import { startRegistry } from './registry.mjs';
 import { EVENTS_PROTO, MONEY_PROTO, PROTO_TYPES, PROTO_VALUES, SPEC_TOPICS, T0 } from './value-topics.mjs';
 
@@ -266,6 +267,65 @@ describe('values from Confluent\'s serializers, decoded', () => {
     await readWith('proto-events', shared);
     await readWith('proto-by-record', shared);
     assert.equal(shared.schemas.size, 1, 'one schema id, one compiled schema');
+  });
+
+  test('library: toArrow(chunks, { decoded: true }) after the pass has the decoded columns it has chunk by chunk', async () => {
+    const { toArrow } = createRequire(import.meta.url)(path.join(root, 'pkg', 'arrow-node.cjs'));
+    const decodedColumns = (table) => ['key_decoded', 'value_decoded'].map((name) => table.getChild(name).toArray());
+    // consume's values option, and a ValueDecoder the loop attaches itself
+    const shared = new pkg.ValueDecoder({ registry: { url: registry.url }, json: true });
+    for (const [values, attach] of [[{ registry: { url: registry.url }, json: true }, null], [undefined, shared]]) {
+      const client = new pkg.KafkaClient({ bootstrap: tansu.bootstrap });
+      const chunks = [];
+      const inLoop = [];
+      try {
+        for await (const chunk of client.consume({ topic: 'avro-orders', untilEnd: true, values })) {
+          if (attach) await attach.attach(chunk.records);
+          inLoop.push(...decodedColumns(toArrow(chunk, { decoded: true }))[1]);
+          chunks.push(chunk);
+        }
+      } finally {
+        client.close();
+      }
+      const [keys, after] = decodedColumns(toArrow(chunks, { decoded: true }));
+      assert.equal(after.length, recordsOf('avro-orders').length);
+      assert.ok(after.every((v) => typeof v === 'string'), 'every value decoded');
+      assert.deepEqual(after, inLoop);
+      assert.deepEqual(keys.map((k) => JSON.parse(k)), recordsOf('avro-orders').map((r) => r.key));
+      // and the records read again after the pass are equal records, decoded values included
+      assert.deepEqual(chunks.flatMap((c) => c.records.map((r) => JSON.stringify(r.decodedValue.value))), after);
+    }
+  });
+
+  test('auto: MessagePack that parses whole and is not JSON or text, in the CLI and the library', async () => {
+    const { Packr } = createRequire(import.meta.url)('msgpackr');
+    const packr = new Packr({ useRecords: false });
+    const order = { id: 7, items: [{ sku: 'a-1', qty: 2 }], paid: true, note: null };
+    const values = [
+      ['msgpack', packr.pack(order), order],
+      ['msgpack', packr.pack([1, 'two', 3.5]), [1, 'two', 3.5]],
+      ['msgpack', packr.pack({ 'é': Buffer.from([0xff]) }), { 'é': Buffer.from([0xff]).toString('base64') }], // not UTF-8 (bin), bytes as base64
+      // a lone MessagePack number or string is not taken for one: any single byte would be
+      ['bytes', Buffer.from([0]), null],
+      ['bytes', packr.pack('é'), null],
+      ['json', Buffer.from('{"x":1}'), { x: 1 }],
+      ['text', Buffer.from('hello'), 'hello'],
+      ['bytes', Buffer.from([0, 1, 2]), null], // 0 then bytes left over: not one MessagePack value
+      ['bytes', Buffer.from([0xc1]), null], // never used in MessagePack
+      ['bytes', Buffer.concat([packr.pack(order), Buffer.from([0x90])]), null],
+    ];
+    await produce(tansu, { topic: 'msgpack-values', create: { partitions: 1 }, records: values.map(([, bytes]) => ({ value_b64: bytes.toString('base64') })) });
+    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'msgpack-values', '--value-format', 'auto', '--until-end', '--json']);
+    assert.equal(code, 0, stderr);
+    const rows = lines(stdout);
+    assert.deepEqual(rows.map((r) => r.valueFormat), values.map(([format]) => format));
+    values.forEach(([format, , data], i) => {
+      if (format !== 'bytes') assert.deepEqual(rows[i].value, data, `record ${i}`);
+    });
+    const records = await readWith('msgpack-values', {});
+    assert.deepEqual(records.map((r) => r.decodedValue.format), values.map(([format]) => format));
+    assert.deepEqual(records[0].decodedValue.value, order);
+    assert.deepEqual(records[7].decodedValue.tried.map((t) => t.format), ['json', 'text', 'msgpack']);
   });
 
   test('library: the registry\'s descriptors (?format=serialized, as registered) decode as its .proto text does', async () => {
