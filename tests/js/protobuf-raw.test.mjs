@@ -129,7 +129,7 @@ function deep(r, levels) {
   return inner;
 }
 
-test('what is not a message: a reason, the bytes kept; auto tries it after JSON and text', () => {
+test('what is not a message: a reason, the bytes kept; auto tries it after JSON, text and MessagePack', () => {
   for (const [bytes, why] of [
     [[0x00], /field number 0|tag/],
     [[0x0f], /wire type 7/],
@@ -147,16 +147,16 @@ test('what is not a message: a reason, the bytes kept; auto tries it after JSON 
   }
   const auto = new ValueDecoder();
   const read = (bytes) => auto.decodeLoaded({ key: null, value: Uint8Array.from(bytes), headers: [] }).value;
-  // JSON and text win first; binary that parses is protobuf-raw, with why JSON and text did not apply
+  // JSON, text and MessagePack win first; binary that parses is protobuf-raw, with why they did not apply
   assert.equal(read(Buffer.from('{"a":1}')).format, 'json');
   assert.equal(read(Buffer.from('hello')).format, 'text');
   const raw = read([0x08, 0x96, 0x01, 0x12, 0x02, 0x08, 0x01]);
   assert.equal(raw.format, 'protobuf-raw');
   assert.deepEqual(raw.value, [{ field: 1, type: 'varint', value: 150 }, { field: 2, type: 'message', value: [{ field: 1, type: 'varint', value: 1 }] }]);
-  assert.deepEqual(raw.tried.map((t) => t.format), ['json', 'text']);
+  assert.deepEqual(raw.tried.map((t) => t.format), ['json', 'text', 'msgpack']);
   const bytes = read([0xff, 0xff]);
   assert.equal(bytes.format, 'bytes');
-  assert.deepEqual(bytes.tried.map((t) => t.format), ['json', 'text', 'protobuf-raw']);
+  assert.deepEqual(bytes.tried.map((t) => t.format), ['json', 'text', 'msgpack', 'protobuf-raw']);
   // 64-bit integers: BigInts past 2^53 (always with int64 'bigint'); the JSON form has them as strings
   const big = decode([0x08, ...varint(2n ** 63n)]);
   assert.equal(big.value[0].value, 2n ** 63n);
