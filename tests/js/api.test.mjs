@@ -243,10 +243,19 @@ test('the package is complete: npm pack lists every file, and only files that sh
   }
   // Node-only modules are inside lib.cjs; the browser build never names them
   for (const f of files) assert.doesNotMatch(f, /^(relay\/|client\/transport-node|lib-node|node-only)/, `${f} is bundled into lib.cjs`);
-  // the package README is the users' one: no contributor commands, no files that do not ship
+  // the package README is the users' one, a short entry (at most 12 KiB) whose docs/*.md ship: no
+  // contributor commands, no files that do not ship, every link to a document that is there
   const readme = fs.readFileSync(path.join(root, 'pkg/README.md'), 'utf8');
   assert.match(readme, /npm install kafka-fetch-decoder/);
-  assert.doesNotMatch(readme, /npm test|cargo |\.\.\/shared|pkg-template|src\//);
+  assert.ok(Buffer.byteLength(readme) <= 12 * 1024, `README.md: ${Buffer.byteLength(readme)} bytes`);
+  const docs = files.filter((f) => /^docs\/[^/]+\.md$/.test(f));
+  assert.ok(docs.length >= 8, docs.join(', '));
+  for (const [name, text] of [['README.md', readme], ...docs.map((f) => [f, fs.readFileSync(path.join(root, 'pkg', f), 'utf8')])]) {
+    assert.doesNotMatch(text, /npm test|cargo |\.\.\/shared|pkg-template|src\//, name);
+    for (const [, link] of text.matchAll(/\]\(([^)#:]+\.md)\)/g)) {
+      assert.ok(files.includes(path.posix.join(path.posix.dirname(name), link)), `${name} links to ${link}, which does not ship`);
+    }
+  }
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8'));
   assert.equal(manifest.license, 'Apache-2.0');
   assert.match(fs.readFileSync(path.join(root, 'pkg/LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
