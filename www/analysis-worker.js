@@ -73,7 +73,7 @@ async function answer(msg) {
   if (msg.type === 'eval') self.postMessage({ id: msg.id, ...(await evaluate(msg.expr, msg.numbers)) });
   else if (msg.type === 'stats') self.postMessage({ id: msg.id, stats: await statistics(msg.numbers) });
   else if (msg.type === 'export') {
-    const reader = { viewOf, chunkOf, positionOf, tableOf, partitions, source, valueDecoder, loadApi };
+    const reader = { viewOf, chunkOf, tableOf, partitions, source, valueDecoder, loadApi };
     const made = await buildExport(msg, reader, (done) => self.postMessage({ id: msg.id, progress: done }));
     self.postMessage({ id: msg.id, export: made }, made.parts.filter((p) => typeof p !== 'string').map((p) => p.buffer));
   }

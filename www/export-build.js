@@ -11,7 +11,7 @@ const BATCH = 2000; // records decoded and written per step (progress is told be
 
 /**
  * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), chunkOf(n),
- * positionOf(chunk, n), tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() };
+ * tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() };
  * `progress(done)`. Resolves with { parts: [text or
  * bytes], type, count }.
  */
@@ -98,8 +98,9 @@ async function columnsExport(format, numbers, reader) {
       tables.push(reader.tableOf(c, arrow));
     }
     table[count] = index.get(c);
-    // the row of the chunk's table: its column position (a live tail's records past its end are not shown)
-    row[count++] = reader.positionOf(c, n);
+    // the row of the chunk's table: the chunk's own numbering (the scan test holds the rows to the
+    // NDJSON export's records; a record's column position, positionOf, ran past the table's end)
+    row[count++] = n - c.base;
   }
   const decoder = await reader.valueDecoder();
   let taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([], { decoded: Boolean(decoder) });

@@ -125,6 +125,7 @@ test('a scan stopped mid-way says what it covered and continues where it stopped
 });
 
 test('the matches exported as Parquet, read back by pyarrow and DuckDB', async () => {
+  const asJson = await exported();
   if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
   await page.selectOption('#export-format', 'parquet');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
@@ -134,8 +135,11 @@ test('the matches exported as Parquet, read back by pyarrow and DuckDB', async (
   const out = execFileSync(python, ['-c', `import sys, pyarrow.parquet as pq, duckdb
 t = pq.read_table(sys.argv[1])
 print(t.num_rows, len(set(zip(t.column('partition').to_pylist(), t.column('offset').to_pylist()))))
-print(duckdb.sql(f"select count(*), count(distinct key) from read_parquet('{sys.argv[1]}')").fetchall()[0])`, file], { encoding: 'utf8' }).trim().split('\n');
+print(duckdb.sql(f"select count(*), count(distinct key) from read_parquet('{sys.argv[1]}')").fetchall()[0])
+print(','.join(sorted(f'{p}@{o}' for p, o in zip(t.column('partition').to_pylist(), t.column('offset').to_pylist()))))`, file], { encoding: 'utf8', maxBuffer: 1 << 26 }).trim().split('\n');
   const kept = Number(await page.getAttribute('#live-stats', 'data-kept'));
   assert.equal(out[0], `${kept} ${kept}`);
   assert.match(out[1], new RegExp(`^\\(${kept}, \\d+\\)$`));
+  // the same records as the NDJSON export of the same view
+  assert.deepEqual(out[2].split(','), asJson);
 });
