@@ -420,7 +420,8 @@ export function initLive(page) {
     const live = shown === tail && phase === 'tailing' && now - t0 > 500;
     const rate = live ? ((snap.received - n0) * 1000) / (now - t0) : 0;
     Object.assign(el.dataset, { kept: snap.kept, dropped: snap.dropped, received: snap.received });
-    el.textContent = `${formatCount(snap.kept)} kept · ${formatCount(snap.dropped)} dropped${rate > 0 ? ` · ${formatCount(Math.round(rate))}/s` : ''}`;
+    // dropped only once some were: the bar keeps its room for the rate
+    el.textContent = `${formatCount(snap.kept)} kept${snap.dropped > 0 ? ` · ${formatCount(snap.dropped)} dropped` : ''}${rate > 0 ? ` · ${formatCount(Math.round(rate))}/s` : ''}`;
     el.title = `${formatCount(snap.received)} records received since the start; at most ${formatCount(shown.cap)} are kept, the oldest are dropped first`;
   }
 
