@@ -70,7 +70,7 @@ test('a page of an origin the relay does not allow gets the relay\'s refusal', a
   const relay = await pkg.startRelay({ bootstrap: tansu.bootstrap, log: (line) => logged.push(line) });
   try {
     const result = await browser.page.evaluate(`(${READ_TOPIC})(${JSON.stringify(relay.relayUrl)})`);
-    assert.equal(result.code, 'BOOTSTRAP');
+    assert.equal(result.code, 'ORIGIN_REFUSED');
     assert.match(result.error, new RegExp(`relay: origin ${origin.replace(/[.]/g, '\\.')} is not allowed`));
     assert.ok(logged.some((l) => l.includes(`refused ${origin}`)));
   } finally {

@@ -127,13 +127,13 @@ describe('against kcat on a three-broker mock cluster', () => {
     // leaders; not DEL, C1 controls or bidirectional marks, which kcat writes as they are and the CLI
     // escapes as its other JSON does (\u007f: the same data, compared below)
     const texts = ['plain', 'a "quoted" \\ backslash', 'tab\there\nnew line \u0001\u001b', 'ключ ü €', '', null];
-    await produce(mock, { topic: 'kc-json', create: { partitions: 3 }, records: Array.from({ length: 24 }, (_, i) => ({
+    await produce(mock, { topic: 'kcat-json', create: { partitions: 3 }, records: Array.from({ length: 24 }, (_, i) => ({
       partition: i % 3, key_b64: b64(texts[(i + 1) % texts.length]), value_b64: b64(texts[i % texts.length]),
       headers: i % 4 === 0 ? [] : [['h', b64(texts[i % 5])], ['h', null], ['ü', b64('')]], timestamp_ms: T0 + i,
     })) });
     const kcatJson = (topic) => kcat(['-b', mock.bootstrap, '-C', '-t', topic, '-o', 'beginning', '-e', '-J']);
     const oursJson = (topic) => cli(['consume', '--bootstrap', mock.bootstrap, '--topic', topic, '--until-end', '--format', 'kcat-json']);
-    const [ours, theirs] = await Promise.all([oursJson('kc-json'), kcatJson('kc-json')]);
+    const [ours, theirs] = await Promise.all([oursJson('kcat-json'), kcatJson('kcat-json')]);
     assert.equal(ours.code, 0, ours.stderr);
     assert.deepEqual(sortedLines(ours.stdout), sortedLines(theirs.stdout));
     const first = JSON.parse(ours.stdout.toString().split('\n')[0]);

@@ -325,7 +325,7 @@ describe('values from Confluent\'s serializers, decoded', () => {
     const records = await readWith('msgpack-values', {});
     assert.deepEqual(records.map((r) => r.decodedValue.format), values.map(([format]) => format));
     assert.deepEqual(records[0].decodedValue.value, order);
-    assert.deepEqual(records[7].decodedValue.tried.map((t) => t.format), ['json', 'text', 'msgpack']);
+    assert.deepEqual(records[7].decodedValue.tried.map((t) => t.format), ['json', 'text', 'msgpack', 'protobuf-raw']);
   });
 
   test('library: the registry\'s descriptors (?format=serialized, as registered) decode as its .proto text does', async () => {
