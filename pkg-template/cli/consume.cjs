@@ -155,7 +155,6 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
         records += chunk.recordCount; // capture writes the responses, counted without building records
       } else {
         let built = writer.needsRecords ? chunk.records : null;
-        if (filter?.values) await filter.values.attach(built);
         if (filter) built = filter.pick(chunk.topic, chunk.partition, built);
         const count = built ? built.length : chunk.recordCount;
         if (built && records + count > maxRecords) built = built.slice(0, maxRecords - records);

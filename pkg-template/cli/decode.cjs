@@ -137,7 +137,6 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   if (!positionals.length && writer.format === 'table' && !options.out) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
   for (const { topic, p, source } of partitions) {
     let records = writer.needsRecords ? p.records : null;
-    if (filter?.values) await filter.values.attach(records);
     if (filter) records = filter.pick(topic, p.partition, records);
     await writer.write({ topic, partition: p.partition, records, source });
   }

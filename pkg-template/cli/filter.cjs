@@ -149,7 +149,6 @@ function recordFilter(o) {
   if (!grep && !sandbox) return null;
   if (formatOf(o) === 'arrow') throw new UsageError('--format arrow writes whole fetched ranges, not records picked one by one: with --grep or --filter, use ndjson, csv or a format string');
   return {
-    values: null,
     pick(topic, partition, records) {
       const kept = grep ? records.filter(grep) : records;
       return sandbox ? sandbox.pick(topic, partition, kept) : kept;

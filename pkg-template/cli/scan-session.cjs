@@ -23,7 +23,6 @@ async function cliSession(spec) {
   // and text itself, and by the value options' schemas when they are given
   if (!values && spec.decoded) values = autoDecoder();
   const js = recordFilter({ filter: o.filter, filterTimeoutMs: o.filterTimeoutMs, filterStrict: o.filterStrict });
-  if (js?.values && !values) values = js.values;
   const session = {
     ...scanInternals.commonSession(spec),
     client: new KafkaClient(spec.client),
