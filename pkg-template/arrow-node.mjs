@@ -1,4 +1,4 @@
 // The Arrow entry in Node (ES module): the CommonJS one's single instance.
 import api from './arrow-node.cjs';
 
-export const { arrowIPC, ArrowStreamWriter, compact, takeRows, toArrow, toParquet } = api;
+export const { arrowIPC, arrowLibrary, ArrowStreamWriter, compact, takeRows, toArrow, toParquet, withDecoded } = api;

@@ -1,5 +1,5 @@
 // The entry 'kafka-fetch-decoder/arrow': results as Apache Arrow tables and IPC.
-import type { ConsumedChunk, FetchResponse, Int64, RecordSet } from '__MAIN_ENTRY__';
+import type { ConsumedChunk, DecodedSide, FetchResponse, Int64, RecordSet } from '__MAIN_ENTRY__';
 
 /** A column of an ArrowTable (flechette's Column). */
 export interface ArrowColumn {
@@ -36,6 +36,17 @@ export type ArrowInput = FetchResponse<Int64> | RecordSet<Int64> | ConsumedChunk
  * `topic`: the topic column of record sets (decodeRecordSet's, a partition given alone), which have none.
  */
 export declare function toArrow(input: ArrowInput | readonly ArrowInput[], options?: { decoded?: boolean; topic?: string }): ArrowTable;
+/**
+ * `table` (toArrow's) with key_decoded and value_decoded added, as `--format arrow --values` writes
+ * them: one entry a row (null for a row without, e.g. a control record).
+ */
+export declare function withDecoded(table: ArrowTable, decoded: readonly ({ decodedKey?: DecodedSide<Int64> | null; decodedValue?: DecodedSide<Int64> | null } | null)[]): ArrowTable;
+/**
+ * The Arrow library the tables are made with (@uwdata/flechette): its tableFromIPC, Type and the
+ * rest, to read other Arrow data (a DuckDB answer, a file) with the same code. Typed loosely here;
+ * flechette's own types describe it.
+ */
+export declare function arrowLibrary(): any;
 /** The same table with its binary and text columns in buffers of their own (for files). */
 export declare function compact(table: ArrowTable): ArrowTable;
 /**

@@ -9,6 +9,7 @@ export function setArrowLibrary(lib) {
   source = lib;
 }
 
+/** The Arrow library the tables are made with (flechette): its tableFromIPC, Type, ... read other Arrow data alike. */
 export function arrowLibrary() {
   library ??= typeof source === 'function' ? source() : source;
   if (!library) throw new Error("kafka-fetch-decoder: Arrow comes with the entry 'kafka-fetch-decoder/arrow' (import { toArrow } from it)");

@@ -200,3 +200,18 @@ test('tables need the Arrow entry; results moved to another thread are refused',
   assert.throws(() => arrow.toArrow({}), /toArrow takes a result/);
   assert.equal(pkg.toArrow, undefined, 'the main entry has no Arrow');
 });
+
+test('arrowLibrary reads back what arrowIPC wrote; withDecoded adds the decoded sides row for row', () => {
+  const { frame, meta } = loadCapture(corpusDir, 'mock_v12_allcodecs');
+  const result = pkg.decodeFetchResponse(frame, { apiVersion: meta.api_version });
+  const table = arrow.toArrow(result);
+  const f = arrow.arrowLibrary();
+  const back = f.tableFromIPC(arrow.arrowIPC(table), { useBigInt: true });
+  assert.equal(back.numRows, table.numRows);
+  const records = result.topics.flatMap((t) => t.partitions.flatMap((p) => p.records));
+  assert.deepEqual(Array.from(back.getChild('offset').toArray(), Number), records.map((r) => r.offset));
+  const decoded = records.map((r, i) => (i % 2 ? null : { decodedKey: null, decodedValue: { format: 'text', value: `v${i}` } }));
+  const withSides = arrow.withDecoded(table, decoded);
+  const values = f.tableFromIPC(arrow.arrowIPC(withSides)).getChild('value_decoded').toArray();
+  assert.deepEqual([...values], decoded.map((d) => (d ? JSON.stringify(d.decodedValue.value) : null)));
+});
