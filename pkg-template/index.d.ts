@@ -279,6 +279,72 @@ export declare function fromTransferable<T extends Int64 = number>(data: Transfe
 export declare function fromTransferable<T extends Int64 = number>(data: TransferableData<'recordSet'>): RecordSet<T>;
 export declare function fromTransferable<T extends Int64 = number>(data: TransferableData): FetchResponse<T> | RecordSet<T>;
 
+/** One record set's records in a RecordColumns: positions `start` to `end - 1`. */
+export interface RecordColumnsSet<T extends Int64 = number> {
+  /** The topic's name (null for a bare record set, or a topic id the call could not name). */
+  topic: string | null;
+  topicId?: string | null;
+  /** null for a bare record set. */
+  partition: number | null;
+  set: RecordSet<T>;
+  start: number;
+  end: number;
+}
+
+/**
+ * A result's records as columns, by position (the call's own arrays: nothing is built per record
+ * until asked). Positions outside every set's range are records a batch carried from before the
+ * fetch offset.
+ */
+export declare class RecordColumns<T extends Int64 = number> {
+  readonly sets: RecordColumnsSet<T>[];
+  /** How many positions there are. */
+  readonly length: number;
+  readonly offsets: T extends bigint ? BigInt64Array : Float64Array;
+  readonly timestamps: T extends bigint ? BigInt64Array : Float64Array;
+  /** Each position's batch, as an index into `batches`. */
+  readonly batchIndex: Uint32Array;
+  readonly batches: Batch<T>[];
+  /** The key's bytes (null for a null key). */
+  key(i: number): Bytes | null;
+  /** The value's bytes (null for a null value). */
+  value(i: number): Bytes | null;
+  /** The key's length in bytes, -1 for a null key. */
+  keyLength(i: number): number;
+  /** The value's length in bytes, -1 for a null value. */
+  valueLength(i: number): number;
+  headerCount(i: number): number;
+  /** The headers in wire order, duplicates kept. */
+  headers(i: number): Header[];
+  /** The bytes of the headers: their keys' UTF-8 and their values. */
+  headerBytes(i: number): number;
+  /** A control record's type, null for a data record. */
+  controlType(i: number): ControlType | null;
+  /** The record at position `i` as an ordinary object. */
+  record(i: number): KafkaRecord<T>;
+}
+
+/**
+ * The records of a result (of decodeFetchResponse, decodeRecordSet or fromTransferable) as columns,
+ * for reading many records without an object each. A transient result's are valid until the next call.
+ */
+export declare function recordColumns<T extends Int64>(result: FetchResponse<T> | RecordSet<T>): RecordColumns<T>;
+
+/** What recordJson, csvRow and jsonWithDecoded read of a record: a KafkaRecord, or an object with its fields. */
+export type RecordFields<T extends Int64 = Int64> = Pick<KafkaRecord<T>, 'offset' | 'timestamp' | 'key' | 'value' | 'headers' | 'leaderEpoch' | 'isControl' | 'controlType' | 'decodedKey' | 'decodedValue'> & {
+  batch: Pick<Batch<T>, 'compression' | 'isAborted' | 'crcValid'>;
+};
+/** How recordJson and csvRow write bytes: base64 (default), hex, or UTF-8 text (bytes that are not: { base64 }). */
+export type ByteEncoding = 'base64' | 'hex' | 'utf8';
+/** The object of a record's JSON line, as the CLI's --json writes it (int64 values as strings). */
+export declare function recordJson(topic: string | null, partition: number | string | null, record: RecordFields, encoding?: ByteEncoding): Record<string, unknown>;
+/** recordJson's object with the decoded key and value in place of their bytes (and their formats), as `--json --values` writes it. */
+export declare function jsonWithDecoded(json: Record<string, unknown>, record: RecordFields): Record<string, unknown>;
+/** The CSV header line of csvRow (with the decoded sides' format columns when `decoded`). */
+export declare function csvHeader(decoded: boolean): string;
+/** A record as a CSV line, as the CLI's --format csv writes it (cells a spreadsheet would run as formulas get a leading '). */
+export declare function csvRow(topic: string | null, partition: number | string | null, record: RecordFields, encoding: ByteEncoding | undefined, decoded: boolean, keepFormulas?: boolean): string;
+
 /** The Kafka name of an error code: 'NOT_LEADER_OR_FOLLOWER' for 6. */
 export declare function errorName(code: number): string;
 
@@ -861,3 +927,6 @@ export declare class RegistryError extends Error {
 
 /** A decoded value in JSON's terms: bytes as base64, BigInts as decimal strings, non-finite numbers as null. */
 export declare function jsonForm(value: unknown): unknown;
+
+/** The message types of a .proto file's text (nested ones too), by full name, in the order declared: the names a LocalSchema's `type` takes. */
+export declare function protobufMessageTypes(source: string): Promise<string[]>;

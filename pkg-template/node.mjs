@@ -5,6 +5,7 @@ import api from './node.cjs';
 export const {
   decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, FrameSplitter, fromTransferable, KafkaClient, KafkaClientError,
   KafkaDecodeError, KafkaRecord, protocolInfo, RegistryClient, RegistryError, scramClient, startRelay, toTransferable,
-  VALUE_FORMATS, ValueDecoder, jsonForm, parseWhere, wasmMemory, init,
+  VALUE_FORMATS, ValueDecoder, jsonForm, parseWhere, wasmMemory, init, recordColumns, RecordColumns, recordJson, jsonWithDecoded,
+  csvHeader, csvRow, protobufMessageTypes,
 } = api;
 export default init;

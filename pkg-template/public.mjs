@@ -6,6 +6,8 @@ export {
   decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord, protocolInfo,
   toTransferable, wasmMemory,
 } from './api.mjs';
+export { recordColumns, RecordColumns } from './decoder/record-columns.mjs';
+export { csvHeader, csvRow, jsonWithDecoded, recordJson } from './decoder/record-json.mjs';
 export { KafkaClient } from './client/client.mjs';
 export { KafkaClientError } from './client/errors.mjs';
 export { FrameSplitter } from './client/frames.mjs';
@@ -13,4 +15,5 @@ export { parseWhere } from './filters/where.mjs';
 export { scramClient } from './client/sasl.mjs';
 export { ValueDecoder, VALUE_FORMATS } from './values/decoder.mjs';
 export { jsonForm } from './values/json-form.mjs';
+export { protobufMessageTypes } from './values/protobuf.mjs';
 export { RegistryClient, RegistryError } from './values/registry.mjs';

@@ -75,7 +75,7 @@ function autoDecoder() {
 }
 
 // a record's JSON line with its decoded key and value: shared with the page (decoder/record-json.mjs)
-const { withDecoded } = require('../lib.cjs').recordOutput;
+const { jsonWithDecoded: withDecoded } = require('../lib.cjs').recordOutput;
 
 /** Why a decoded side is not the data: a format asked for that failed, or a registry or schema that did. */
 const failureOf = (d) => d?.error ?? null;

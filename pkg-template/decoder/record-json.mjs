@@ -1,8 +1,8 @@
 // A record as the command line's --json and CSV write it, and as the inspection page exports it:
-// one definition for both (the CLI through lib.cjs, the page from /pkg/). A record here is anything
-// with a KafkaRecord's fields (offset, timestamp, key, value, headers, batch, leaderEpoch,
-// isControl, controlType; decodedKey and decodedValue when values are decoded): the page passes
-// light objects made from its columns.
+// one definition for both, and public (recordJson, jsonWithDecoded, csvHeader, csvRow), so that any
+// other export writes what the CLI writes. A record here is anything with a KafkaRecord's fields
+// (offset, timestamp, key, value, headers, batch, leaderEpoch, isControl, controlType; decodedKey and
+// decodedValue when values are decoded): the page passes light objects made from its columns.
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
@@ -59,7 +59,7 @@ export function recordJson(topic, partition, r, encoding) {
 }
 
 /** A record's JSON line (recordJson's object) with its decoded key and value in place of their bytes. */
-export function withDecoded(json, r) {
+export function jsonWithDecoded(json, r) {
   for (const side of ['key', 'value']) {
     const d = side === 'key' ? r.decodedKey : r.decodedValue;
     if (!d || d.format === 'null') continue;

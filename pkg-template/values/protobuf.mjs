@@ -233,6 +233,21 @@ export function messageTree(protobuf, source) {
   return top;
 }
 
+/** The message types of .proto `source` (nested ones too), by full name, in the order declared. */
+export async function protobufMessageTypes(source) {
+  const { protobuf } = await vendor('protobuf');
+  const { root } = protobuf.parse(source, new protobuf.Root(), { keepCase: true });
+  const out = [];
+  const walk = (ns) => {
+    for (const n of ns.nestedArray) {
+      if (n instanceof protobuf.Type) out.push(n.fullName.replace(/^\./, ''));
+      if (n.nestedArray) walk(n);
+    }
+  };
+  walk(root);
+  return out;
+}
+
 const isLabel = (t) => t === 'optional' || t === 'required' || t === 'repeated';
 
 /** `(bytes, at) => value` of one message type. */
