@@ -1,6 +1,11 @@
-// Checks that the modules of src/ import each other without a cycle: reads every `crate::` and
-// `super::` path (in `use` lines and inline) and every parent's use of its child modules, outside
-// test code, and fails naming the cycle if there is one. `--print` lists each module's imports.
+// Checks that modules import each other without a cycle, and fails naming the cycle if there is one:
+// - src/: every `crate::` and `super::` path (in `use` lines and inline) and every parent's use of its
+//   child modules, outside test code;
+// - the JS of the package (pkg-template/) and of the page (www/): every relative `import`/`export
+//   ... from`, `import()` and `require()` (a worker started from a URL is another thread's module
+//   graph, not an import). The page may reach the package only through its published exports
+//   (pkg-template/package.json's "exports"), as a user's page would.
+// `--print` lists each module's imports.
 //     node scripts/check-imports.mjs [--print]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -104,21 +109,106 @@ if (process.argv.includes('--print')) {
 }
 
 // depth-first search for a back edge
-const state = new Map();
-const stack = [];
-function visit(m) {
-  state.set(m, 'open');
-  stack.push(m);
-  for (const d of graph.get(m) ?? []) {
-    if (state.get(d) === 'open') {
-      const cycle = [...stack.slice(stack.indexOf(d)), d].map(label).join(' -> ');
-      console.error(`import cycle among src/ modules: ${cycle}`);
-      process.exit(1);
+/** Fails naming a cycle of `graph` if there is one (`what` names the modules in the message). */
+function checkAcyclic(graph, what, name) {
+  const state = new Map();
+  const stack = [];
+  function visit(m) {
+    state.set(m, 'open');
+    stack.push(m);
+    for (const d of graph.get(m) ?? []) {
+      if (state.get(d) === 'open') {
+        const cycle = [...stack.slice(stack.indexOf(d)), d].map(name).join(' -> ');
+        console.error(`import cycle among ${what}: ${cycle}`);
+        process.exit(1);
+      }
+      if (!state.has(d)) visit(d);
     }
-    if (!state.has(d)) visit(d);
+    stack.pop();
+    state.set(m, 'done');
   }
-  stack.pop();
-  state.set(m, 'done');
+  for (const m of graph.keys()) if (!state.has(m)) visit(m);
 }
-for (const m of graph.keys()) if (!state.has(m)) visit(m);
+checkAcyclic(graph, 'src/ modules', label);
 console.log(`src/: ${graph.size} modules, no import cycle`);
+
+// --- the JS of the package and the page ---
+const root = path.dirname(src);
+const JS = /\.(mjs|cjs|js)$/;
+function jsFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((f) => {
+    const file = path.join(dir, f.name);
+    if (f.isDirectory()) return f.name === 'node_modules' || f.name === 'vendor' ? [] : jsFiles(file);
+    return JS.test(f.name) ? [file] : [];
+  });
+}
+/** A file's code without comments (strings kept: they hold the specifiers). */
+const jsCode = (file) => fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[\s;{}])\/\/.*$/gm, '$1');
+/** Every module specifier a file imports (statically, dynamically or by require). */
+function specifiers(text) {
+  const found = [];
+  for (const re of [
+    /(?:^|[\s;}])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g,
+    /(?:^|[\s;}])import\s*['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\bimport\(\s*new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)(?:\.href)?\s*\)/g,
+    /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ]) for (const m of text.matchAll(re)) found.push(m[1]);
+  return found;
+}
+const pkgDir = path.join(root, 'pkg-template');
+const wwwDir = path.join(root, 'www');
+const builtPkg = path.join(root, 'pkg');
+const jsGraph = new Map();
+const files = [...jsFiles(pkgDir), ...jsFiles(wwwDir)];
+for (const file of files) {
+  const deps = new Set();
+  for (const spec of specifiers(jsCode(file))) {
+    if (!spec.startsWith('.')) continue;
+    let target = path.resolve(path.dirname(file), spec);
+    // the page imports the built package (pkg/), which is pkg-template/ plus generated files
+    if (target.startsWith(builtPkg + path.sep)) target = path.join(pkgDir, path.relative(builtPkg, target));
+    deps.add(target);
+  }
+  // URLs into the package (`new URL('web.mjs', PKG)` with PKG = new URL('../pkg/', import.meta.url)):
+  // the page's lazy imports of it; worker scripts of the page's own are not imports
+  const text = jsCode(file);
+  const bases = new Map();
+  for (const m of text.matchAll(/\b(\w+)\s*=\s*new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) {
+    bases.set(m[1], new URL(m[2], `file://${file}`));
+  }
+  const urls = [...text.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*(import\.meta\.url|\w+)\s*\)/g)].map((m) =>
+    m[2] === 'import.meta.url' ? new URL(m[1], `file://${file}`) : bases.has(m[2]) ? new URL(m[1], bases.get(m[2])) : null);
+  for (const url of urls) {
+    if (!url || !JS.test(url.pathname)) continue;
+    const target = url.pathname.startsWith(builtPkg + path.sep) ? path.join(pkgDir, path.relative(builtPkg, url.pathname)) : url.pathname;
+    if (target.startsWith(pkgDir + path.sep) && file.startsWith(wwwDir + path.sep)) deps.add(target);
+  }
+  jsGraph.set(file, deps);
+}
+const rel = (f) => path.relative(root, f);
+if (process.argv.includes('--print')) {
+  for (const [m, deps] of jsGraph) console.log(`${rel(m)} -> ${[...deps].map(rel).join(', ')}`);
+}
+checkAcyclic(jsGraph, 'JS modules', rel);
+
+// The page reaches the package only by what package.json exports (its dev server, a Node program
+// that serves the page, is no part of it). Reported until the page is on the exports alone; fails
+// with KFD_STRICT_EXPORTS=1.
+const exported = new Set();
+(function collect(entry) {
+  if (typeof entry === 'string') exported.add(path.join(pkgDir, entry));
+  else if (entry && typeof entry === 'object') Object.values(entry).forEach(collect);
+})(JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).exports);
+const DEV_SERVER = path.join(wwwDir, 'serve.mjs');
+const private_ = [];
+for (const [file, deps] of jsGraph) {
+  if (!file.startsWith(wwwDir + path.sep) || file === DEV_SERVER) continue;
+  for (const d of deps) if (d.startsWith(pkgDir + path.sep) && !exported.has(d)) private_.push(`${rel(file)} imports ${rel(d)}`);
+}
+const strict = process.env.KFD_STRICT_EXPORTS === '1';
+if (private_.length) {
+  console[strict ? 'error' : 'log'](`${strict ? '' : 'pending: '}the page imports files the package does not export:\n  ${private_.join('\n  ')}`);
+  if (strict) process.exit(1);
+}
+console.log(`pkg-template/ and www/: ${jsGraph.size} JS modules, no import cycle${private_.length ? '' : ", the page on the package's exports only"}`);
