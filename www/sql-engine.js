@@ -1,5 +1,5 @@
 // DuckDB-wasm in a worker, loaded when the SQL panel first opens, from /duckdb/ on the page's own
-// server (`kafka-fetch-decoder ui`, or www/serve.mjs in the repository): nothing from the network.
+// server (`kafka-fetch-decoder ui`, or scripts/serve-www.mjs in the repository): nothing from the network.
 // Before the first query of the user, DuckDB's external access is turned off (no URL, file or
 // extension is read: read_text('http://...'), INSTALL and LOAD fail) and its configuration locked
 // (no SET turns it on again), so that a query, typed or from a link, reads the records and nothing

@@ -1,5 +1,5 @@
 // The inspection page's Content-Security-Policy, sent by both its servers (`kafka-fetch-decoder ui`,
-// serve.cjs, and the repository's www/serve.mjs) with the page itself and with the scripts its
+// serve.cjs, and the repository's scripts/serve-www.mjs) with the page itself and with the scripts its
 // workers start from (a worker is held to the policy its own script came with; the modules a page or
 // a worker imports are held to theirs). A page link can carry a JS filter and SQL; whatever runs
 // there, the browser holds it to this:

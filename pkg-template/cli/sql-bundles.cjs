@@ -1,7 +1,7 @@
 // DuckDB-wasm for the page's SQL panel, served from where npm installed @duckdb/duckdb-wasm (an
 // optional peer dependency: `npm install @duckdb/duckdb-wasm` beside this package), never fetched
 // from the network. Shared by `kafka-fetch-decoder ui` (serve.cjs) and the repository's
-// development server (www/serve.mjs). Only the three files the page loads are served: the
+// development server (scripts/serve-www.mjs). Only the three files the page loads are served: the
 // module, its worker and the wasm binary of the exception-handling build (every current browser).
 'use strict';
 

@@ -3,7 +3,7 @@
 // package) and /samples/ resolve as the page expects. No relay: live mode needs one started apart
 // (kafka-fetch-decoder relay --allow-origin http://127.0.0.1:PORT); /duckdb/ serves the SQL
 // panel's DuckDB-wasm from node_modules. No dependencies.
-//   node www/serve.mjs [--port 8080]      (--port 0 picks a free port)
+//   node scripts/serve-www.mjs [--port 8080]      (--port 0 picks a free port)
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
