@@ -21,7 +21,7 @@ import { JsFilter, NOT_EVALUATED } from './js-filter.js';
 import { computeStats } from './stats-compute.js';
 import { toBase64 } from './bytes.js';
 import { buildExport } from './export-build.js';
-import { chunkIndex } from './store.js';
+import { chunkIndex } from './chunks.js';
 
 const PKG = new URL('../pkg/', import.meta.url);
 let api = null;

@@ -69,7 +69,7 @@ const digits = (n) => Math.max(1, String(Math.max(0, Math.floor(n))).length);
 /** Characters of a count with thousands separators ("5,000,000": 9). */
 const grouped = (n) => digits(n) + Math.floor((digits(n) - 1) / 3);
 
-/** Characters the widest cell of each column needs, from the store's maxima (store.js). */
+/** Characters the widest cell of each column needs, from the store's maxima (chunks.js). */
 function contentChars(store, decoded, labels) {
   const m = store?.max ?? {};
   return {

@@ -1,11 +1,11 @@
 // A scan worker of the page (a module Web Worker started by the decode worker's scan, worker-scan.js):
 // the package's scan loop (runScanWorker) with the page's output: each chunk's matches as the
-// decoded response in transferable form, the matches picked by store.js's prepareChunk, so that the
+// decoded response in transferable form, the matches picked by chunks.js's prepareChunk, so that the
 // page takes them into its table as it takes a live tail's records. Its own wasm instance and relay
 // connection.
 import { runScanWorker } from '../pkg/scan/worker-web.mjs';
 import { toTransferable } from '../pkg/web.mjs';
-import { prepareChunk } from './store.js';
+import { prepareChunk } from './chunks.js';
 
 runScanWorker((session, spec) => {
   // the page numbers the scan's partitions in the order it was given them

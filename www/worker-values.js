@@ -6,7 +6,7 @@
 // Settings, as the page sends them (values.js): { key, value (formats), registryUrl, schema:
 // { avro } | { protobuf: { source, type } } | null } or null (nothing decoded).
 
-import { recordViews } from './store.js';
+import { recordViews } from './chunks.js';
 
 // what the table shows of a decoded value: the start of its compact JSON
 const PREVIEW_CHARS = 200;
@@ -45,7 +45,7 @@ export async function attachPreviews(decoder, data) {
   const sides = {};
   for (const side of ['key', 'value']) sides[side] = { text: new Array(n).fill(null), format: new Array(n).fill(null), schema: new Array(n).fill(null), failures: new Map() };
   const max = data.page.max;
-  // the widest key as the table shows it: decoded text, or the bytes' preview (as store.js guesses it)
+  // the widest key as the table shows it: decoded text, or the bytes' preview (as chunks.js guesses it)
   let keyChars = 0;
   for (const r of records) {
     for (const side of ['key', 'value']) {

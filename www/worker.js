@@ -1,6 +1,6 @@
 // Module worker: runs the wasm decoder, and for live mode the Kafka client, off the page's thread. Every
 // result goes to the page in the package's transferable form (toTransferable: columns and byte buffers
-// transferred, no record objects) with the per-record columns of store.js's prepareChunk.
+// transferred, no record objects) with the per-record columns of chunks.js's prepareChunk.
 //
 // Files. In:  { type: 'init' }
 //             { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options, values }
@@ -35,7 +35,7 @@
 // 'scan-progress', 'scan-ended' out (worker-scan.js). The cluster's reads beside a tail (groups,
 // configs, brokers, offsets of chosen topics) are 'cluster-*' messages: worker-cluster.js.
 
-import { prepareChunk } from './store.js';
+import { prepareChunk } from './chunks.js';
 import { clusterRequest } from './worker-cluster.js';
 import { packTopics } from './topic-listing.js';
 import { attachPreviews, valueDecoderFor } from './worker-values.js';
