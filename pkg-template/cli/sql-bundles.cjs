@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** The URL prefix the page loads DuckDB-wasm from (www/sql-engine.js). */
+/** The URL prefix the page loads DuckDB-wasm from (www/page/sql/sql-engine.js). */
 const SQL_PREFIX = '/duckdb/';
 const SQL_FILES = ['duckdb-browser.mjs', 'duckdb-browser-eh.worker.js', 'duckdb-eh.wasm'];
 
