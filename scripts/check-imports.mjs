@@ -3,7 +3,8 @@
 //   child modules, outside test code;
 // - the JS of the package (pkg-template/) and of the page (www/): every relative `import`/`export
 //   ... from`, `import()` and `require()` (a worker started from a URL is another thread's module
-//   graph, not an import). The page may reach the package only through its published exports
+//   graph, not an import). A module of www/ imports only from its own thread's folder (page/,
+//   workers/NAME/) and shared/. The page may reach the package only through its published exports
 //   (pkg-template/package.json's "exports"), as a user's page would.
 // `--print` lists each module's imports.
 //     node scripts/check-imports.mjs [--print]
@@ -191,6 +192,25 @@ if (process.argv.includes('--print')) {
   for (const [m, deps] of jsGraph) console.log(`${rel(m)} -> ${[...deps].map(rel).join(', ')}`);
 }
 checkAcyclic(jsGraph, 'JS modules', rel);
+
+// The page's folders name the thread a module runs on (www/page/, www/workers/NAME/) or say it runs on
+// any (www/shared/): a module imports from its own thread and shared/ only, and shared/ from shared/.
+const thread = (f) => {
+  const parts = path.relative(wwwDir, f).split(path.sep);
+  return parts[0] === 'workers' ? parts.slice(0, 2).join('/') : parts[0];
+};
+const crossing = [];
+for (const [file, deps] of jsGraph) {
+  if (!file.startsWith(wwwDir + path.sep)) continue;
+  for (const d of deps) {
+    if (!d.startsWith(wwwDir + path.sep) || thread(d) === thread(file) || thread(d) === 'shared') continue;
+    crossing.push(`${rel(file)} imports ${rel(d)}`);
+  }
+}
+if (crossing.length) {
+  console.error(`a module of the page imports another thread's (start a worker from its URL, or move a pure module to www/shared/):\n  ${crossing.join('\n  ')}`);
+  process.exit(1);
+}
 
 // The page reaches the package only by what package.json exports (its dev server, a Node program
 // in scripts/, is no part of it). Reported until the page is on the exports alone; fails
