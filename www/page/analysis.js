@@ -6,7 +6,7 @@
 // that uses neither never loads it.
 
 import { valueSettings } from './values/values.js';
-import { state } from './page.js';
+import { state } from './view-state.js';
 
 const sourceName = () => state.source?.name ?? null;
 

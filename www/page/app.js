@@ -7,7 +7,8 @@
 
 import { h } from './dom.js';
 import { initLive } from './live/live.js';
-import { $, state, setStatus } from './page.js';
+import { $, setStatus } from './page.js';
+import { listen, state } from './view-state.js';
 import { decodeOptions, kindFor, loadSamples, openFile, openSample, requestDecode, startWorker } from './file/file.js';
 import { renderSummary } from './summary/summary.js';
 import { appendRecords, fitColumns, select, showStore, table } from './records/records.js';
@@ -16,13 +17,12 @@ import { exportView } from './export.js';
 import { initValues, openSchema, valueSettings } from './values/values.js';
 import { VALUE_FORMAT_NAMES } from './kafka.js';
 import { loadPackage } from './store.js';
-import { currentView, initLayout, setMode } from './layout.js';
+import { initLayout, setMode } from './layout.js';
 import { readUrl, wantedRecord, writeUrl } from './url-state.js';
 
 function init() {
   const asked = readUrl();
   initLayout({
-    viewChanged: () => state.statsChanged?.(),
     modeChanged: () => {
       if (!state.store) showNothing();
       writeUrl();
@@ -89,15 +89,10 @@ function init() {
   });
 
   // what the URL asks is restored as the page fills: filters on the first source, then the record
-  state.filterChanged = writeUrl;
-  state.selectionChanged = writeUrl;
-  state.sortChanged = writeUrl;
-  state.viewShown = selectWanted;
-  state.drawn = () => {
-    selectWanted();
-    if (currentView() === 'stats') state.statsChanged?.();
-  };
-  state.exprError = showExprStatus;
+  for (const what of ['filter', 'selection', 'sort', 'query']) listen(what, writeUrl);
+  listen('view', selectWanted);
+  listen('drawn', selectWanted);
+  listen('expr-error', showExprStatus);
 
   renderSummary();
   table.setRows(0, -1, emptyText());

@@ -4,7 +4,8 @@
 // records: the page thread only hands it the record numbers and saves what comes back.
 
 import { formatCount, plural } from './dom.js';
-import { $, state, setStatus, baseName, download } from './page.js';
+import { $, setStatus, baseName, download } from './page.js';
+import { state } from './view-state.js';
 
 const EXTENSIONS = { ndjson: 'ndjson', json: 'json', csv: 'csv', arrow: 'arrows', parquet: 'parquet' };
 

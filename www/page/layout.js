@@ -4,13 +4,13 @@
 // the menus (closed by Escape or a click elsewhere).
 
 import { $ } from './page.js';
+import { announce } from './view-state.js';
 
 const DETAIL_WIDTH_KEY = 'kafka-fetch-decoder.detail-width';
 const VIEWS = { records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql', cluster: 'cluster' };
 const TABS = { records: 'view-records', summary: 'view-summary', stats: 'view-stats', sql: 'sql-open' };
 
 let view = 'records';
-let onViewChange = () => {};
 
 /** The source the controls are for: 'file' or 'live'. */
 export function setMode(mode) {
@@ -19,8 +19,6 @@ export function setMode(mode) {
   $('mode-live').setAttribute('aria-selected', String(mode === 'live'));
 }
 
-export const currentView = () => view;
-
 /** Shows one panel in the main column; the Statistics and SQL modules load on first use. */
 export async function showView(name) {
   view = name;
@@ -28,7 +26,7 @@ export async function showView(name) {
   for (const [v, id] of Object.entries(TABS)) $(id).setAttribute('aria-selected', String(v === name));
   $('sql-open').setAttribute('aria-pressed', String(name === 'sql'));
   $('view-cluster').setAttribute('aria-pressed', String(name === 'cluster'));
-  onViewChange(name);
+  announce('panel', name);
   if (name === 'sql') (await import('./sql/sql.js')).openSql();
   if (name === 'stats') (await import('./stats/stats.js')).openStats();
   if (name === 'cluster') (await import('./cluster/cluster-view.js')).openCluster();
@@ -111,11 +109,9 @@ function initMenus() {
 }
 
 /**
- * Wires tabs, splitter, menus and keys. `changed(view)`: a view was chosen; `modeChanged(mode)`:
- * File or Live was clicked.
+ * Wires tabs, splitter, menus and keys. `modeChanged(mode)`: File or Live was clicked.
  */
-export function initLayout({ viewChanged = () => {}, modeChanged = () => {} } = {}) {
-  onViewChange = viewChanged;
+export function initLayout({ modeChanged = () => {} } = {}) {
   document.body.dataset.detail = 'open';
   $('mode-file').addEventListener('click', () => { setMode('file'); modeChanged('file'); });
   $('mode-live').addEventListener('click', () => { setMode('live'); modeChanged('live'); });

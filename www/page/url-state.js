@@ -9,7 +9,8 @@
 // A link's code (js=, the JS filter; sql=, a query) is shown in its box and never run by opening
 // the link: it runs when the user runs it.
 
-import { $, state } from './page.js';
+import { $ } from './page.js';
+import { state } from './view-state.js';
 import { applySeekParams, seekParams } from './live/live-seek.js';
 import { holdJsFilter } from './records/filter.js';
 

@@ -7,7 +7,8 @@
 import { formatCount, h, parseTimeText } from '../dom.js';
 import { foldedNeedle, containsFolded, utf8 } from '../../shared/bytes.js';
 import { ViewIndex } from '../store.js';
-import { $, state, nextTask } from '../page.js';
+import { $, nextTask } from '../page.js';
+import { announce, state } from '../view-state.js';
 import { applySort, dropOldRecords, emptyTableText, scheduleDraw, select, showCount, showRows, table } from './records.js';
 
 // A JS filter that came with a link is shown in its box but not run until the user runs it (its
@@ -152,7 +153,7 @@ export function refilter({ selectFirst = false } = {}) {
   state.exprProgress = state.filter.expr ? { scanned: 0, candidates: 0, timedOut: 0, notEvaluated: [], timedOutAt: [], stopped: false, boundMs: null } : null;
   showNotEvaluatedButton();
   showExprError(null);
-  state.filterChanged?.();
+  announce('filter');
   if (state.filter.expr) showView(); // grown in place: the matches show as they come
   filterInSlices();
 }
@@ -274,7 +275,7 @@ function takeMatches(answer) {
 function showExprError(error) {
   for (const id of ['filter-where', 'filter-js']) $(id).removeAttribute('aria-invalid');
   if (error?.field) $(error.field === 'where' ? 'filter-where' : 'filter-js').setAttribute('aria-invalid', 'true');
-  state.exprError?.(error);
+  announce('expr-error', error);
 }
 
 /** The filter bar's "N not evaluated" button, which shows those records in the table and back. */
@@ -330,7 +331,7 @@ function showView() {
   table.setRows(state.view.length, kept, emptyTableText());
   if (!expr) select(kept >= 0 ? kept : 0);
   showCount();
-  state.viewShown?.();
+  announce('view');
   if (state.sort) applySort();
 }
 

@@ -8,7 +8,8 @@ import { h, formatCount, plural, isoTime, show, setText } from '../dom.js';
 import { preview } from '../../shared/bytes.js';
 import { TIMESTAMP_TYPE_SHORT } from '../kafka.js';
 import { ViewIndex } from '../store.js';
-import { $, state, partitionLabel, baseName, download } from '../page.js';
+import { $, partitionLabel, baseName, download } from '../page.js';
+import { announce, state } from '../view-state.js';
 import { COLUMNS, fillColumnsMenu, layoutColumns, setColumnWidth } from './columns.js';
 import { tableKey } from '../layout.js';
 import { renderSummary } from '../summary/summary.js';
@@ -187,7 +188,7 @@ export function select(viewIndex) {
     state.selected = -1;
     table.setSelected(-1);
     $('detail').replaceChildren(h('p', { class: 'placeholder' }, emptyDetailText()));
-    state.selectionChanged?.();
+    announce('selection');
     return;
   }
   state.selected = state.rows.at(viewIndex);
@@ -198,7 +199,7 @@ export function select(viewIndex) {
     onDownload: (bytes, name) => download(new Blob([bytes]), `${baseName()}-${name}.bin`),
     decode: decodeRecord,
   });
-  state.selectionChanged?.();
+  announce('selection');
 }
 
 function emptyDetailText() {
@@ -242,7 +243,7 @@ function sortBy(column) {
   const s = state.sort;
   state.sort = s?.column !== column ? { column, direction: 'asc' } : s.direction === 'asc' ? { column, direction: 'desc' } : null;
   applySort();
-  state.sortChanged?.();
+  announce('sort');
 }
 
 /** Shows the view in the order `state.sort` asks (sorted in slices, in the background). */
@@ -317,7 +318,7 @@ function drawRows() {
     state.live.drawn(snapshot.live);
     renderSummary(snapshot.live);
     fitColumns();
-    state.drawn?.();
+    announce('drawn', snapshot);
   });
   state.removedRows = 0;
   if (state.sort && state.rows !== state.view && performance.now() - lastSort > RESORT_INTERVAL_MS && state.rows.length > state.rows.items.length) {

@@ -5,7 +5,8 @@
 // never opens the panel loads none of it.
 
 import { h, formatCount } from '../dom.js';
-import { $, state, setStatus } from '../page.js';
+import { $, setStatus } from '../page.js';
+import { announce, state } from '../view-state.js';
 import { VirtualTable } from '../records/table.js';
 import { tablesOf } from './sql-data.js';
 import { isTime, loadRecords, query, startEngine } from './sql-engine.js';
@@ -131,7 +132,7 @@ async function run() {
   panel.running = mine;
   panel.fromLink = false;
   state.linkSql = sql; // a link to the page carries the query last run
-  state.filterChanged?.();
+  announce('query');
   $('sql-run').disabled = true;
   try {
     if (!await ensureLoaded()) return;

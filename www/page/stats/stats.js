@@ -6,7 +6,8 @@
 
 import { h, formatCount, isoTime } from '../dom.js';
 import { formatSize } from '../../shared/bytes.js';
-import { $, state } from '../page.js';
+import { $ } from '../page.js';
+import { listen, state } from '../view-state.js';
 import { statistics } from '../analysis.js';
 import { barChart } from './bar-chart.js';
 import { scanStats } from './stats-scan.js';
@@ -22,13 +23,17 @@ let timer = 0;
 export function openStats() {
   if (!built) build($('stats'));
   built = true;
-  state.statsChanged = () => {
-    if ($('stats').hidden) return;
-    clearTimeout(timer);
-    timer = setTimeout(refresh, Math.max(0, lastRun + REFRESH_MS - performance.now()));
-  };
   refresh();
 }
+
+/** The records or the panels shown changed: computed again soon, while the panel is open. */
+function changed() {
+  if (!built || $('stats').hidden) return;
+  clearTimeout(timer);
+  timer = setTimeout(refresh, Math.max(0, lastRun + REFRESH_MS - performance.now()));
+}
+listen('drawn', changed);
+listen('panel', changed);
 
 function build(root) {
   document.head.append(h('link', { rel: 'stylesheet', href: new URL('stats.css', import.meta.url).href }));
@@ -79,7 +84,7 @@ async function refresh() {
     lastRun = performance.now();
     if (again) {
       again = false;
-      state.statsChanged?.();
+      changed();
     }
   }
 }

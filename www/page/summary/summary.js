@@ -3,7 +3,8 @@
 
 import { h, formatCount, show, patch } from '../dom.js';
 import { formatSize } from '../../shared/bytes.js';
-import { $, state } from '../page.js';
+import { $ } from '../page.js';
+import { state } from '../view-state.js';
 import { decodeOptions } from '../file/file.js';
 import { refilter } from '../records/filter.js';
 import { showView } from '../layout.js';
