@@ -1,9 +1,11 @@
-// The inspection page: opens a capture, has worker.js decode it, or tails a topic live (live.js),
-// and shows a virtualized record table with filters, a detail pane, a summary, statistics, SQL and
-// an export. One module per panel: layout.js (the frame: tabs, splitter, menus, keys), file.js
-// (opening and decoding), summary.js, records.js (the table and the detail pane), filter.js (the
-// filter bar and the view), export.js, live.js, url-state.js (the state in the URL); stats.js,
-// sql.js and the analysis worker load when first used. page.js holds what they share.
+// The inspection page: opens a capture, has the decode worker (workers/decode/) decode it, or tails a
+// topic live (live/), and shows a virtualized record table with filters, a detail pane, a summary,
+// statistics, SQL and an export. A folder per panel: file/ (opening and decoding), records/ (the
+// table, the filter bar and the view, the detail pane), summary/, live/, stats/, sql/, cluster/;
+// layout.js is the frame (tabs, splitter, menus, keys), url-state.js the state in the URL. Statistics,
+// SQL, Cluster and the analysis worker load when first used. The panels share view-state.js (the
+// state, and the changes they announce and listen to) and page.js (the status line, helpers); this
+// module wires them.
 
 import { h } from './dom.js';
 import { initLive } from './live/live.js';
@@ -89,6 +91,7 @@ function init() {
   });
 
   // what the URL asks is restored as the page fills: filters on the first source, then the record
+  listen('panel', openPanel);
   for (const what of ['filter', 'selection', 'sort', 'query']) listen(what, writeUrl);
   listen('view', selectWanted);
   listen('drawn', selectWanted);
@@ -111,6 +114,13 @@ function init() {
     const sample = samples.find((s) => s.file === asked.sample);
     if (sample) openSample(sample);
   });
+}
+
+/** The Statistics, SQL and Cluster panels: their modules load when first shown. */
+async function openPanel(name) {
+  if (name === 'sql') (await import('./sql/sql.js')).openSql();
+  if (name === 'stats') (await import('./stats/stats.js')).openStats();
+  if (name === 'cluster') (await import('./cluster/cluster-view.js')).openCluster();
 }
 
 /** No records yet: the table and the detail pane say what to do, in the mode shown (File or Live). */

@@ -1,7 +1,7 @@
 // The page's frame: the source tabs (File, Live: which options show), the view tabs (Records,
-// Summary, Statistics, SQL, and live mode's Cluster button: which panel takes the main column;
-// Statistics, SQL and Cluster are loaded when first opened), the detail pane's splitter and the keys that move between table and detail, and
-// the menus (closed by Escape or a click elsewhere).
+// Summary, Statistics, SQL, and live mode's Cluster button: which panel takes the main column,
+// announced as 'panel'), the detail pane's splitter, the keys that move between table and detail,
+// and the menus (closed by Escape or a click elsewhere).
 
 import { $ } from './page.js';
 import { announce } from './view-state.js';
@@ -19,17 +19,14 @@ export function setMode(mode) {
   $('mode-live').setAttribute('aria-selected', String(mode === 'live'));
 }
 
-/** Shows one panel in the main column; the Statistics and SQL modules load on first use. */
-export async function showView(name) {
+/** Shows one panel in the main column and announces it (app.js loads a panel's module on first use). */
+export function showView(name) {
   view = name;
   for (const [v, id] of Object.entries(VIEWS)) $(id).hidden = v !== name;
   for (const [v, id] of Object.entries(TABS)) $(id).setAttribute('aria-selected', String(v === name));
   $('sql-open').setAttribute('aria-pressed', String(name === 'sql'));
   $('view-cluster').setAttribute('aria-pressed', String(name === 'cluster'));
   announce('panel', name);
-  if (name === 'sql') (await import('./sql/sql.js')).openSql();
-  if (name === 'stats') (await import('./stats/stats.js')).openStats();
-  if (name === 'cluster') (await import('./cluster/cluster-view.js')).openCluster();
 }
 
 /** Opens (or closes) the detail pane; `focus`: moves the keyboard there. */
