@@ -10,7 +10,7 @@
 // the link: it runs when the user runs it.
 
 import { $ } from './page.js';
-import { state } from './view-state.js';
+import { listen, state } from './view-state.js';
 import { applySeekParams, seekParams } from './live/live-seek.js';
 import { holdJsFilter } from './records/filter.js';
 
@@ -38,7 +38,7 @@ export function readUrl() {
 }
 
 /** The filters the URL named, set once on the first source shown (before it is filtered). */
-export function restoreFilters() {
+function restoreFilters() {
   if (!restoring?.filters) return;
   restoring.filters = false;
   const p = restoring.params;
@@ -52,6 +52,8 @@ export function restoreFilters() {
     if (option) $('filter-partition').value = option.value;
   }
 }
+
+listen('store', () => state.store && restoreFilters());
 
 /** The number of the record the URL selected, once it is in the view (then forgotten), or -1. */
 export function wantedRecord() {

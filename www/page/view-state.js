@@ -4,7 +4,10 @@
 // to say that something changed, so each can be read (and loaded) on its own.
 //
 // What is announced (`listen(what, (detail) => ...)`):
-//   'view'       a new filter's view replaced the shown one (filter.js)
+//   'store'      a store is shown (a decoded file, a tail's), or none (records.js)
+//   'view'       a new filter's view replaced the shown one; detail: { selectFirst, expr } (filter.js)
+//   'view-grew'  records joined the shown view (filter.js)
+//   'expr-settled' the Where / JS filter has gone through every record once (filter.js)
 //   'filter'     the filter bar changed (filter.js)
 //   'expr-error' the Where / JS filter has a problem, or (null) no more (filter.js)
 //   'selection'  another record was selected, or none (records.js)

@@ -9,7 +9,6 @@ import { loadPackage, fileStore } from '../store.js';
 import { $, setStatus } from '../page.js';
 import { state } from '../view-state.js';
 import { clearRecords, showStore, table } from '../records/records.js';
-import { renderSummary } from '../summary/summary.js';
 import { resetFilters } from '../records/filter.js';
 import { valueSettings } from '../values/values.js';
 import { setMode } from '../layout.js';
@@ -194,7 +193,6 @@ export function showError(error) {
   clearRecords();
   document.body.dataset.state = 'error';
   $('export').disabled = true;
-  renderSummary();
   table.setRows(0, -1, 'Nothing decoded.');
   $('detail').replaceChildren(h('p', { class: 'placeholder' }, 'No record.'));
   $('match-count').textContent = '';

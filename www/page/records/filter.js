@@ -9,7 +9,6 @@ import { foldedNeedle, containsFolded, utf8 } from '../../shared/bytes.js';
 import { ViewIndex } from '../store.js';
 import { $, nextTask } from '../page.js';
 import { announce, state } from '../view-state.js';
-import { applySort, dropOldRecords, emptyTableText, scheduleDraw, select, showCount, showRows, table } from './records.js';
 
 // A JS filter that came with a link is shown in its box but not run until the user runs it (its
 // Run button, or an edit of it): code from someone else must not run on the records, and with the
@@ -279,43 +278,27 @@ function showExprError(error) {
 }
 
 /** The filter bar's "N not evaluated" button, which shows those records in the table and back. */
-function showNotEvaluatedButton() {
+export function showNotEvaluatedButton() {
   const button = $('filter-not-evaluated');
   const count = state.exprProgress?.notEvaluated.length ?? 0;
   button.hidden = count === 0;
   button.textContent = state.notEvaluatedShown ? 'back to the matches' : `${formatCount(count)} not evaluated`;
 }
 
-/** The table shows the records the JS filter did not evaluate (`on`), or the view again. */
-export function showNotEvaluated(on) {
-  const progress = state.exprProgress;
-  if (on && progress?.notEvaluated.length && state.store) {
-    const rows = new ViewIndex();
-    for (const n of progress.notEvaluated) if (n >= state.store.first) rows.push(n);
-    showRows(rows, { notEvaluated: true });
-  } else {
-    showRows(state.view);
-    if (state.sort) applySort();
-  }
-  showNotEvaluatedButton();
-}
-
-/** After a slice of filtering: a new filter's complete view replaces the shown one; new records are drawn soon. */
+/**
+ * After a slice of filtering: a new filter's complete view replaces the shown one ('view'); records
+ * that joined the shown view are announced ('view-grew'), the table draws them soon.
+ */
 function showView() {
   const expr = state.filter?.expr;
   if (!state.pendingView) {
-    scheduleDraw();
-    if (!expr) return;
-    showCount();
-    if (!isCaughtUp() || filterTimer) return;
+    announce('view-grew');
+    if (!expr || !isCaughtUp() || filterTimer) return;
     // the Where / JS filter has seen every record: the first match is selected, as after other filters
     delete $('filters').dataset.busy;
     if (!exprSettled) {
       exprSettled = true;
-      if (state.selectFirst || state.rows.indexOf(state.selected) < 0) {
-        table.setRows(state.rows.length, -1, emptyTableText());
-        select(0);
-      }
+      if (state.selectFirst || state.rows.indexOf(state.selected) < 0) announce('expr-settled');
     }
     return;
   }
@@ -327,12 +310,15 @@ function showView() {
   state.pendingView = null;
   state.removedRows = 0;
   if (!filterTimer && !expr) delete $('filters').dataset.busy;
-  const kept = state.selectFirst ? -1 : state.view.indexOf(state.selected);
-  table.setRows(state.view.length, kept, emptyTableText());
-  if (!expr) select(kept >= 0 ? kept : 0);
-  showCount();
-  announce('view');
-  if (state.sort) applySort();
+  announce('view', { selectFirst: state.selectFirst, expr: Boolean(expr) });
+}
+
+/** The store's cap: the oldest records leave the store and the views (never between two draws of the table). */
+export function dropOldRecords() {
+  if (!state.store.dropBeyondCap()) return;
+  const removed = state.view.dropBelow(state.store.first);
+  state.removedRows += state.rows === state.view ? removed : state.rows.dropBelow(state.store.first);
+  state.pendingView?.dropBelow(state.store.first);
 }
 
 export function resetFilters() {

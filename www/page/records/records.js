@@ -9,13 +9,11 @@ import { preview } from '../../shared/bytes.js';
 import { TIMESTAMP_TYPE_SHORT } from '../kafka.js';
 import { ViewIndex } from '../store.js';
 import { $, partitionLabel, baseName, download } from '../page.js';
-import { announce, state } from '../view-state.js';
+import { announce, listen, state } from '../view-state.js';
 import { COLUMNS, fillColumnsMenu, layoutColumns, setColumnWidth } from './columns.js';
 import { tableKey } from '../layout.js';
-import { renderSummary } from '../summary/summary.js';
-import { fillPartitionFilter, filterInSlices, refilter, viewCaughtUp } from './filter.js';
+import { dropOldRecords, fillPartitionFilter, filterInSlices, refilter, showNotEvaluatedButton, viewCaughtUp } from './filter.js';
 import { decodeRecord, valueSettings } from '../values/values.js';
-import { restoreFilters } from '../url-state.js';
 
 const ROW_HEIGHT = 26;
 
@@ -31,9 +29,8 @@ export function showStore(store) {
   table.setRows(0, -1, '');
   $('export').disabled = false;
   fitColumns();
-  renderSummary();
   fillPartitionFilter();
-  restoreFilters(); // a shared URL's, on the first source
+  announce('store'); // the summary follows; a shared URL's filters are set (url-state.js), before the view is made
   $('detail').scrollTop = 0;
   refilter({ selectFirst: !state.wantSelected });
 }
@@ -47,6 +44,7 @@ export function clearRecords() {
   state.removedRows = 0;
   state.selected = -1;
   delete $('filters').dataset.busy;
+  announce('store');
 }
 
 // Characters that fit the monospace columns: long topic names are cut in the middle so that the
@@ -226,13 +224,40 @@ export function showCount(m = state.rows.length, n = state.store.count) {
   count.title = expr ? `${plural(n, 'record')} kept; the Where / JS filter has looked at ${formatCount(expr.scanned)} of the ${formatCount(expr.candidates)} the other filters pass` : '';
 }
 
-/** The store's cap: the oldest records leave the store and the views (never between two draws of the table). */
-export function dropOldRecords() {
-  if (!state.store.dropBeyondCap()) return;
-  const removed = state.view.dropBelow(state.store.first);
-  state.removedRows += state.rows === state.view ? removed : state.rows.dropBelow(state.store.first);
-  state.pendingView?.dropBelow(state.store.first);
+/** The table shows the records the JS filter did not evaluate (`on`), or the view again. */
+export function showNotEvaluated(on) {
+  const progress = state.exprProgress;
+  if (on && progress?.notEvaluated.length && state.store) {
+    const rows = new ViewIndex();
+    for (const n of progress.notEvaluated) if (n >= state.store.first) rows.push(n);
+    showRows(rows, { notEvaluated: true });
+  } else {
+    showRows(state.view);
+    if (state.sort) applySort();
+  }
+  showNotEvaluatedButton();
 }
+
+// ---- the view as the filter makes it (filter.js) -------------------------------------------------
+
+// a new filter's view: the selected record stays selected if it is there (else the first is)
+listen('view', ({ selectFirst, expr }) => {
+  const kept = selectFirst ? -1 : state.view.indexOf(state.selected);
+  table.setRows(state.view.length, kept, emptyTableText());
+  if (!expr) select(kept >= 0 ? kept : 0);
+  showCount();
+  if (state.sort) applySort();
+});
+// records joined the view: drawn soon; a Where / JS filter's count says how far it has looked
+listen('view-grew', () => {
+  scheduleDraw();
+  if (state.filter?.expr) showCount();
+});
+// the Where / JS filter has seen every record: its first match is selected
+listen('expr-settled', () => {
+  table.setRows(state.rows.length, -1, emptyTableText());
+  select(0);
+});
 
 // ---- sorting ------------------------------------------------------------------------------------
 
@@ -316,7 +341,6 @@ function drawRows() {
     if (placeholder) setText(placeholder, emptyDetailText());
     showCount(snapshot.matched, snapshot.count);
     state.live.drawn(snapshot.live);
-    renderSummary(snapshot.live);
     fitColumns();
     announce('drawn', snapshot);
   });
@@ -333,5 +357,3 @@ export function appendRecords(chunks) {
   filterInSlices();
   return viewCaughtUp();
 }
-
-export { refilter };

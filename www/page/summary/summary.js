@@ -4,7 +4,7 @@
 import { h, formatCount, show, patch } from '../dom.js';
 import { formatSize } from '../../shared/bytes.js';
 import { $ } from '../page.js';
-import { state } from '../view-state.js';
+import { listen, state } from '../view-state.js';
 import { decodeOptions } from '../file/file.js';
 import { refilter } from '../records/filter.js';
 import { showView } from '../layout.js';
@@ -62,6 +62,10 @@ export function renderSummary(snap = null) {
         .filter(Boolean).map((t) => h('th', {}, t)))),
       h('tbody', {}, rows)))));
 }
+
+// drawn again when another store is shown, and with the table (a tail's counts are the table's)
+listen('store', () => renderSummary());
+listen('drawn', (snapshot) => renderSummary(snapshot.live));
 
 function fileFacts(d) {
   const opts = decodeOptions();
