@@ -8,7 +8,7 @@
 // module wires them.
 
 import { h } from './dom.js';
-import { initLive } from './live/live.js';
+import { LiveMode } from './live/live.js';
 import { $, setStatus } from './page.js';
 import { listen, state } from './view-state.js';
 import { decodeOptions, kindFor, loadSamples, openFile, openSample, requestDecode, startWorker } from './file/file.js';
@@ -175,7 +175,7 @@ const uiConfig = fetch(new URL('../../ui.json', import.meta.url), { cache: 'no-s
   .catch(() => ({}));
 
 let autoStarted = false;
-state.live = initLive({
+state.live = new LiveMode({
   uiConfig,
   setStatus,
   decodeOptions,

@@ -44,7 +44,7 @@ export const state = {
   notEvaluatedShown: false, // the table shows the records the JS filter did not evaluate (filter.js)
   columnsKey: '', // the columns the table was laid out with (records.js)
   prefs: {}, // detail tabs chosen per field
-  live: null, // the live controls (live.js), set up by app.js
+  live: null, // the live controls (live.js: LiveMode), set up by app.js
   protocol: null, // what the decoder knows of Kafka (protocolInfo), from the worker once it is ready
 };
 state.rows = state.view;
