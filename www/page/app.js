@@ -11,7 +11,7 @@ import { h } from './dom.js';
 import { LiveMode } from './live/live.js';
 import { $, setStatus } from './page.js';
 import { listen, state } from './view-state.js';
-import { decodeOptions, kindFor, loadSamples, openFile, openSample, requestDecode, startWorker } from './file/file.js';
+import { decodeOptions, dropDecodes, kindFor, loadSamples, openFile, openSample, requestDecode, startWorker } from './file/file.js';
 import { renderSummary } from './summary/summary.js';
 import { appendRecords, fitColumns, select, showNotEvaluated, showStore, table } from './records/records.js';
 import { refilter, releaseJsFilter, resetFilters, scheduleFilter } from './records/filter.js';
@@ -182,7 +182,7 @@ state.live = new LiveMode({
   valueSettings,
   /** A tail's first answer: its (empty) store replaces what the page showed. */
   begin(store, topic, matchLimit) {
-    state.current = state.nextId++; // a file decode still running is no longer wanted
+    dropDecodes(); // a file decode still running is no longer wanted
     state.source = { name: topic, live: true };
     state.matchLimit = matchLimit;
     document.body.dataset.state = 'live';

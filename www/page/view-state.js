@@ -19,11 +19,6 @@
 import { ViewIndex } from './store.js';
 
 export const state = {
-  worker: null,
-  ready: false,
-  decoding: false, // the worker is inside a (synchronous, uninterruptible) decode
-  nextId: 1,
-  current: 0, // id of the newest open/decode request; older replies are dropped
   source: null, // { name, size, kind } of an open file, or { name: topic, live: true }
   store: null, // the records shown (store.js): a decoded file, or a live tail's
   labels: [], // per partition: topic/partition

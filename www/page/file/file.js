@@ -35,29 +35,44 @@ export async function loadSamples() {
   return samples;
 }
 
+// The decode worker of files, and which of its answers is still wanted: each open, decode and probe
+// is numbered, and an answer to one that a newer one replaced is dropped.
+const decoder = {
+  worker: null,
+  ready: false,
+  decoding: false, // inside a (synchronous, uninterruptible) decode
+  nextId: 1,
+  current: 0, // id of the newest request
+};
+
+/** What the worker is doing now is no longer wanted (a tail replaces what the page shows). */
+export function dropDecodes() {
+  decoder.current = decoder.nextId++;
+}
+
 // Kafka's facts come with the worker's first 'ready': the api version menu is filled from them, and
 // nothing is decoded before.
 let protocolKnown;
 const protocolReady = new Promise((resolve) => { protocolKnown = resolve; });
 
 export function startWorker() {
-  state.worker?.terminate();
-  state.ready = false;
-  state.decoding = false;
+  decoder.worker?.terminate();
+  decoder.ready = false;
+  decoder.decoding = false;
   const worker = new Worker(new URL('../../workers/decode/worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => onWorkerMessage(data);
   worker.onerror = (event) => {
     event.preventDefault();
-    state.decoding = false;
+    decoder.decoding = false;
     showError({ message: `The decoder worker failed to start: ${event.message || 'see the browser console'}` });
   };
   worker.postMessage({ type: 'init' });
-  state.worker = worker;
+  decoder.worker = worker;
 }
 
 function onWorkerMessage(msg) {
   if (msg.type === 'ready') {
-    state.ready = true;
+    decoder.ready = true;
     if (!state.protocol) {
       state.protocol = msg.protocol;
       fillApiVersions();
@@ -66,19 +81,19 @@ function onWorkerMessage(msg) {
     if (!state.source && !state.live.busy()) setStatus('info', 'Decoder ready. Open a Fetch response frame (.bin) or a log segment (.log), drop one on the page, or pick a sample, or tail a topic live.');
     return;
   }
-  if (msg.id !== undefined && msg.id !== state.current) return; // a reply to a superseded request
+  if (msg.id !== undefined && msg.id !== decoder.current) return; // a reply to a superseded request
   if (msg.type === 'state') {
     if (msg.phase === 'decoding') setStatus('busy', `Decoding ${state.source.name} (${formatSize(msg.total)})…`, null);
     else if (msg.phase === 'values') setStatus('busy', `Decoding the keys and values of ${state.source.name}…`, null);
     else setStatus('busy', `Preparing records: ${formatCount(msg.done)} of ${formatCount(msg.total)}`, msg.done / msg.total);
   } else if (msg.type === 'result') {
-    state.decoding = false;
-    loadPackage().then(() => msg.id === state.current && loaded(fileStore(msg.data)), (err) => showError({ message: `The decoder package did not load from /pkg/web.mjs (${err.message}).` }));
+    decoder.decoding = false;
+    loadPackage().then(() => msg.id === decoder.current && loaded(fileStore(msg.data)), (err) => showError({ message: `The decoder package did not load from /pkg/web.mjs (${err.message}).` }));
   } else if (msg.type === 'probe') {
     showProbe(msg.versions);
   } else if (msg.type === 'error') {
-    state.decoding = false;
-    if (!state.ready) {
+    decoder.decoding = false;
+    if (!decoder.ready) {
       showError({ message: `The decoder package did not load from /pkg/web.mjs (${msg.error.message}). Build it first (npm run build), then reload.` });
     } else {
       showError(msg.error);
@@ -108,15 +123,15 @@ export function kindFor(name) {
 export function requestDecode(buffer, length) {
   // A running decode cannot be interrupted: new bytes go to a fresh worker. A re-decode of the same
   // bytes needs the old worker's copy, so it simply queues behind the running one.
-  if (state.decoding && buffer) startWorker();
-  const id = state.nextId++;
-  state.current = id;
-  state.decoding = true;
+  if (decoder.decoding && buffer) startWorker();
+  const id = decoder.nextId++;
+  decoder.current = id;
+  decoder.decoding = true;
   document.body.dataset.state = 'loading';
   setStatus('busy', `Decoding ${state.source.name}…`, null);
   const message = { type: 'decode', id, kind: state.source.kind, options: decodeOptions(), values: valueSettings() };
   if (buffer) Object.assign(message, { buffer, length });
-  state.worker.postMessage(message, buffer ? [buffer] : []);
+  decoder.worker.postMessage(message, buffer ? [buffer] : []);
 }
 
 /** Reads a byte stream into one buffer, reporting progress; the buffer is then transferred. */
@@ -140,27 +155,27 @@ async function readStream(stream, expected, onProgress) {
 }
 
 async function open(name, size, kind, stream, sample = null) {
-  const id = state.nextId++;
-  state.current = id;
+  const id = decoder.nextId++;
+  decoder.current = id;
   document.body.dataset.state = 'loading';
   clearProbe();
   setStatus('busy', `Reading ${name}…`, 0);
   let lastPaint = 0;
   const { buffer, length } = await readStream(stream, size, (done) => {
     const now = performance.now();
-    if (id !== state.current || now - lastPaint < 50) return;
+    if (id !== decoder.current || now - lastPaint < 50) return;
     lastPaint = now;
     setStatus('busy', `Reading ${name}: ${formatSize(done)} of ${formatSize(size)}`, size ? done / size : null);
   });
-  if (id !== state.current) return; // another file was opened meanwhile
+  if (id !== decoder.current) return; // another file was opened meanwhile
   state.live.leave(); // the table shows one source at a time
   state.matchLimit = Infinity; // a tail's "until N matching records"
   setMode('file');
   state.source = { name, size: length, kind, sample };
   resetFilters();
-  if (!state.worker) startWorker();
+  if (!decoder.worker) startWorker();
   await protocolReady;
-  if (id !== state.current) return;
+  if (id !== decoder.current) return;
   requestDecode(buffer, length);
 }
 
@@ -203,7 +218,7 @@ export function showError(error) {
   // what the bytes most likely are, as the decoder tells it (another api version, a record set, ...)
   if (error.hint) text += `. Hint: ${error.hint}`;
   const actions = [];
-  if (state.source?.kind === 'frame' && state.ready) {
+  if (state.source?.kind === 'frame' && decoder.ready) {
     actions.push(h('button', { type: 'button', onclick: probe }, 'Try other API versions'));
   }
   if (error.code === 'CRC_MISMATCH') {
@@ -213,10 +228,10 @@ export function showError(error) {
 }
 
 function probe() {
-  const id = state.nextId++;
-  state.current = id;
+  const id = decoder.nextId++;
+  decoder.current = id;
   setStatus('busy', 'Trying every Fetch API version…', null);
-  state.worker.postMessage({ type: 'probe', id, header: $('opt-header').checked });
+  decoder.worker.postMessage({ type: 'probe', id, header: $('opt-header').checked });
 }
 
 function showProbe(versions) {
