@@ -2,7 +2,7 @@
 // widths: columns.js) and sorting (sort.js, loaded on the first click on a header), the selection
 // and its detail pane, and the drawing of the view as a live tail adds records.
 
-import { VirtualTable } from './table.js';
+import { VirtualTable } from '../widgets/table.js';
 import { renderDetail } from './detail.js';
 import { h, formatCount, plural, isoTime, show, setText } from '../dom.js';
 import { preview } from '../../shared/bytes.js';

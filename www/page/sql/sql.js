@@ -7,12 +7,12 @@
 import { h, formatCount } from '../dom.js';
 import { $, setStatus } from '../page.js';
 import { announce, state } from '../view-state.js';
-import { VirtualTable } from '../records/table.js';
+import { VirtualTable } from '../widgets/table.js';
 import { tablesOf } from './sql-data.js';
 import { isTime, loadRecords, query, startEngine } from './sql-engine.js';
 import { valueSettings } from '../values/values.js';
 import { showView } from '../layout.js';
-import { barChart } from '../stats/bar-chart.js';
+import { barChart } from '../widgets/bar-chart.js';
 
 const ROW_HEIGHT = 26;
 const MAX_BARS = 400;

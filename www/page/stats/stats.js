@@ -9,7 +9,7 @@ import { formatSize } from '../../shared/bytes.js';
 import { $ } from '../page.js';
 import { listen, state } from '../view-state.js';
 import { statistics } from '../analysis.js';
-import { barChart } from './bar-chart.js';
+import { barChart } from '../widgets/bar-chart.js';
 import { scanStats } from './stats-scan.js';
 
 const REFRESH_MS = 1500;
