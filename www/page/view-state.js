@@ -14,6 +14,9 @@
 //   'sort'       the sort changed (records.js)
 //   'drawn'      the table was drawn; detail: the snapshot its counts were taken from (records.js)
 //   'query'      an SQL query ran (sql.js)
+//   'file-opened' a file is read to be shown: the last source's filters go (file.js)
+//   'file-decoded' a file decoded; detail: its store, which the table shows (file.js)
+//   'file-failed' a file did not decode: the table empties (file.js)
 //   'panel'      a panel took the main column; detail: its name (layout.js)
 
 import { ViewIndex } from './store.js';

@@ -7,9 +7,7 @@ import { formatSize } from '../../shared/bytes.js';
 import { DEFAULT_API_VERSION } from '../kafka.js';
 import { loadPackage, fileStore } from '../store.js';
 import { $, setStatus } from '../page.js';
-import { state } from '../view-state.js';
-import { clearRecords, showStore, table } from '../records/records.js';
-import { resetFilters } from '../records/filter.js';
+import { announce, state } from '../view-state.js';
 import { valueSettings } from '../values/values.js';
 import { setMode } from '../layout.js';
 
@@ -130,6 +128,7 @@ export function requestDecode(buffer, length) {
   document.body.dataset.state = 'loading';
   setStatus('busy', `Decoding ${state.source.name}…`, null);
   const message = { type: 'decode', id, kind: state.source.kind, options: decodeOptions(), values: valueSettings() };
+  state.source.decodedWith = message.options; // what the summary says the bytes were read as
   if (buffer) Object.assign(message, { buffer, length });
   decoder.worker.postMessage(message, buffer ? [buffer] : []);
 }
@@ -172,7 +171,7 @@ async function open(name, size, kind, stream, sample = null) {
   state.matchLimit = Infinity; // a tail's "until N matching records"
   setMode('file');
   state.source = { name, size: length, kind, sample };
-  resetFilters();
+  announce('file-opened'); // the filters of the last source go
   if (!decoder.worker) startWorker();
   await protocolReady;
   if (id !== decoder.current) return;
@@ -205,13 +204,8 @@ export async function openSample(sample) {
 }
 
 export function showError(error) {
-  clearRecords();
+  announce('file-failed'); // the table empties
   document.body.dataset.state = 'error';
-  $('export').disabled = true;
-  table.setRows(0, -1, 'Nothing decoded.');
-  $('detail').replaceChildren(h('p', { class: 'placeholder' }, 'No record.'));
-  $('match-count').textContent = '';
-  delete $('match-count').dataset.count;
 
   let text = error.code ? `${error.code}: ${error.message}` : error.message;
   if (error.offset != null && !error.message.includes(`byte ${error.offset}`)) text += ` (at byte ${error.offset})`;
@@ -258,7 +252,7 @@ function loaded(store) {
   const actions = version ? [h('button', { type: 'button', onclick: () => { $('opt-api').value = version; requestDecode(); } }, `Open as v${version}`)] : [];
   if (problems.length) setStatus('warn', `${decoded} ${problems.join(' ')}`, null, ...actions);
   else setStatus('ok', decoded, null, ...actions);
-  showStore(store);
+  announce('file-decoded', store); // the table shows it
 }
 
 /** What did not decode cleanly, in sentences: the page shows the rest of the input anyway. */

@@ -8,7 +8,7 @@ import { formatCount, h, parseTimeText } from '../dom.js';
 import { foldedNeedle, containsFolded, utf8 } from '../../shared/bytes.js';
 import { ViewIndex } from '../store.js';
 import { $, nextTask } from '../page.js';
-import { announce, state } from '../view-state.js';
+import { announce, listen, state } from '../view-state.js';
 
 // A JS filter that came with a link is shown in its box but not run until the user runs it (its
 // Run button, or an edit of it): code from someone else must not run on the records, and with the
@@ -320,6 +320,9 @@ export function dropOldRecords() {
   state.removedRows += state.rows === state.view ? removed : state.rows.dropBelow(state.store.first);
   state.pendingView?.dropBelow(state.store.first);
 }
+
+// a file opened: the filters of the last source go (a tail keeps them: it may stop after N matches)
+listen('file-opened', () => resetFilters());
 
 export function resetFilters() {
   for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from', 'filter-where', 'filter-js']) {

@@ -35,8 +35,8 @@ export function showStore(store) {
   refilter({ selectFirst: !state.wantSelected });
 }
 
-/** Nothing shown (a file did not decode). */
-export function clearRecords() {
+/** Nothing shown (a file did not decode): the table and the detail say `text`. */
+function clearRecords(text) {
   state.store = null;
   state.view = new ViewIndex();
   state.rows = state.view;
@@ -44,8 +44,17 @@ export function clearRecords() {
   state.removedRows = 0;
   state.selected = -1;
   delete $('filters').dataset.busy;
+  $('export').disabled = true;
+  table.setRows(0, -1, text);
+  $('detail').replaceChildren(h('p', { class: 'placeholder' }, 'No record.'));
+  $('match-count').textContent = '';
+  delete $('match-count').dataset.count;
   announce('store');
 }
+
+// what the file panel opens
+listen('file-decoded', showStore);
+listen('file-failed', () => clearRecords('Nothing decoded.'));
 
 // Characters that fit the monospace columns: long topic names are cut in the middle so that the
 // partition number stays visible ("prod.paym…events/3"), other text is cut at the end with "…" (the

@@ -5,8 +5,6 @@ import { h, formatCount, show, patch } from '../dom.js';
 import { formatSize } from '../../shared/bytes.js';
 import { $ } from '../page.js';
 import { listen, state } from '../view-state.js';
-import { decodeOptions } from '../file/file.js';
-import { refilter } from '../records/filter.js';
 import { showView } from '../layout.js';
 
 /**
@@ -34,7 +32,7 @@ export function renderSummary(snap = null) {
   // Tagged fields (v12+) only get a column when some partition carries one.
   const tagged = d.partitions.some((p) => p.currentLeader || p.divergingEpoch || p.snapshotId);
   const failed = d.partitions.some((p) => p.error);
-  const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => { $('filter-partition').value = String(i); refilter(); showView('records'); } },
+  const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => showPartition(i) },
     h('td', { class: 'topic' }, p.partition == null ? state.source.name : (p.topic ?? h('span', { class: 'mono' }, p.topicId ?? '—'))),
     h('td', { class: 'num' }, show(p.partition)),
     h('td', {}, errorCell(p.errorCode)),
@@ -67,8 +65,16 @@ export function renderSummary(snap = null) {
 listen('store', () => renderSummary());
 listen('drawn', (snapshot) => renderSummary(snapshot.live));
 
+/** A partition's row clicked: the records panel, filtered to that partition (the filter bar's change). */
+function showPartition(i) {
+  const select = $('filter-partition');
+  select.value = String(i);
+  select.dispatchEvent(new Event('change'));
+  showView('records');
+}
+
 function fileFacts(d) {
-  const opts = decodeOptions();
+  const opts = state.source.decodedWith ?? {};
   const facts = [
     ['Source', `${state.source.name} · ${formatSize(state.source.size)}`],
     ['Format', d.kind === 'frame' ? `Fetch v${opts.apiVersion} response${opts.header ? ' with header' : ' body'}` : 'Record set / log segment'],
