@@ -4,7 +4,8 @@
 // - the JS of the package (pkg-template/) and of the page (www/): every relative `import`/`export
 //   ... from`, `import()` and `require()` (a worker started from a URL is another thread's module
 //   graph, not an import). A module of www/ imports only from its own thread's folder (page/,
-//   workers/NAME/) and shared/. The page may reach the package only through its published exports
+//   workers/NAME/) and shared/, and a panel of the page (www/page/NAME/) imports no other panel.
+//   The page may reach the package only through its published exports
 //   (pkg-template/package.json's "exports"), as a user's page would.
 // `--print` lists each module's imports.
 //     node scripts/check-imports.mjs [--print]
@@ -209,6 +210,28 @@ for (const [file, deps] of jsGraph) {
 }
 if (crossing.length) {
   console.error(`a module of the page imports another thread's (start a worker from its URL, or move a pure module to www/shared/):\n  ${crossing.join('\n  ')}`);
+  process.exit(1);
+}
+
+// The page's panels (a folder each under www/page/) never import one another: they meet through
+// page/view-state.js's events. What they all use is in page/ itself, page/widgets/ and page/values/.
+const PAGE = path.join(wwwDir, 'page');
+const PAGE_COMMON = new Set(['widgets', 'values']);
+const panelOf = (f) => {
+  const parts = path.relative(PAGE, f).split(path.sep);
+  return parts.length > 1 && !parts[0].startsWith('..') ? parts[0] : null;
+};
+const panelImports = [];
+for (const [file, deps] of jsGraph) {
+  const panel = panelOf(file);
+  if (!panel) continue;
+  for (const d of deps) {
+    const other = panelOf(d);
+    if (other && other !== panel && !PAGE_COMMON.has(other)) panelImports.push(`${rel(file)} imports ${rel(d)}`);
+  }
+}
+if (panelImports.length) {
+  console.error(`a panel of the page imports another (announce and listen through page/view-state.js):\n  ${panelImports.join('\n  ')}`);
   process.exit(1);
 }
 
