@@ -13,6 +13,7 @@
 //   'selection'  another record was selected, or none (records.js)
 //   'sort'       the sort changed (records.js)
 //   'drawn'      the table was drawn; detail: the snapshot its counts were taken from (records.js)
+//   'match-limit' the view holds the N matching records a tail was to stop after (filter.js)
 //   'query'      an SQL query ran (sql.js)
 //   'file-opened' a file is read to be shown: the last source's filters go (file.js)
 //   'file-decoded' a file decoded; detail: its store, which the table shows (file.js)
@@ -42,7 +43,7 @@ export const state = {
   notEvaluatedShown: false, // the table shows the records the JS filter did not evaluate (filter.js)
   columnsKey: '', // the columns the table was laid out with (records.js)
   prefs: {}, // detail tabs chosen per field
-  live: null, // the live controls (live.js: LiveMode), set up by app.js
+  live: null, // live mode (live.js: LiveMode, set up by app.js): its tail's counts, facts and texts
   protocol: null, // what the decoder knows of Kafka (protocolInfo), from the worker once it is ready
 };
 state.rows = state.view;

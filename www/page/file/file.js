@@ -167,11 +167,10 @@ async function open(name, size, kind, stream, sample = null) {
     setStatus('busy', `Reading ${name}: ${formatSize(done)} of ${formatSize(size)}`, size ? done / size : null);
   });
   if (id !== decoder.current) return; // another file was opened meanwhile
-  state.live.leave(); // the table shows one source at a time
   state.matchLimit = Infinity; // a tail's "until N matching records"
   setMode('file');
   state.source = { name, size: length, kind, sample };
-  announce('file-opened'); // the filters of the last source go
+  announce('file-opened'); // a tail stops (the table shows one source at a time); the filters of the last source go
   if (!decoder.worker) startWorker();
   await protocolReady;
   if (id !== decoder.current) return;

@@ -11,6 +11,7 @@ import { readFrom, readUntil, syncSeekInputs } from './live-seek.js';
 import { offsetsFailed, renderTopics as drawTopics, setOffsets } from './live-topics.js';
 import { unpackTopics } from '../../shared/topic-listing.js';
 import { drawCoverage, scanEndText, scanOptions } from './live-scan.js';
+import { listen } from '../view-state.js';
 
 const $ = (id) => document.getElementById(id);
 const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, remembered in this browser
@@ -102,7 +103,8 @@ function explain({ code, message }, relay) {
 /**
  * The live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(), valueSettings(),
  * begin(store, topic, matchLimit), append(chunks) -> a promise of the view holding them, refresh(),
- * listed(topics) (the topics came) }. Its public methods are what the page asks of live mode.
+ * listed(topics) (the topics came) }. Its public methods are what the page asks of live mode; it
+ * follows the page's announcements (view-state.js): a file opened, the table drawn, the view full.
  */
 export class LiveMode {
   #page;
@@ -139,6 +141,11 @@ export class LiveMode {
     });
     for (const id of ['live-from', 'live-until']) $(id).addEventListener('change', syncSeekInputs);
     syncSeekInputs();
+    // a file opened: the table shows one source at a time
+    listen('file-opened', () => this.#leave());
+    listen('drawn', (snapshot) => this.#drawn(snapshot.live));
+    // the view holds the N matching records the tail was to stop after
+    listen('match-limit', () => this.#endTail('matches'));
     this.#setPhase('off');
     this.#detectRelay();
   }
@@ -175,7 +182,7 @@ export class LiveMode {
   }
 
   /** Stops a running tail and forgets it: the page shows something else now (a file). */
-  leave() {
+  #leave() {
     this.#stopTail();
     this.#tail = null;
     this.#shown = null;
@@ -184,7 +191,7 @@ export class LiveMode {
   }
 
   /** The table was drawn (with the counts of `snap`, snapshot()): the counts next to the controls follow. */
-  drawn(snap) {
+  #drawn(snap) {
     this.#showStats(snap ?? this.snapshot());
     // a stopped tail's last records are drawn after it stopped: the records its Keep dropped are said now
     const tail = this.#tail;
@@ -199,11 +206,6 @@ export class LiveMode {
   /** The relay is known and the topics listed. */
   listed() {
     return this.#topics.length > 0;
-  }
-
-  /** The view holds the N matching records the tail was to stop after. */
-  matchLimitReached() {
-    this.#endTail('matches');
   }
 
   /** The tail's counts now: taken together at a drawing, so that the counts on the page agree. */

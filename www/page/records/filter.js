@@ -192,7 +192,7 @@ export async function filterInSlices() {
 function pushMatch(view, n) {
   if (view.length >= state.matchLimit) return false;
   view.push(n);
-  if (view.length >= state.matchLimit) state.live.matchLimitReached();
+  if (view.length >= state.matchLimit) announce('match-limit');
   return true;
 }
 

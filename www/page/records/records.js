@@ -349,7 +349,6 @@ function drawRows() {
     const placeholder = $('detail').querySelector(':scope > p.placeholder');
     if (placeholder) setText(placeholder, emptyDetailText());
     showCount(snapshot.matched, snapshot.count);
-    state.live.drawn(snapshot.live);
     fitColumns();
     announce('drawn', snapshot);
   });
