@@ -23,9 +23,11 @@ export default [
   // Node's own: its entries, the CLI, the relay, the Node transports and pools
   { files: ['pkg-template/**/*.cjs', 'pkg-template/**/*-node.mjs', 'pkg-template/relay/**'], languageOptions: { globals: globals.node } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
-  // the page: its modules run on the page and in its workers (one folder for now); its dev server in Node
-  { files: ['www/**'], languageOptions: { globals: { ...globals.browser, ...globals.worker } } },
-  { files: ['scripts/**', 'tests/**', 'www/serve.mjs'], languageOptions: { globals: globals.node } },
+  // the page: a folder per thread (the page's, its workers', and shared/ modules that run in any)
+  { files: ['www/page/**'], languageOptions: { globals: globals.browser } },
+  { files: ['www/workers/**'], languageOptions: { globals: globals.worker } },
+  { files: ['www/shared/**'], languageOptions: { globals: globals['shared-node-browser'] } },
+  { files: ['scripts/**', 'tests/**'], languageOptions: { globals: globals.node } },
   // tests that drive a browser hand it functions to run in the page
   { files: ['tests/browser/**', 'tests/live/**'], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 ];

@@ -22,7 +22,7 @@ if (process.argv.includes('--if-needed') && fs.existsSync(path.join(pkg, 'packag
     const s = fs.statSync(p);
     return s.isDirectory() ? Math.max(0, ...fs.readdirSync(p).map((f) => newest(path.join(p, f)))) : s.mtimeMs;
   };
-  const inputs = ['src', 'pkg-template', 'Cargo.toml', 'Cargo.lock', 'scripts/build.mjs'].map((p) => path.join(root, p));
+  const inputs = ['src', 'pkg-template', 'www', 'Cargo.toml', 'Cargo.lock', 'scripts/build.mjs'].map((p) => path.join(root, p));
   if (Math.max(...inputs.map(newest)) < fs.statSync(path.join(pkg, 'package.json')).mtimeMs) process.exit(0);
 }
 
@@ -108,9 +108,9 @@ for (const f of shipped) {
 // the samples the inspection page lists: those shipped, so that the page asks for no missing file
 const listed = JSON.parse(fs.readFileSync(path.join(root, 'samples', 'index.json'), 'utf8')).filter((s) => shipped.includes(s.file));
 fs.writeFileSync(path.join(pkg, 'samples', 'index.json'), `${JSON.stringify(listed, null, 2)}\n`);
-// The inspection page, served by `kafka-fetch-decoder ui` (not its dev server or README)
-fs.mkdirSync(path.join(pkg, 'www'));
-for (const f of fs.readdirSync(path.join(root, 'www'))) {
-  if (/\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'www', f), path.join(pkg, 'www', f));
-}
+// The inspection page, served by `kafka-fetch-decoder ui`, in its folders (not its README)
+fs.cpSync(path.join(root, 'www'), path.join(pkg, 'www'), {
+  recursive: true,
+  filter: (from) => fs.statSync(from).isDirectory() || /\.(html|js|css)$/.test(from),
+});
 console.log(`${path.relative(root, pkg)}/ built: ${fs.statSync(wasmFile).size} bytes of wasm`);

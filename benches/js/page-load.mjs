@@ -1,7 +1,8 @@
 // The inspection page's first load: requests, bytes and the time until the decoder is ready, in
 // headless Chromium (fresh profile each run: nothing cached), for one or more checkouts of the
-// repository, interleaved. Each checkout's own www/serve.mjs serves it; a checkout without a
-// built pkg/ uses this one's (`ln -s` it), since the page is what is compared.
+// repository, interleaved. Each checkout's own dev server serves it (scripts/serve-www.mjs; older
+// ones have www/serve.mjs); a checkout without a built pkg/ uses this one's (`ln -s` it), since the
+// page is what is compared.
 //   node benches/js/page-load.mjs [--runs 5] [ROOT ...]      (default ROOT: this repository)
 import path from 'node:path';
 import { launchChromium, startServer } from '../../tests/browser/chromium.mjs';

@@ -1,5 +1,5 @@
 // Content types by file extension, for the two static servers: `kafka-fetch-decoder ui` (serve.cjs)
-// and the repository's development server (www/serve.mjs). Browsers insist on application/wasm
+// and the repository's development server (scripts/serve-www.mjs). Browsers insist on application/wasm
 // for streaming compilation and on a JavaScript type for modules.
 'use strict';
 

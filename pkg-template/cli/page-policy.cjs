@@ -1,5 +1,5 @@
 // The inspection page's Content-Security-Policy, sent by both its servers (`kafka-fetch-decoder ui`,
-// serve.cjs, and the repository's www/serve.mjs) with the page itself and with the scripts its
+// serve.cjs, and the repository's scripts/serve-www.mjs) with the page itself and with the scripts its
 // workers start from (a worker is held to the policy its own script came with; the modules a page or
 // a worker imports are held to theirs). A page link can carry a JS filter and SQL; whatever runs
 // there, the browser holds it to this:
@@ -9,7 +9,7 @@
 //   - connections to the page's own origin and its relay (`connect`) only: nothing leaves for
 //     another site, or for another local port;
 //   - no frames of it elsewhere, no plugins, no forms, no <base>.
-// The JS filter's worker (www/js-worker.js) gets a policy of its own, which leaves it nothing but
+// The JS filter's worker (www/workers/js-filter/js-worker.js) gets a policy of its own, which leaves it nothing but
 // running the code typed: no fetch, WebSocket, import() or importScripts, no other worker.
 'use strict';
 
@@ -17,10 +17,10 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const JS_WORKER = 'js-worker.js';
+const JS_WORKER = '/www/workers/js-filter/js-worker.js';
 const JS_WORKER_POLICY = "default-src 'none'; script-src 'unsafe-eval'";
 // what starts as a page or a worker: the page (a directory's index.html), its workers, DuckDB's
-const STARTS = /(\/|\.html|\/www\/(worker|analysis-worker|js-worker)\.js|\/duckdb\/duckdb-browser-eh\.worker\.js)$/;
+const STARTS = /(\/|\.html|\/www\/workers\/(decode\/worker|analysis\/analysis-worker|js-filter\/js-worker)\.js|\/duckdb\/duckdb-browser-eh\.worker\.js)$/;
 
 /** The hash sources of the inline scripts of `indexHtml` (the page's import map), for script-src. */
 function inlineScriptHashes(indexHtml) {
@@ -49,7 +49,7 @@ function pageHeaders(wwwDir) {
 function pagePolicy(wwwDir) {
   const hashes = inlineScriptHashes(path.join(wwwDir, 'index.html')).join(' ');
   return (pathname, connectSources) => {
-    if (pathname.endsWith(`/${JS_WORKER}`)) return JS_WORKER_POLICY;
+    if (pathname.endsWith(JS_WORKER)) return JS_WORKER_POLICY;
     return [
       "default-src 'self'",
       `script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval' ${hashes}`,

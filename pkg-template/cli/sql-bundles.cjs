@@ -1,14 +1,14 @@
 // DuckDB-wasm for the page's SQL panel, served from where npm installed @duckdb/duckdb-wasm (an
 // optional peer dependency: `npm install @duckdb/duckdb-wasm` beside this package), never fetched
 // from the network. Shared by `kafka-fetch-decoder ui` (serve.cjs) and the repository's
-// development server (www/serve.mjs). Only the three files the page loads are served: the
+// development server (scripts/serve-www.mjs). Only the three files the page loads are served: the
 // module, its worker and the wasm binary of the exception-handling build (every current browser).
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** The URL prefix the page loads DuckDB-wasm from (www/sql-engine.js). */
+/** The URL prefix the page loads DuckDB-wasm from (www/page/sql/sql-engine.js). */
 const SQL_PREFIX = '/duckdb/';
 const SQL_FILES = ['duckdb-browser.mjs', 'duckdb-browser-eh.worker.js', 'duckdb-eh.wasm'];
 

@@ -1,4 +1,4 @@
-// Shared by the browser tests: www/serve.mjs on a free port, the package's `ui` command, and
+// Shared by the browser tests: the dev server (scripts/serve-www.mjs) on a free port, the package's `ui` command, and
 // Debian's chromium (headless, with the flags this machine needs) in a fresh profile through
 // playwright-core.
 import assert from 'node:assert/strict';
@@ -15,11 +15,12 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgro
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /**
- * Starts www/serve.mjs of this repository (or of the checkout at `checkout`) on a free port;
- * resolves with { server, origin } once it prints its URL.
+ * Starts the dev server of this repository (or of the checkout at `checkout`: an older one has it
+ * at www/serve.mjs) on a free port; resolves with { server, origin } once it prints its URL.
  */
 export function startServer(checkout = root) {
-  const server = spawn(process.execPath, [path.join(checkout, 'www', 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const script = [path.join(checkout, 'scripts', 'serve-www.mjs'), path.join(checkout, 'www', 'serve.mjs')].find((f) => fs.existsSync(f));
+  const server = spawn(process.execPath, [script, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (chunk) => {
@@ -27,7 +28,7 @@ export function startServer(checkout = root) {
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
       if (url) resolve({ server, origin: url[0] });
     });
-    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${out}`)));
+    server.on('exit', (code) => reject(new Error(`the dev server exited with ${code}: ${out}`)));
   });
 }
 

@@ -38,7 +38,7 @@ export function launchBrowser(options = {}) {
 }
 
 /**
- * www/serve.mjs and the engine with a page open on that origin, where page.evaluate can import
+ * scripts/serve-www.mjs and the engine with a page open on that origin, where page.evaluate can import
  * /pkg/web.mjs. Resolves with { origin, page, context, close() }; close() stops both.
  */
 export async function openServedPage() {
@@ -46,7 +46,7 @@ export async function openServedPage() {
   let browser;
   try {
     browser = await launchBrowser();
-    await browser.page.goto(`${origin}/www/serve.mjs`); // any same-origin page: the tests run in its context
+    await browser.page.goto(`${origin}/scripts/serve-www.mjs`); // any same-origin page: the tests run in its context
   } catch (e) {
     await browser?.close();
     server.kill();

@@ -252,7 +252,7 @@ test('an unknown topic and a bad start offset are said plainly', async () => {
 });
 
 test('a page of another origin is refused by the relay, and the page says how to allow it', async () => {
-  const { server, origin } = await startServer(); // www/serve.mjs: the repository's page, no relay
+  const { server, origin } = await startServer(); // scripts/serve-www.mjs: the repository's page, no relay
   const other = await browser.context.newPage();
   try {
     await other.goto(`${origin}/www/`);

@@ -15,7 +15,7 @@ import { startServer } from './chromium.mjs';
 import { ARTIFACTS, launchBrowser } from './engines.mjs';
 import { root } from '../js/helpers.mjs';
 import { controlsCut, fullRowsShown } from './layout-checks.mjs';
-import { preview } from '../../www/bytes.js';
+import { preview } from '../../www/shared/bytes.js';
 
 const SAMPLE = 'tansu_v12_multibatch';
 const meta = JSON.parse(fs.readFileSync(path.join(root, 'samples', `${SAMPLE}.json`), 'utf8'));

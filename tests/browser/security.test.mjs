@@ -117,7 +117,7 @@ test('a link\'s JS filter and SQL are shown, not run; run by a click, they still
   // the page's own policy says where it may connect: its origin and its relay
   const policy = (await page.request.get(`${ui.origin}/www/`)).headers()['content-security-policy'];
   assert.match(policy, /connect-src 'self' ws:\/\/127\.0\.0\.1:\d+(;|$)/);
-  assert.equal((await page.request.get(`${ui.origin}/www/js-worker.js`)).headers()['content-security-policy'], "default-src 'none'; script-src 'unsafe-eval'");
+  assert.equal((await page.request.get(`${ui.origin}/www/workers/js-filter/js-worker.js`)).headers()['content-security-policy'], "default-src 'none'; script-src 'unsafe-eval'");
   await page.click('#sql-close');
 });
 

@@ -123,6 +123,19 @@ test('a corpus capture opened through the file input shows every record and the 
   }
   const codecs = await page.$$eval('#codec-counts .chip[data-codec]', (chips) => chips.map((c) => c.dataset.codec));
   assert.deepEqual([...codecs].sort(), ['gzip', 'lz4', 'none', 'snappy', 'zstd']);
+  // what the bytes were decoded as
+  const facts = await page.$$eval('#summary-body dl.facts > div', (ds) => Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
+  assert.equal(facts.Format, `Fetch v${meta.api_version} response with header`);
+
+  // a partition's row shows the records panel filtered to it
+  const p = partitions.find((x) => x.records.length > 0 && x.records.length < want.length);
+  await page.click('#view-summary');
+  const count1 = await filtered(() => page.click(`#partitions tbody tr:nth-child(${rows.findIndex((r) => r[0] === p.topic && r[1] === String(p.partition)) + 1})`));
+  assert.equal(count1, p.records.length);
+  assert.equal(await page.$eval('#filter-partition', (s) => s.selectedOptions[0].textContent), `${p.topic}/${p.partition}`);
+  assert.ok(await page.isVisible('#workspace'), 'the records panel is shown');
+  assert.ok(!await page.isVisible('#summary'), 'the summary is not');
+  assert.equal(await clearFilters(), want.length);
 });
 
 test('the detail pane shows one record: key, value (text and JSON), headers in order, hex dump', async () => {

@@ -238,7 +238,7 @@ test('the package is complete: npm pack lists every file, and only files that sh
   const files = out[0].files.map((f) => f.path);
   for (const f of ['package.json', 'node.d.cts', 'node.d.mts', 'web.d.mts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'lib.cjs',
     'client/client.mjs', 'client/transport-websocket.mjs', 'cli.cjs', 'cli/args.cjs', 'cli/decode.cjs', 'cli/output.cjs',
-    'cli/consume.cjs', 'cli/serve.cjs', 'www/index.html', 'www/worker.js', 'README.md', 'LICENSE', 'kafka_fetch_decoder_bg.wasm']) {
+    'cli/consume.cjs', 'cli/serve.cjs', 'www/index.html', 'www/workers/decode/worker.js', 'README.md', 'LICENSE', 'kafka_fetch_decoder_bg.wasm']) {
     assert.ok(files.includes(f), `${f} in the package`);
   }
   // Node-only modules are inside lib.cjs; the browser build never names them

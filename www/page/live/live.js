@@ -1,0 +1,582 @@
+// Live mode: the relay's URL (from /ui.json when `kafka-fetch-decoder ui` serves the page, else typed),
+// the topics with their partitions' offsets (live-topics.js), and a tail of one topic into the page's
+// record store, from where and until when the controls say (live-seek.js); or a scan of it on N
+// workers, its matches into the store the same way, its coverage drawn as it grows (live-scan.js).
+// A worker of its own (the decode worker) holds the Kafka client and decodes; LiveMode sends it
+// commands, hands what it transfers to the page, and says plainly what the connection is doing.
+
+import { h, formatCount, plural } from '../dom.js';
+import { liveStore, loadPackage } from '../store.js';
+import { readFrom, readUntil, syncSeekInputs } from './live-seek.js';
+import { offsetsFailed, renderTopics as drawTopics, setOffsets } from './live-topics.js';
+import { unpackTopics } from '../../shared/topic-listing.js';
+import { drawCoverage, scanEndText, scanOptions } from './live-scan.js';
+import { listen } from '../view-state.js';
+
+const $ = (id) => document.getElementById(id);
+const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, remembered in this browser
+const PHASE_TEXT = {
+  off: '', listing: 'connecting…', connected: 'connected', starting: 'starting…', tailing: 'live', scanning: 'scanning', paused: 'paused', stopped: 'stopped', error: 'error',
+};
+const RUNNING = ['starting', 'tailing', 'scanning', 'paused'];
+// The span the rate is measured over.
+const RATE_WINDOW_MS = 3000;
+// how often a tail lists the topics again, for the side list's end offsets
+const TOPICS_EVERY_MS = 5000;
+
+// Counted from a tail's store: records it took in (end), dropped by its cap (first) or before it, in the worker.
+const received = (t) => t.store.end + t.droppedInWorker;
+const dropped = (t) => t.store.first + t.droppedInWorker;
+
+const button = (text, onclick) => h('button', { type: 'button', onclick }, text);
+
+/** The relay's URL as typed (marked invalid when it is no ws: or wss: URL), or null. */
+function relayUrl() {
+  const text = $('live-relay').value.trim();
+  const ok = /^wss?:\/\/[^/\s]+/i.test(text);
+  $('live-relay').setAttribute('aria-invalid', String(!ok && text !== ''));
+  return ok ? text : null;
+}
+
+/** "0,2,5-7" -> [0, 2, 5, 6, 7]; empty = every partition (null); undefined when it does not parse. */
+function chosenPartitions() {
+  const input = $('live-partitions');
+  const text = input.value.trim();
+  if (!text || text === 'all') {
+    input.removeAttribute('aria-invalid');
+    return null;
+  }
+  const out = new Set();
+  for (const part of text.split(/\s*,\s*/)) {
+    const range = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
+    if (!range || Number(range[2] ?? range[1]) < Number(range[1]) || Number(range[2] ?? range[1]) - Number(range[1]) > 100_000) {
+      input.setAttribute('aria-invalid', 'true');
+      return undefined;
+    }
+    for (let p = Number(range[1]); p <= Number(range[2] ?? range[1]); p++) out.add(p);
+  }
+  input.removeAttribute('aria-invalid');
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * What the controls ask of a tail or a scan (`what`: 'tail' or 'scan'; `topic`: the one typed unless
+ * said), with the first problem found.
+ */
+function readControls(what, topic = $('live-topic').value.trim()) {
+  const now = Date.now();
+  const asked = {
+    relay: relayUrl(), topic, partitions: chosenPartitions(), from: readFrom(now), until: readUntil(now),
+    cap: Number($('live-cap').value), scan: what === 'scan' ? scanOptions() : null,
+  };
+  const { relay, partitions, from, until, cap, scan } = asked;
+  asked.problem = !relay ? 'Type the relay\'s WebSocket URL first, e.g. ws://127.0.0.1:8081/kafka.'
+    : !topic ? `Choose a topic to ${what} (List topics shows them).`
+      : partitions === undefined ? 'Partitions are numbers and ranges, e.g. 0,2,5-7 (empty for all).'
+        : from.error ?? until.error ?? scan?.error ?? (!(Number.isInteger(cap) && cap > 0) ? 'Keep at least 1 record.' : null);
+  return asked;
+}
+
+function stoppedText(t) {
+  const read = plural(t.store ? received(t) : 0, 'record');
+  if (t.ended === 'end') return `Read ${t.topic} from ${t.from} to the end offsets seen at the start (${read})`;
+  if (t.ended === 'time') return `Read ${t.topic} from ${t.from} until ${t.until} (${read})`;
+  if (t.ended === 'matches') return `Stopped the tail of ${t.topic} after ${plural(t.matches, 'matching record')} (${read} read)`;
+  return `Stopped the tail of ${t.topic} (${read})`;
+}
+
+/** An error of the relay, the broker or the tail in words a user can act on. */
+function explain({ code, message }, relay) {
+  const refused = /origin (\S+) is not allowed/.exec(message);
+  if (refused) {
+    return `The relay refused this page: origin ${refused[1]} is not allowed. Start the relay with --allow-origin ${location.origin}, or use the page that kafka-fetch-decoder ui serves.`;
+  }
+  if (/cannot reach the relay/.test(message)) {
+    return `No relay answers at ${relay}: start one with kafka-fetch-decoder ui (or relay), or check the URL.`;
+  }
+  if (code === 'UNKNOWN_TOPIC') return `Unknown topic: ${message}.`;
+  if (code === 'CONNECTION' || code === 'TIMEOUT') return `The broker cannot be reached: ${message}.`;
+  if (code === 'OFFSET_OUT_OF_RANGE') return `${message}. Start at earliest or latest instead.`;
+  return code ? `${code}: ${message}` : message;
+}
+
+/**
+ * The live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(), valueSettings(),
+ * begin(store, topic, matchLimit), append(chunks) -> a promise of the view holding them, refresh(),
+ * listed(topics) (the topics came) }. Its public methods are what the page asks of live mode; it
+ * follows the page's announcements (view-state.js): a file opened, the table drawn, the view full.
+ */
+export class LiveMode {
+  #page;
+  #worker = null;
+  #nextId = 1;
+  #listing = 0; // id of the topic listing in flight
+  #refreshing = 0; // id of a quiet listing in flight (refreshTopics)
+  #topicsTimer = 0; // the next quiet listing while a tail runs
+  #topics = []; // the last listing
+  #offsetAsks = new Map(); // id -> the topics whose offsets the side list asked for
+  // { id, kind ('scan' or none), topic, from, until (texts), relay, cap, partitions, store, droppedInWorker,
+  //   samples: [[time, received]], matches (N or Infinity), clock (timer of an Until time to come), endsBy
+  //   (how the worker's pass ends: 'end', 'time' or null), ended (why it stopped by itself), saidDropped;
+  //   a scan's question, coverage and aggregates }
+  #tail = null;
+  #shown = null; // the tail whose records the page shows
+  #phase = 'off';
+  #servedByUi = false;
+
+  constructor(page) {
+    this.#page = page;
+    $('live-list').addEventListener('click', () => this.#listTopics());
+    $('live-relay').addEventListener('keydown', (event) => { if (event.key === 'Enter') this.#listTopics(); });
+    $('live-start').addEventListener('click', () => this.start());
+    $('scan-start').addEventListener('click', () => {
+      $('scan-menu').open = false;
+      this.#startScan();
+    });
+    $('live-pause').addEventListener('click', () => this.#togglePause());
+    $('live-stop').addEventListener('click', () => this.#stopTail());
+    $('live-topic').addEventListener('change', () => {
+      if (this.#topics.length) this.#renderTopics();
+      page.refresh();
+    });
+    for (const id of ['live-from', 'live-until']) $(id).addEventListener('change', syncSeekInputs);
+    syncSeekInputs();
+    // a file opened: the table shows one source at a time
+    listen('file-opened', () => this.#leave());
+    listen('drawn', (snapshot) => this.#drawn(snapshot.live));
+    // the view holds the N matching records the tail was to stop after
+    listen('match-limit', () => this.#endTail('matches'));
+    this.#setPhase('off');
+    this.#detectRelay();
+  }
+
+  // ---- what the page asks -------------------------------------------------------------------------
+
+  /** Starts a tail as the controls are set now (Start tail, or a shared URL). */
+  async start() {
+    const { relay, topic, partitions, from, until, cap, problem } = readControls('tail');
+    if (problem) return this.#fail({ message: problem }, false);
+    this.#remember(relay);
+    this.#stopTail();
+    clearTimeout(this.#tail?.clock);
+    const tail = {
+      id: this.#nextId++, topic, relay, cap, from: from.text, until: until.text, partitions: null, store: null, droppedInWorker: 0, samples: [],
+      matches: until.matches, clock: 0, ended: null, endsBy: until.until === 'end' ? 'end' : until.until ? 'time' : null,
+    };
+    this.#tail = tail;
+    this.#setPhase('starting');
+    this.#page.setStatus('busy', `Starting a tail of ${topic} through ${relay}…`, null);
+    try {
+      await loadPackage(); // the page rebuilds what the worker transfers with the package's fromTransferable
+    } catch (err) {
+      return this.#fail({ message: `The package did not load from /pkg/web.mjs (${err.message}).` });
+    }
+    if (this.#tail !== tail) return; // stopped or started again meanwhile
+    // an Until time still to come: the page stops the tail when the clock gets there
+    if (until.wallClock) tail.clock = setTimeout(() => this.#endTail('time'), until.wallClock - Date.now());
+    this.#ensureWorker().postMessage({
+      type: 'live-start', id: tail.id, relay, topic, partitions, from: from.from, until: until.until, cap, options: this.#page.decodeOptions(), values: this.#page.valueSettings(),
+    });
+    // a topic made since the list was drawn: the list is drawn again, with its offsets
+    if (!this.#topics.some((t) => t.topic === topic)) this.#refreshTopics();
+  }
+
+  /** Stops a running tail and forgets it: the page shows something else now (a file). */
+  #leave() {
+    this.#stopTail();
+    this.#tail = null;
+    this.#shown = null;
+    this.#setPhase(this.#topics.length ? 'connected' : 'off');
+    this.#showStats();
+  }
+
+  /** The table was drawn (with the counts of `snap`, snapshot()): the counts next to the controls follow. */
+  #drawn(snap) {
+    this.#showStats(snap ?? this.snapshot());
+    // a stopped tail's last records are drawn after it stopped: the records its Keep dropped are said now
+    const tail = this.#tail;
+    if (tail && this.#phase === 'stopped' && dropped(tail) !== tail.saidDropped) this.#showTailStatus();
+  }
+
+  /** Whether live mode is saying something in the status line. */
+  busy() {
+    return this.#phase !== 'off';
+  }
+
+  /** The relay is known and the topics listed. */
+  listed() {
+    return this.#topics.length > 0;
+  }
+
+  /** The tail's counts now: taken together at a drawing, so that the counts on the page agree. */
+  snapshot() {
+    const shown = this.#shown;
+    if (!shown) return null;
+    return {
+      kept: shown.store.count, dropped: dropped(shown), received: received(shown), cap: shown.cap,
+      partitions: shown.store.partitions.map((p) => p.recordCount), batches: shown.store.partitions.map((p) => p.batchCount),
+    };
+  }
+
+  /** The scan shown: its coverage and aggregates (null for a tail or before it ended). */
+  scanResult() {
+    const shown = this.#shown;
+    return shown?.kind === 'scan' && shown.coverage ? { coverage: shown.coverage, aggregates: shown.aggregates } : null;
+  }
+
+  /** The summary's facts about the tail (of a snapshot, or now). */
+  facts(snap = this.snapshot()) {
+    const shown = this.#shown;
+    return [
+      ['Source', `${shown.topic} · ${shown.kind === 'scan' ? 'scan' : 'live'} from ${shown.from}${shown.until ? ` until ${shown.until}` : ''}`],
+      ['Relay', shown.relay],
+      ['State', shown === this.#tail ? PHASE_TEXT[this.#phase] : 'stopped'],
+      ['Kept', `${formatCount(snap.kept)} of at most ${formatCount(shown.cap)}`],
+      ['Dropped', formatCount(snap.dropped)],
+      ['Received', formatCount(snap.received)],
+    ];
+  }
+
+  /** What the empty table says in live mode: what to do next. */
+  emptyText() {
+    const t = this.#shown ?? this.#tail;
+    if (!t) {
+      if (!relayUrl()) return 'Live mode reads topics through a relay: run npx kafka-fetch-decoder ui --bootstrap HOST:PORT (it serves this page with one), or type a relay\'s URL on the left and press List.';
+      if (!this.#topics.length) return 'Press List (on the left) to see the topics.';
+      return 'Pick a topic on the left, choose where to start (From) and press Start tail.';
+    }
+    if (t === this.#tail && this.#running()) {
+      return `No record yet: the tail of ${t.topic} from ${t.from} waits for new ones. Produce to ${t.topic}, or start again from earliest or the last hour to read older records.`;
+    }
+    if (t.ended === 'end') return `${t.topic} had no record between ${t.from} and the end offsets seen at the start. Start from earliest to read all it has.`;
+    if (t.ended === 'time') return `${t.topic} had no record from ${t.from} until ${t.until}.`;
+    return `The tail of ${t.topic} stopped before any record came. Start it again, from earliest to read what the topic has.`;
+  }
+
+  // ---- the worker -----------------------------------------------------------------------------------
+
+  #ensureWorker() {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(new URL('../../workers/decode/worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = ({ data }) => this.#onMessage(data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.#worker = null;
+      this.#tail = null;
+      this.#fail({ message: `the live worker failed: ${event.message || 'see the browser console'}` });
+    };
+    this.#worker = worker;
+    return worker;
+  }
+
+  #onMessage(msg) {
+    if (this.#offsetAsks.has(msg.id)) return this.#tookOffsets(msg);
+    if (msg.type === 'live-topics' && msg.id === this.#listing) {
+      this.#listing = 0;
+      return this.#showTopics(msg);
+    }
+    if (msg.id === this.#refreshing) return this.#tookRefresh(msg);
+    if (msg.type === 'error' && msg.id === this.#listing) {
+      this.#listing = 0;
+      return this.#fail(msg.error, !this.#running()); // a running tail goes on
+    }
+    const tail = this.#tail;
+    if (!tail || msg.id !== tail.id) return; // about a tail that was stopped or replaced
+    if (msg.type === 'scan-progress' || msg.type === 'scan-ended') this.#scanMoved(msg);
+    else if (msg.type === 'live-started' || msg.type === 'scan-started') this.#started(msg);
+    else if (msg.type === 'live-records' || msg.type === 'scan-records') this.#tookIn(msg);
+    else if (msg.type === 'live-state') this.#stateChanged(msg);
+    else if (msg.type === 'error') {
+      this.#fail(msg.error);
+      this.#page.refresh();
+    }
+  }
+
+  /** The offsets of rows in the side list's view. */
+  #tookOffsets(msg) {
+    if (msg.type === 'cluster-offsets') setOffsets(msg.result);
+    else offsetsFailed(this.#offsetAsks.get(msg.id));
+    this.#offsetAsks.delete(msg.id);
+  }
+
+  /** A quiet listing came back (refreshTopics). */
+  #tookRefresh(msg) {
+    this.#refreshing = 0;
+    if (msg.type === 'live-topics') {
+      this.#topics = unpackTopics(msg.listing);
+      this.#renderTopics();
+    }
+    // while a tail runs, the list follows it even when no record comes
+    clearTimeout(this.#topicsTimer);
+    if (this.#running()) this.#topicsTimer = setTimeout(() => this.#refreshTopics(), TOPICS_EVERY_MS);
+  }
+
+  #started(msg) {
+    const tail = this.#tail;
+    if (msg.type === 'scan-started') this.#setPhase('scanning');
+    tail.partitions = msg.partitions;
+    this.#shown = tail;
+    // a scan continued adds to the matches it had
+    if (!tail.store) {
+      tail.store = liveStore(msg.topic, msg.partitions, tail.cap);
+      this.#page.begin(tail.store, msg.topic, tail.matches);
+    }
+    this.#showTailStatus();
+  }
+
+  #scanMoved(msg) {
+    const tail = this.#tail;
+    tail.coverage = msg.coverage;
+    drawCoverage(msg.coverage, msg.type === 'scan-progress');
+    if (msg.type !== 'scan-ended') return;
+    tail.aggregates = msg.aggregates;
+    tail.ended = msg.coverage.complete ? 'end' : null;
+    this.#setPhase('stopped');
+    this.#refreshTopics();
+    this.#showTailStatus();
+    this.#page.refresh();
+  }
+
+  #stateChanged(msg) {
+    const tail = this.#tail;
+    if (msg.phase === 'ended') tail.ended ??= tail.endsBy ?? 'end';
+    this.#setPhase(msg.phase === 'ended' ? 'stopped' : msg.phase);
+    if (this.#phase === 'stopped') {
+      clearTimeout(tail.clock);
+      this.#refreshTopics(); // the side list's offsets as they are now
+    }
+    this.#showTailStatus();
+    this.#page.refresh();
+  }
+
+  #tookIn(msg) {
+    const tail = this.#tail;
+    const { id, store } = tail;
+    tail.droppedInWorker += msg.dropped;
+    // a partition's received count includes what the worker gave up: they add up to the tail's
+    for (const [p, n] of Object.entries(msg.droppedBy ?? {})) {
+      const part = store.partitions[store.partitionIndex.get(Number(p))];
+      if (part) part.recordCount += n;
+    }
+    // the next records once these are in the view: the page is never handed more than it can show
+    const ack = tail.kind === 'scan' ? 'scan-ack' : 'live-ack';
+    this.#page.append(msg.chunks).then(() => {
+      if (this.#tail?.id === id && this.#worker) this.#worker.postMessage({ type: ack, id });
+    });
+    tail.samples.push([performance.now(), received(tail)]);
+  }
+
+  // ---- listing the topics -----------------------------------------------------------------------------
+
+  #listTopics() {
+    const relay = relayUrl();
+    if (!relay) {
+      return this.#fail({ message: 'Type the relay\'s WebSocket URL first, e.g. ws://127.0.0.1:8081/kafka (kafka-fetch-decoder relay prints it).' }, false);
+    }
+    this.#remember(relay);
+    this.#listing = this.#nextId++;
+    if (!this.#running()) {
+      this.#setPhase('listing');
+      this.#page.setStatus('busy', `Listing the topics through ${relay}…`, null);
+    }
+    this.#ensureWorker().postMessage({ type: 'live-topics', id: this.#listing, relay });
+  }
+
+  /** Lists the topics again without a word in the status line (a tail stopped: their offsets moved). */
+  #refreshTopics() {
+    const relay = relayUrl();
+    if (!relay || !this.#worker || this.#refreshing) return;
+    this.#refreshing = this.#nextId++;
+    this.#worker.postMessage({ type: 'live-topics', id: this.#refreshing, relay });
+  }
+
+  #showTopics(msg) {
+    const topics = unpackTopics(msg.listing);
+    this.#topics = topics;
+    // a listing asked for while a tail ran (or failed) leaves what the status says of it
+    if (this.#phase === 'listing') {
+      this.#setPhase('connected');
+      this.#page.setStatus('ok', `${plural(topics.length, 'topic')} on ${msg.brokers.join(', ')}. Pick one on the left, choose where to start, and start the tail.`, null);
+    }
+    // the names to type from, the first 500 (the side list's search finds the rest)
+    $('live-topic-names').replaceChildren(...topics.slice(0, 500).map((t) => h('option', { value: t.topic })));
+    if (!$('live-topic').value && topics.some((t) => !t.isInternal)) $('live-topic').value = topics.find((t) => !t.isInternal).topic;
+    this.#renderTopics();
+    this.#page.listed(topics);
+  }
+
+  #renderTopics() {
+    drawTopics(this.#topics, $('live-topic').value.trim(), (topic) => {
+      $('live-topic').value = topic;
+      this.#renderTopics();
+      this.#page.refresh();
+    }, (names) => {
+      const id = this.#nextId++;
+      this.#offsetAsks.set(id, names);
+      this.#ensureWorker().postMessage({ type: 'cluster-offsets', id, relay: relayUrl(), topics: names });
+    });
+  }
+
+  // ---- a tail or a scan ---------------------------------------------------------------------------
+
+  /**
+   * Starts a scan of the chosen topic and partitions, from and until the controls' choice (until the
+   * end offsets seen at the start when Until says "by hand"), its Where or key run by the workers;
+   * `resume`: the coverage of a scan to continue where it stopped.
+   */
+  async #startScan(resume = null) {
+    const last = this.#tail;
+    const { relay, topic, partitions, from, until, cap, scan: opts, problem } = readControls('scan', resume ? last?.topic : undefined);
+    if (problem) return this.#fail({ message: problem }, false);
+    const question = resume ? last.question : { where: opts.where, key: opts.key, limit: until.matches ?? null };
+    const store = resume ? last.store : null;
+    this.#stopTail();
+    const tail = {
+      id: this.#nextId++, kind: 'scan', topic, relay, cap, from: resume ? last.from : from.text, until: resume ? last.until : until.until === 'end' || !until.until ? null : until.text,
+      partitions: null, store, droppedInWorker: 0, samples: [], matches: Infinity, clock: 0, ended: null, endsBy: null, question, coverage: resume, aggregates: null,
+    };
+    this.#tail = tail;
+    this.#setPhase('starting');
+    this.#page.setStatus('busy', `${resume ? 'Continuing' : 'Starting'} a scan of ${topic} on ${opts.workers} workers…`, null);
+    await loadPackage();
+    this.#ensureWorker().postMessage({
+      type: 'scan-start', id: tail.id, relay, topic, partitions, from: from.from, until: until.until && until.until !== 'end' ? until.until : 'end',
+      where: question.where, key: question.key, limit: question.limit, workers: opts.workers, resume, options: this.#page.decodeOptions(),
+    });
+  }
+
+  /** The tail stops by itself: `why` is 'matches' (N matching records) or 'time' (the Until time came). */
+  #endTail(why) {
+    if (!this.#tail || !this.#running()) return;
+    this.#tail.ended = why;
+    this.#stopTail();
+  }
+
+  #togglePause() {
+    if (!this.#tail || !this.#worker) return;
+    this.#worker.postMessage({ type: this.#phase === 'paused' ? 'live-resume' : 'live-pause', id: this.#tail.id });
+  }
+
+  #running() {
+    return RUNNING.includes(this.#phase);
+  }
+
+  /** Stops the tail or scan (its records stay shown); the worker confirms with 'stopped' (a scan with its coverage). */
+  #stopTail() {
+    const tail = this.#tail;
+    if (tail && this.#worker && this.#running()) this.#worker.postMessage({ type: tail.kind === 'scan' ? 'scan-stop' : 'live-stop', id: tail.id });
+  }
+
+  // ---- what the page says ---------------------------------------------------------------------------
+
+  #setPhase(next) {
+    // a tail that starts lists the topics again soon, then every few seconds while it runs
+    if (next === 'tailing' && this.#phase !== 'tailing') {
+      clearTimeout(this.#topicsTimer);
+      this.#topicsTimer = setTimeout(() => this.#refreshTopics(), 1000);
+    }
+    this.#phase = next;
+    const badge = $('live-state');
+    badge.dataset.state = next;
+    badge.textContent = PHASE_TEXT[next];
+    $('live-pause').disabled = !['tailing', 'paused'].includes(next);
+    $('live-pause').textContent = next === 'paused' ? 'Resume' : 'Pause';
+    $('live-stop').disabled = !this.#running();
+    $('live-start').disabled = next === 'starting';
+    $('scan-start').disabled = next === 'starting';
+    $('live-list').disabled = next === 'listing';
+  }
+
+  #showTailStatus() {
+    const tail = this.#tail;
+    if (!tail) return;
+    if (tail.kind === 'scan') this.#showScanStatus(tail);
+    else this.#showTailOnlyStatus(tail);
+    this.#showStats();
+  }
+
+  #showScanStatus(tail) {
+    const { setStatus } = this.#page;
+    if (this.#phase === 'scanning') setStatus('info', `Scanning ${tail.topic} through ${tail.relay}${tail.question.where ? ` for ${tail.question.where}` : ''}: matches are added as the workers find them.`, null);
+    else if (this.#phase === 'stopped' && tail.coverage) {
+      const more = tail.coverage.complete ? [] : [button('Continue', () => this.#startScan(this.#tail.coverage))];
+      setStatus(tail.coverage.complete ? 'ok' : 'info', `${scanEndText(tail)}: the matches stay here to filter, inspect and export.`, null, ...more);
+    }
+  }
+
+  #showTailOnlyStatus(tail) {
+    const { setStatus } = this.#page;
+    const where = `${tail.topic}${tail.partitions ? ` (${plural(tail.partitions.length, 'partition')})` : ''} from ${tail.from}${tail.until ? ` until ${tail.until}` : ''}`;
+    if (this.#phase === 'starting') setStatus('busy', `Starting a tail of ${where}…`, null);
+    else if (this.#phase === 'tailing') setStatus('info', `Tailing ${where} through ${tail.relay}: new records are added as they arrive.`, null);
+    else if (this.#phase === 'paused') setStatus('info', `Paused the tail of ${tail.topic}: records written meanwhile are read on resume.`, null);
+    else if (this.#phase === 'stopped') {
+      // records the Keep bound dropped are said, with the way to read them all
+      const lost = tail.store ? dropped(tail) : 0;
+      tail.saidDropped = lost;
+      const keepAll = button(`Keep all ${formatCount(received(tail))} and read again`, () => {
+        $('live-cap').value = String(received(tail));
+        this.start();
+      });
+      setStatus(tail.ended && !lost ? 'ok' : 'info', lost
+        ? `${stoppedText(tail)}: the oldest ${formatCount(lost)} were dropped to keep ${formatCount(tail.cap)} (Keep).`
+        : `${stoppedText(tail)}: its records stay here to filter, inspect and export.`, null, ...(lost ? [keepAll] : []), button('Start again', () => this.start()));
+    }
+  }
+
+  /** The counts of the tail shown (of a snapshot, or now): kept, dropped and, while it runs, records a second. */
+  #showStats(snap = this.snapshot()) {
+    const el = $('live-stats');
+    const shown = this.#shown;
+    if (!shown || !snap) {
+      el.textContent = '';
+      for (const k of ['kept', 'dropped', 'received']) delete el.dataset[k];
+      return;
+    }
+    const now = performance.now();
+    const { samples } = shown;
+    while (samples.length > 2 && now - samples[0][0] > RATE_WINDOW_MS) samples.shift();
+    const [t0, n0] = samples[0] ?? [now, 0];
+    const live = shown === this.#tail && this.#phase === 'tailing' && now - t0 > 500;
+    const rate = live ? ((snap.received - n0) * 1000) / (now - t0) : 0;
+    Object.assign(el.dataset, { kept: snap.kept, dropped: snap.dropped, received: snap.received });
+    // dropped only once some were: the bar keeps its room for the rate
+    el.textContent = `${formatCount(snap.kept)} kept${snap.dropped > 0 ? ` · ${formatCount(snap.dropped)} dropped` : ''}${rate > 0 ? ` · ${formatCount(Math.round(rate))}/s` : ''}`;
+    el.title = `${formatCount(snap.received)} records received since the start; at most ${formatCount(shown.cap)} are kept, the oldest are dropped first`;
+  }
+
+  /** Says what went wrong in words a user can act on; `ended`: the tail or the listing ended with it. */
+  #fail(error, ended = true) {
+    const actions = [];
+    if (ended) {
+      this.#setPhase('error');
+      if (this.#tail) actions.push(button('Start again', () => this.start()));
+      actions.push(button('List topics', () => this.#listTopics()));
+    }
+    this.#page.setStatus('error', explain(error, this.#tail?.relay ?? relayUrl()), null, ...actions);
+    this.#showStats();
+  }
+
+  // ---- the relay's URL -------------------------------------------------------------------------------
+
+  #remember(relay) {
+    try {
+      if (!this.#servedByUi) localStorage.setItem(RELAY_KEY, relay);
+    } catch { /* storage may be off */ }
+  }
+
+  /** Served by `kafka-fetch-decoder ui`: its relay is on the same origin; else the last one typed here. */
+  async #detectRelay() {
+    const ui = await this.#page.uiConfig;
+    if (ui.relayPath) {
+      this.#servedByUi = true;
+      $('live-relay').value = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${ui.relayPath}`;
+      $('live-relay').title = `The relay of kafka-fetch-decoder ui${ui.bootstrap ? `, to ${ui.bootstrap}` : ''}`;
+      this.#listTopics();
+      return;
+    }
+    try {
+      $('live-relay').value ||= localStorage.getItem(RELAY_KEY) ?? '';
+    } catch { /* storage may be off */ }
+  }
+}

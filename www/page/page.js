@@ -1,0 +1,43 @@
+// What the page's panels share besides the view state (view-state.js): the status line, element
+// lookup, and small helpers (names of partitions and files, downloads, yielding to the browser).
+
+import { h } from './dom.js';
+import { state } from './view-state.js';
+
+export const $ = (id) => document.getElementById(id);
+
+/** The status line: its kind (info, busy, ok, warn, error), text, progress (0-1, null: unknown) and buttons. */
+export function setStatus(kind, text, progress, ...actions) {
+  const status = $('status');
+  status.dataset.kind = kind;
+  $('status-text').textContent = text;
+  const bar = $('status-progress');
+  bar.hidden = kind !== 'busy';
+  if (progress == null) bar.removeAttribute('value');
+  else bar.value = progress;
+  $('status-actions').replaceChildren(...actions);
+}
+
+/** How the table and the summary name a partition: topic/partition (a record set: its file). */
+export function partitionLabel(p) {
+  if (p.partition == null) return state.source?.name ?? 'record set';
+  const topic = p.topic ?? (p.topicId ? `${p.topicId.slice(0, 8)}…` : '?');
+  return `${topic}/${p.partition}`;
+}
+
+/** The open source's name without its extension, for file names. */
+export function baseName() {
+  return (state.source?.name ?? 'capture').replace(/\.[^.]+$/, '');
+}
+
+export function download(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: filename, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Yields to the browser between slices of long work. */
+export const nextTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0)));

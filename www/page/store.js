@@ -1,0 +1,279 @@
+// The records the page shows, kept in chunks. A decoded file is one chunk; a live tail adds one per
+// fetch response and drops its oldest records beyond a cap. Records are numbered in arrival order and
+// keep their number while they are kept, so the filtered view, the selection and an export in progress
+// stay valid when older records are dropped.
+//
+// A chunk is the package's transferable result (toTransferable in the worker, fromTransferable here:
+// columns and byte buffers, no record objects) plus a few per-record columns the worker prepared
+// (prepareChunk, chunks.js), so taking a chunk in costs the page thread no per-record work. Key, value and header
+// bytes are views onto the transferred input and decompressed bytes.
+
+import { chunkIndex, widen } from '../shared/chunks.js';
+
+let api = null;
+
+/** Loads the package's JS (fromTransferable needs no wasm). */
+export async function loadPackage() {
+  api ??= await import(new URL('../../pkg/web.mjs', import.meta.url).href);
+  return api;
+}
+
+/** One chunk as the page reads it: columns indexed by position (`position(n)` for record number n). */
+function chunkFrom(data, base) {
+  const result = api.fromTransferable(data);
+  const cols = data.columns;
+  const { count, positions, part, headerBytes, controlType, timestamps } = data.page;
+  const inputLength = data.inputLength;
+  const bytesAt = (pairs, i) => {
+    const len = pairs[2 * i + 1];
+    if (len < 0) return null;
+    const pos = pairs[2 * i];
+    return pos < inputLength ? data.input.subarray(pos, pos + len) : data.arena.subarray(pos - inputLength, pos - inputLength + len);
+  };
+  return {
+    result,
+    data, // what the worker sent: the analysis worker gets a copy (analysis.js)
+    max: data.page.max,
+    base, // the record number of this chunk's first shown record
+    start: 0, // how many of its first records the cap has dropped
+    count,
+    position: positions ? (n) => positions[n - base] : (n) => n - base,
+    batches: data.batches,
+    controlTypes: [...data.controlTypes, 'UNKNOWN'],
+    headerKeys: data.headerKeys,
+    records: {
+      part,
+      batch: cols.batchIndex,
+      offset: cols.offsets,
+      timestamp: timestamps ?? cols.timestamps,
+      headerBytes,
+      controlType,
+    },
+    key: (i) => bytesAt(cols.keys, i),
+    value: (i) => bytesAt(cols.values, i),
+    keyLength: (i) => cols.keys[2 * i + 1],
+    valueLength: (i) => cols.values[2 * i + 1],
+    /** Record `i`'s headers: [{ key, value }] in wire order. */
+    headers: (i) => {
+      const start = i === 0 ? 0 : cols.headersEnd[i - 1];
+      const out = [];
+      for (let h = start; h < cols.headersEnd[i]; h++) out.push({ key: data.headerKeys[cols.headerKeyIds[h]], value: bytesAt(cols.headerValues, h) });
+      return out;
+    },
+    headerCount: (i) => cols.headersEnd[i] - (i === 0 ? 0 : cols.headersEnd[i - 1]),
+    /** Record `i`'s key or value as the worker decoded it for the table: { text, format, schema, failure } or null. */
+    decoded: (side, i) => {
+      const d = data.page.decoded?.[side];
+      if (!d || (d.text[i] == null && !d.failures.has(i))) return null;
+      return { text: d.text[i], format: d.format[i], schema: d.schema[i], failure: d.failures.get(i) ?? null };
+    },
+  };
+}
+
+
+/** The records of a list of chunks, by record number. */
+class RecordReader {
+  constructor(chunks, partitions) {
+    this.chunks = chunks;
+    this.partitions = partitions;
+    this.hit = 0; // the chunk found last: reads mostly go in order
+  }
+
+  /** The chunk holding record number `n` (read its columns at `chunk.position(n)`). */
+  chunkOf(n) {
+    const chunks = this.chunks;
+    const last = chunks[this.hit];
+    if (last && n >= last.base && n < last.base + last.count) return last;
+    this.hit = chunkIndex(chunks, n);
+    return chunks[this.hit];
+  }
+
+  /** A reader of the records kept now, unchanged by later appends and drops (for an export). */
+  snapshot() {
+    return new RecordReader(this.chunks.slice(), this.partitions);
+  }
+}
+
+export class RecordStore extends RecordReader {
+  /** `partitionIndex`: partition number -> index in `partitions` (live); `cap`: records kept at most. */
+  constructor({ partitions = [], partitionIndex = null, cap = Infinity } = {}) {
+    super([], partitions);
+    this.partitionIndex = partitionIndex;
+    this.cap = cap;
+    this.first = 0; // the oldest kept record's number; records before it were dropped
+    this.end = 0; // the next record's number
+    // the batches of the kept chunks: how many, by codec and by magic (kept up to date, so that a
+    // summary of a live tail never walks them all)
+    this.batchCount = 0;
+    this.codecCounts = new Map();
+    this.magicCounts = new Map();
+    // the widest of what the table shows (chunkMaxima), over every record taken in
+    this.max = {};
+  }
+
+  get count() {
+    return this.end - this.first;
+  }
+
+  /** Adds the records of one transferred result (the cap applies at the next dropBeyondCap). */
+  append(data) {
+    const chunk = chunkFrom(data, this.end);
+    this.end += chunk.count;
+    if (chunk.count) this.push(chunk);
+    if (this.partitionIndex) this.#updatePartitions(chunk.result, data.page.shownBy);
+  }
+
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.#count(chunk, 1);
+    widen(this.max, chunk.max);
+  }
+
+  #count(chunk, sign) {
+    this.batchCount += sign * chunk.batches.length;
+    for (const b of chunk.batches) {
+      tally(this.codecCounts, b.compression, sign);
+      tally(this.magicCounts, b.magic, sign);
+    }
+  }
+
+  #updatePartitions(result, shownBy) {
+    for (const t of result.topics) {
+      for (const set of t.partitions) {
+        const p = this.partitions[this.partitionIndex.get(set.partition)];
+        if (!p) continue;
+        Object.assign(p, {
+          errorCode: set.errorCode, highWatermark: set.highWatermark, lastStableOffset: set.lastStableOffset,
+          logStartOffset: set.logStartOffset, partial: set.partial, abortedTransactions: set.abortedTransactions,
+          preferredReadReplica: set.preferredReadReplica,
+        });
+        if (set.nextOffset != null) p.nextOffset = set.nextOffset;
+        p.recordCount += shownBy?.[set.partition] ?? set.recordCount;
+        p.batchCount += set.batches.length;
+      }
+    }
+  }
+
+  /** Drops the oldest records beyond the cap; returns how many. */
+  dropBeyondCap() {
+    let excess = this.count - this.cap;
+    const before = this.first;
+    while (excess > 0) {
+      const oldest = this.chunks[0];
+      const left = oldest.count - oldest.start;
+      if (left <= excess) {
+        this.#count(this.chunks.shift(), -1);
+        this.hit = 0;
+        this.first += left;
+        excess -= left;
+      } else {
+        oldest.start += excess;
+        this.first += excess;
+        excess = 0;
+      }
+    }
+    return this.first - before;
+  }
+}
+
+function tally(counts, key, n) {
+  const left = (counts.get(key) ?? 0) + n;
+  if (left) counts.set(key, left);
+  else counts.delete(key);
+}
+
+/** A decoded file: one chunk, its partitions in response order. */
+export function fileStore(data) {
+  const store = new RecordStore();
+  const chunk = chunkFrom(data, 0);
+  store.push(chunk);
+  store.end = chunk.count;
+  const { result } = chunk;
+  const sets = data.kind === 'response'
+    ? result.topics.flatMap((t) => t.partitions.map((set) => ({ topic: t.topic, topicId: t.topicId, set })))
+    : [{ topic: null, topicId: null, set: result }];
+  store.partitions = sets.map(({ topic, topicId, set }) => {
+    const { records, batches, ...meta } = Object.getOwnPropertyDescriptors(set);
+    const fields = Object.fromEntries(Object.entries(meta).filter(([, d]) => 'value' in d).map(([k, d]) => [k, d.value]));
+    return { ...fields, topic, topicId, recordCount: set.recordCount, batchCount: set.batches.length };
+  });
+  store.kind = data.kind === 'response' ? 'frame' : 'recordset';
+  store.response = data.kind === 'response' ? result : null;
+  store.stats = data.stats;
+  return store;
+}
+
+/** A live tail of `topic`'s `partitions` (numbers), keeping at most `cap` records. */
+export function liveStore(topic, partitions, cap) {
+  return new RecordStore({
+    cap,
+    partitionIndex: new Map(partitions.map((p, i) => [p, i])),
+    partitions: partitions.map((partition) => ({
+      topic, topicId: null, partition, errorCode: null, highWatermark: null, lastStableOffset: null, logStartOffset: null,
+      recordCount: 0, batchCount: 0, nextOffset: null, partial: false, abortedTransactions: null, preferredReadReplica: null,
+    })),
+  });
+}
+
+/** The record numbers that pass the filter, ascending; grows at the end and loses its oldest entries. */
+export class ViewIndex {
+  constructor() {
+    this.items = new Float64Array(1024);
+    this.start = 0;
+    this.end = 0;
+  }
+
+  get length() {
+    return this.end - this.start;
+  }
+
+  /** The record number at view position `k`. */
+  at(k) {
+    return this.items[this.start + k];
+  }
+
+  push(n) {
+    if (this.end === this.items.length) this.#makeRoom();
+    this.items[this.end++] = n;
+  }
+
+  /** Forgets the records numbered below `n` (dropped); returns how many view positions went. */
+  dropBelow(n) {
+    const k = this.#lowerBound(n);
+    const removed = k - this.start;
+    this.start = k;
+    return removed;
+  }
+
+  /** The view position of the first record numbered `n` or more (the length when none is). */
+  positionOf(n) {
+    return this.#lowerBound(n) - this.start;
+  }
+
+  /** The view position of record number `n`, or -1. */
+  indexOf(n) {
+    const k = this.#lowerBound(n);
+    return k < this.end && this.items[k] === n ? k - this.start : -1;
+  }
+
+  #lowerBound(n) {
+    let lo = this.start;
+    let hi = this.end;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.items[mid] < n) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #makeRoom() {
+    const live = this.items.subarray(this.start, this.end);
+    // mostly dropped entries in front: move down; else grow
+    const items = this.start >= live.length ? this.items : new Float64Array(this.items.length * 2);
+    items.set(live);
+    this.items = items;
+    this.start = 0;
+    this.end = live.length;
+  }
+}

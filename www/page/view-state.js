@@ -1,0 +1,61 @@
+// The page's view state and its announcements. `state` is what the panels share (the records shown,
+// the filter's view, the rows in the table's order, the selection, the sort); the panel that owns a
+// change announces it here, and the panels that follow it listen. Panels never import one another
+// to say that something changed, so each can be read (and loaded) on its own.
+//
+// What is announced (`listen(what, (detail) => ...)`):
+//   'store'      a store is shown (a decoded file, a tail's), or none (records.js)
+//   'view'       a new filter's view replaced the shown one; detail: { selectFirst, expr } (filter.js)
+//   'view-grew'  records joined the shown view (filter.js)
+//   'expr-settled' the Where / JS filter has gone through every record once (filter.js)
+//   'filter'     the filter bar changed (filter.js)
+//   'expr-error' the Where / JS filter has a problem, or (null) no more (filter.js)
+//   'selection'  another record was selected, or none (records.js)
+//   'sort'       the sort changed (records.js)
+//   'drawn'      the table was drawn; detail: the snapshot its counts were taken from (records.js)
+//   'match-limit' the view holds the N matching records a tail was to stop after (filter.js)
+//   'query'      an SQL query ran (sql.js)
+//   'file-opened' a file is read to be shown: the last source's filters go (file.js)
+//   'file-decoded' a file decoded; detail: its store, which the table shows (file.js)
+//   'file-failed' a file did not decode: the table empties (file.js)
+//   'panel'      a panel took the main column; detail: its name (layout.js)
+
+import { ViewIndex } from './store.js';
+
+export const state = {
+  source: null, // { name, size, kind } of an open file, or { name: topic, live: true }
+  store: null, // the records shown (store.js): a decoded file, or a live tail's
+  labels: [], // per partition: topic/partition
+  cellLabels: [], // per partition, as the table's rows show it (a tail's: the partition number)
+  view: new ViewIndex(), // numbers of the records passing the filter, ascending
+  rows: null, // what the table shows: the view, or it sorted (sort.js)
+  sort: null, // { column, direction } or null (the view's own order)
+  pendingView: null, // the view of a new filter, while it is built
+  filter: null, // the filter in force (readFilter)
+  filteredTo: 0, // records numbered below this have been filtered
+  selectFirst: false, // select the first record once the new view is complete
+  removedRows: 0, // view entries dropped with their records since the table was drawn
+  selected: -1, // number of the record shown in the detail pane
+  wantSelected: null, // { partition, offset } to select once it is there (a shared URL)
+  linkSql: null, // the SQL a link carries (shown in the SQL panel, not run), then the query last run
+  matchLimit: Infinity, // a tail that stops after N matching records: the view holds at most N
+  exprProgress: null, // a Where / JS filter: { scanned, candidates, timedOut, notEvaluated, ... } (filter.js)
+  notEvaluatedShown: false, // the table shows the records the JS filter did not evaluate (filter.js)
+  columnsKey: '', // the columns the table was laid out with (records.js)
+  prefs: {}, // detail tabs chosen per field
+  live: null, // live mode (live.js: LiveMode, set up by app.js): its tail's counts, facts and texts
+  protocol: null, // what the decoder knows of Kafka (protocolInfo), from the worker once it is ready
+};
+state.rows = state.view;
+
+const events = new EventTarget();
+
+/** Tells the listeners of `what` that it changed (`detail`: what they need to know of it). */
+export function announce(what, detail = null) {
+  events.dispatchEvent(new CustomEvent(what, { detail }));
+}
+
+/** Calls `listener(detail)` each time `what` is announced, in the order the listeners came. */
+export function listen(what, listener) {
+  events.addEventListener(what, (event) => listener(event.detail));
+}

@@ -1,0 +1,126 @@
+// The export of the view, made in the analysis worker from its copy of the records, in the view's
+// order: NDJSON and JSON in the CLI's --json shape, CSV as the CLI's --format csv, with the package's
+// own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow and Parquet as
+// a scan's files (the package's toArrow of each chunk, the view's rows taken from them by its
+// takeRows, with key_decoded and value_decoded when the page decodes values). Bytes as base64 or as
+// text ({ base64 } where they are not UTF-8); decoded keys and values as the CLI writes them when
+// the page decodes values.
+
+const PKG = new URL('../../../pkg/', import.meta.url);
+const BATCH = 2000; // records decoded and written per step (progress is told between steps)
+
+/**
+ * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), chunkOf(n),
+ * tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() };
+ * `progress(done)`. Resolves with { parts: [text or
+ * bytes], type, count }.
+ */
+export async function buildExport({ format, encoding, numbers }, reader, progress) {
+  if (format === 'arrow' || format === 'parquet') return columnsExport(format, numbers, reader);
+  const out = await import(new URL('decoder/record-json.mjs', PKG).href);
+  const decoder = await reader.valueDecoder();
+  const parts = [];
+  if (format === 'csv') parts.push(`${out.csvHeader(Boolean(decoder))}\n`);
+  if (format === 'json') parts.push('[\n');
+  let count = 0;
+  for (let start = 0; start < numbers.length; start += BATCH) {
+    const views = [];
+    for (const n of numbers.subarray(start, start + BATCH)) {
+      const v = reader.viewOf(n);
+      if (v) views.push(v);
+    }
+    if (decoder) await decoder.prepare(views.filter((v) => !v.isControl));
+    let text = '';
+    for (const v of views) {
+      const r = recordOf(v, decoder);
+      const p = reader.partitions[v.part] ?? {};
+      // as the CLI names them: a record set by its file, with partition '-'
+      const topic = p.topic ?? reader.source;
+      const partition = p.partition ?? '-';
+      if (format === 'csv') {
+        text += `${out.csvRow(topic, partition, r, encoding, Boolean(decoder))}\n`;
+      } else {
+        const json = out.recordJson(topic, partition, r, encoding);
+        const line = JSON.stringify(decoder ? out.withDecoded(json, r) : json);
+        text += format === 'json' ? `${count ? ',\n' : ''}${line}` : `${line}\n`;
+      }
+      count++;
+    }
+    parts.push(text);
+    progress(Math.min(numbers.length, start + BATCH));
+  }
+  if (format === 'json') parts.push(count ? '\n]\n' : ']\n');
+  const type = { csv: 'text/csv', json: 'application/json', ndjson: 'application/x-ndjson' }[format];
+  return { parts, type, count };
+}
+
+/** A record as record-json.mjs reads one, from the worker's view of it. */
+function recordOf(v, decoder) {
+  const { data, i } = v;
+  const cols = data.columns;
+  const batch = data.batches[cols.batchIndex[i]];
+  const r = {
+    offset: cols.offsets[i],
+    timestamp: cols.timestamps[i],
+    key: v.key,
+    value: v.value,
+    headers: v.headers,
+    batch,
+    leaderEpoch: batch.partitionLeaderEpoch,
+    isControl: v.isControl,
+    controlType: v.controlType,
+  };
+  if (decoder && !v.isControl) {
+    r.decodedKey = decoder.decodeSide(v, 'key');
+    r.decodedValue = decoder.decodeSide(v, 'value');
+  }
+  return r;
+}
+
+/**
+ * The view as Arrow IPC (the stream format, the package's record schema), or as a Parquet file of
+ * the same columns (the package's toParquet: parquet-wasm, loaded on first use).
+ */
+async function columnsExport(format, numbers, reader) {
+  await reader.loadApi();
+  const arrow = await import(new URL('arrow.mjs', PKG).href);
+  const { withDecoded } = await import(new URL('columns/arrow.mjs', PKG).href);
+  const tables = [];
+  const index = new Map();
+  const table = new Int32Array(numbers.length);
+  const row = new Int32Array(numbers.length);
+  let count = 0;
+  for (const n of numbers) {
+    const c = reader.chunkOf(n);
+    if (!c) continue;
+    if (!index.has(c)) {
+      index.set(c, tables.length);
+      tables.push(reader.tableOf(c, arrow));
+    }
+    table[count] = index.get(c);
+    // the row of the chunk's table: the chunk's own numbering (the scan test holds the rows to the
+    // NDJSON export's records; a record's column position, positionOf, ran past the table's end)
+    row[count++] = n - c.base;
+  }
+  const decoder = await reader.valueDecoder();
+  let taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([], { decoded: Boolean(decoder) });
+  // decoded keys and values as the CLI's --format arrow writes them, when the page decodes values
+  if (decoder && count) taken = withDecoded(taken, await decodedSides(numbers, reader, decoder));
+  if (format === 'parquet') return { parts: [await arrow.toParquet(taken)], type: 'application/vnd.apache.parquet', count };
+  return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
+}
+
+/** The decoded key and value of the records numbered `numbers`, in order ({ decodedKey, decodedValue }; control records have none). */
+async function decodedSides(numbers, reader, decoder) {
+  const out = [];
+  for (let start = 0; start < numbers.length; start += BATCH) {
+    const views = [];
+    for (const n of numbers.subarray(start, start + BATCH)) {
+      const v = reader.viewOf(n);
+      if (v) views.push(v);
+    }
+    await decoder.prepare(views.filter((v) => !v.isControl));
+    for (const v of views) out.push(v.isControl ? null : { decodedKey: decoder.decodeSide(v, 'key'), decodedValue: decoder.decodeSide(v, 'value') });
+  }
+  return out;
+}

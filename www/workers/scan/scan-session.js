@@ -1,0 +1,32 @@
+// A scan worker of the page (a module Web Worker started by the decode worker's scan, worker-scan.js):
+// the package's scan loop (runScanWorker) with the page's output: each chunk's matches as the
+// decoded response in transferable form, the matches picked by chunks.js's prepareChunk, so that the
+// page takes them into its table as it takes a live tail's records. Its own wasm instance and relay
+// connection.
+import { runScanWorker } from '../../../pkg/scan/worker-web.mjs';
+import { toTransferable } from '../../../pkg/web.mjs';
+import { prepareChunk } from '../../shared/chunks.js';
+
+runScanWorker((session, spec) => {
+  // the page numbers the scan's partitions in the order it was given them
+  const partIndex = new Map(spec.workerData.partitions.map((p, i) => [p, i]));
+  let response = null; // the last decoded response: a range's chunk is all of one
+  return {
+    ...session,
+    onResponse: (r) => {
+      response = r;
+    },
+    output: {
+      kind: 'stream',
+      encode(topic, partition, matches, chunk) {
+        // the matches' places among the chunk's records (in the same order)
+        const all = chunk.records;
+        const picked = new Int32Array(matches.length);
+        for (let i = 0, k = 0; k < matches.length; i++) if (all[i] === matches[k]) picked[k++] = i;
+        const { data, transfer } = toTransferable(response);
+        transfer.push(...prepareChunk(response, data, (_, p) => partIndex.get(p), null, new Map([[partition, picked]])));
+        return { payload: { data }, transfer };
+      },
+    },
+  };
+});
