@@ -236,8 +236,7 @@ if (panelImports.length) {
 }
 
 // The page reaches the package only by what package.json exports (its dev server, a Node program
-// in scripts/, is no part of it). Reported until the page is on the exports alone; fails
-// with KFD_STRICT_EXPORTS=1.
+// in scripts/, is no part of it).
 const exported = new Set();
 (function collect(entry) {
   if (typeof entry === 'string') exported.add(path.join(pkgDir, entry));
@@ -248,9 +247,8 @@ for (const [file, deps] of jsGraph) {
   if (!file.startsWith(wwwDir + path.sep)) continue;
   for (const d of deps) if (d.startsWith(pkgDir + path.sep) && !exported.has(d)) private_.push(`${rel(file)} imports ${rel(d)}`);
 }
-const strict = process.env.KFD_STRICT_EXPORTS === '1';
 if (private_.length) {
-  console[strict ? 'error' : 'log'](`${strict ? '' : 'pending: '}the page imports files the package does not export:\n  ${private_.join('\n  ')}`);
-  if (strict) process.exit(1);
+  console.error(`the page imports files the package does not export:\n  ${private_.join('\n  ')}`);
+  process.exit(1);
 }
-console.log(`pkg-template/ and www/: ${jsGraph.size} JS modules, no import cycle${private_.length ? '' : ", the page on the package's exports only"}`);
+console.log(`pkg-template/ and www/: ${jsGraph.size} JS modules, no import cycle, the page on the package's exports only`);

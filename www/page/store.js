@@ -21,15 +21,8 @@ export async function loadPackage() {
 /** One chunk as the page reads it: columns indexed by position (`position(n)` for record number n). */
 function chunkFrom(data, base) {
   const result = api.fromTransferable(data);
-  const cols = data.columns;
-  const { count, positions, part, headerBytes, controlType, timestamps } = data.page;
-  const inputLength = data.inputLength;
-  const bytesAt = (pairs, i) => {
-    const len = pairs[2 * i + 1];
-    if (len < 0) return null;
-    const pos = pairs[2 * i];
-    return pos < inputLength ? data.input.subarray(pos, pos + len) : data.arena.subarray(pos - inputLength, pos - inputLength + len);
-  };
+  const cols = api.recordColumns(result);
+  const { count, positions, part, headerBytes, controlType, controlNames, timestamps, batchRecords } = data.page;
   return {
     result,
     data, // what the worker sent: the analysis worker gets a copy (analysis.js)
@@ -38,9 +31,9 @@ function chunkFrom(data, base) {
     start: 0, // how many of its first records the cap has dropped
     count,
     position: positions ? (n) => positions[n - base] : (n) => n - base,
-    batches: data.batches,
-    controlTypes: [...data.controlTypes, 'UNKNOWN'],
-    headerKeys: data.headerKeys,
+    batches: cols.batches,
+    batchRecords, // per batch: how many of its records are shown
+    controlTypes: controlNames,
     records: {
       part,
       batch: cols.batchIndex,
@@ -49,18 +42,13 @@ function chunkFrom(data, base) {
       headerBytes,
       controlType,
     },
-    key: (i) => bytesAt(cols.keys, i),
-    value: (i) => bytesAt(cols.values, i),
-    keyLength: (i) => cols.keys[2 * i + 1],
-    valueLength: (i) => cols.values[2 * i + 1],
+    key: (i) => cols.key(i),
+    value: (i) => cols.value(i),
+    keyLength: (i) => cols.keyLength(i),
+    valueLength: (i) => cols.valueLength(i),
     /** Record `i`'s headers: [{ key, value }] in wire order. */
-    headers: (i) => {
-      const start = i === 0 ? 0 : cols.headersEnd[i - 1];
-      const out = [];
-      for (let h = start; h < cols.headersEnd[i]; h++) out.push({ key: data.headerKeys[cols.headerKeyIds[h]], value: bytesAt(cols.headerValues, h) });
-      return out;
-    },
-    headerCount: (i) => cols.headersEnd[i] - (i === 0 ? 0 : cols.headersEnd[i - 1]),
+    headers: (i) => cols.headers(i),
+    headerCount: (i) => cols.headerCount(i),
     /** Record `i`'s key or value as the worker decoded it for the table: { text, format, schema, failure } or null. */
     decoded: (side, i) => {
       const d = data.page.decoded?.[side];
@@ -189,7 +177,7 @@ export function fileStore(data) {
   store.push(chunk);
   store.end = chunk.count;
   const { result } = chunk;
-  const sets = data.kind === 'response'
+  const sets = result.topics
     ? result.topics.flatMap((t) => t.partitions.map((set) => ({ topic: t.topic, topicId: t.topicId, set })))
     : [{ topic: null, topicId: null, set: result }];
   store.partitions = sets.map(({ topic, topicId, set }) => {
@@ -197,8 +185,8 @@ export function fileStore(data) {
     const fields = Object.fromEntries(Object.entries(meta).filter(([, d]) => 'value' in d).map(([k, d]) => [k, d.value]));
     return { ...fields, topic, topicId, recordCount: set.recordCount, batchCount: set.batches.length };
   });
-  store.kind = data.kind === 'response' ? 'frame' : 'recordset';
-  store.response = data.kind === 'response' ? result : null;
+  store.kind = result.topics ? 'frame' : 'recordset';
+  store.response = result.topics ? result : null;
   store.stats = data.stats;
   return store;
 }

@@ -46,7 +46,7 @@ export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload
     bytesSection(root, 'Key', 'key', key, prefs, () => onDownload(key, `offset-${offset}.key`), side('key')),
     bytesSection(root, 'Value', 'value', value, prefs, () => onDownload(value, `offset-${offset}.value`), side('value')),
     headersSection(data, i),
-    batchSection(batch),
+    batchSection(batch, data.batchRecords[r.batch[i]]),
   );
 }
 
@@ -184,15 +184,16 @@ function headerValue(bytes) {
   return h('span', { class: 'hex', title: `base64 ${toBase64(bytes)}` }, h('span', { class: 'tag' }, 'hex'), ' ', toHex(bytes, ' '));
 }
 
-function batchSection(b) {
+/** A record's batch: `shown`, how many of its records the page holds. */
+function batchSection(b, shown) {
   const yesNo = (v) => (v == null ? '—' : v ? 'yes' : 'no');
   const crc = b.crcValid == null ? 'not checked' : b.crcValid ? 'valid' : 'INVALID';
   return h('section', { id: 'detail-batch' },
     h('h3', {}, 'Batch'),
     facts([
       ['Offsets', `${show(b.baseOffset)} – ${show(b.lastOffset)}`],
-      ['Records here', b.recordCount != null && b.recordCount !== b.records
-        ? `${formatCount(b.records)} (the batch header says ${formatCount(b.recordCount)})` : formatCount(b.records)],
+      ['Records here', b.recordCount != null && b.recordCount !== shown
+        ? `${formatCount(shown)} (the batch header says ${formatCount(b.recordCount)})` : formatCount(shown)],
       b.sizeInBytes != null && ['Size', `${formatSize(b.sizeInBytes)} on the wire${b.uncompressedSize != null && b.compression !== 'none' ? `, ${formatSize(b.uncompressedSize)} decompressed` : ''}`],
       b.position != null && ['Position', `byte ${b.position} of the input`],
       ['Magic', show(b.magic)],

@@ -22,13 +22,9 @@ const loadArrow = async () => {
   }
   return arrowEntry;
 };
-// the Arrow library the package bundles (flechette), for the table of decoded fields and for
-// reading DuckDB's answers (sql-engine.js)
-let flechette = null;
-export const loadFlechette = async () => {
-  flechette ??= await import(new URL('../../../pkg/vendor/flechette.mjs', import.meta.url).href);
-  return flechette.default ?? flechette;
-};
+// the Arrow library the package's tables are made with (flechette, its arrowLibrary), for the table
+// of decoded fields and for reading DuckDB's answers (sql-engine.js)
+export const loadFlechette = async () => (await import(new URL('../../../pkg/arrow.mjs', import.meta.url).href)).arrowLibrary();
 
 /**
  * The records of `store` for DuckDB: { records (IPC stream bytes of the envelope columns), fields

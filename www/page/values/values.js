@@ -86,7 +86,7 @@ export async function openSchema(file) {
   if (/\.proto$/i.test(file.name) || /^\s*(syntax|package|message|import)\b/m.test(text)) {
     let types;
     try {
-      types = await protoTypes(text);
+      types = await (await loadPackage()).protobufMessageTypes(text);
     } catch (e) {
       return schemaError(`${file.name} does not parse as .proto: ${e.message}`);
     }
@@ -120,21 +120,6 @@ function showSchema() {
   const types = schema?.protobuf?.types ?? [];
   $('val-type').hidden = !types.length;
   $('val-type').replaceChildren(...types.map((t) => h('option', { value: t, selected: t === schema.protobuf.type }, t)));
-}
-
-/** Every message type of a .proto, nested ones included, by full name. */
-async function protoTypes(source) {
-  const { protobuf } = (await import(new URL('../../../pkg/vendor/protobufjs.mjs', import.meta.url).href)).default;
-  const { root } = protobuf.parse(source, new protobuf.Root(), { keepCase: true });
-  const out = [];
-  const walk = (ns) => {
-    for (const n of ns.nestedArray) {
-      if (n instanceof protobuf.Type) out.push(n.fullName.replace(/^\./, ''));
-      if (n.nestedArray) walk(n);
-    }
-  };
-  walk(root);
-  return out;
 }
 
 // ---- the detail pane ------------------------------------------------------------------------------

@@ -70,6 +70,7 @@ self.onmessage = ({ data: msg }) => {
 };
 
 async function answer(msg) {
+  await loadApi(); // the chunks are read through the package's recordColumns
   if (msg.type === 'eval') self.postMessage({ id: msg.id, ...(await evaluate(msg.expr, msg.numbers)) });
   else if (msg.type === 'stats') self.postMessage({ id: msg.id, stats: await statistics(msg.numbers) });
   else if (msg.type === 'export') {
@@ -79,9 +80,19 @@ async function answer(msg) {
   }
 }
 
+/** A chunk's records (the package's fromTransferable and recordColumns), made once. */
+function columnsOfChunk(c) {
+  if (!c.cols) {
+    c.result = api.fromTransferable(c.data);
+    c.cols = api.recordColumns(c.result);
+  }
+  return c.cols;
+}
+
 /** A chunk's records as an Arrow table (the package's toArrow), made once. */
 function tableOf(c, arrow) {
-  c.table ??= arrow.toArrow(api.fromTransferable(c.data));
+  columnsOfChunk(c);
+  c.table ??= arrow.toArrow(c.result);
   return c.table;
 }
 
@@ -98,29 +109,20 @@ function positionOf(chunk, n) {
   return positions ? positions[n - chunk.base] : n - chunk.base;
 }
 
-function bytesAt(data, pairs, i) {
-  const len = pairs[2 * i + 1];
-  if (len < 0) return null;
-  const pos = pairs[2 * i];
-  return pos < data.inputLength ? data.input.subarray(pos, pos + len) : data.arena.subarray(pos - data.inputLength, pos - data.inputLength + len);
-}
-
 /**
- * Record number n's bytes and place: { n, i (its column position), chunk, data, part (its partition's
- * index), key, value, headers (byte values), isControl, controlType }.
+ * Record number n's bytes and place: { n, i (its column position), chunk, cols (its recordColumns),
+ * data, part (its partition's index), key, value, headers (byte values), isControl, controlType }.
  */
 function viewOf(n) {
   const chunk = chunkOf(n);
   if (!chunk) return null;
   const { data } = chunk;
   const i = positionOf(chunk, n);
-  const cols = data.columns;
-  const headers = [];
-  for (let h = i === 0 ? 0 : cols.headersEnd[i - 1]; h < cols.headersEnd[i]; h++) headers.push({ key: data.headerKeys[cols.headerKeyIds[h]], value: bytesAt(data, cols.headerValues, h) });
+  const cols = columnsOfChunk(chunk);
   const control = data.page.controlType[i];
   return {
-    n, i, chunk, data, part: data.page.part[i], key: bytesAt(data, cols.keys, i), value: bytesAt(data, cols.values, i), headers,
-    isControl: control > 0, controlType: control ? [...data.controlTypes, 'UNKNOWN'][control - 1] : null,
+    n, i, chunk, cols, data, part: data.page.part[i], key: cols.key(i), value: cols.value(i), headers: cols.headers(i),
+    isControl: control > 0, controlType: control ? data.page.controlNames[control - 1] : null,
   };
 }
 
@@ -173,8 +175,7 @@ async function recordsOf(numbers) {
   const values = await valueDecoder();
   if (values) await values.prepare(views);
   return views.map((v) => {
-    const { data } = v.chunk;
-    const cols = data.columns;
+    const { data, cols } = v;
     const p = partitions[data.page.part[v.i]] ?? {};
     const offset = cols.offsets[v.i];
     const side = (name) => {

@@ -1,6 +1,6 @@
 // The export of the view, made in the analysis worker from its copy of the records, in the view's
 // order: NDJSON and JSON in the CLI's --json shape, CSV as the CLI's --format csv, with the package's
-// own functions for both (decoder/record-json.mjs); Arrow as the CLI's --format arrow and Parquet as
+// own functions for both (recordJson, jsonWithDecoded, csvHeader, csvRow); Arrow as the CLI's --format arrow and Parquet as
 // a scan's files (the package's toArrow of each chunk, the view's rows taken from them by its
 // takeRows, with key_decoded and value_decoded when the page decodes values). Bytes as base64 or as
 // text ({ base64 } where they are not UTF-8); decoded keys and values as the CLI writes them when
@@ -17,7 +17,7 @@ const BATCH = 2000; // records decoded and written per step (progress is told be
  */
 export async function buildExport({ format, encoding, numbers }, reader, progress) {
   if (format === 'arrow' || format === 'parquet') return columnsExport(format, numbers, reader);
-  const out = await import(new URL('decoder/record-json.mjs', PKG).href);
+  const out = await reader.loadApi();
   const decoder = await reader.valueDecoder();
   const parts = [];
   if (format === 'csv') parts.push(`${out.csvHeader(Boolean(decoder))}\n`);
@@ -41,7 +41,7 @@ export async function buildExport({ format, encoding, numbers }, reader, progres
         text += `${out.csvRow(topic, partition, r, encoding, Boolean(decoder))}\n`;
       } else {
         const json = out.recordJson(topic, partition, r, encoding);
-        const line = JSON.stringify(decoder ? out.withDecoded(json, r) : json);
+        const line = JSON.stringify(decoder ? out.jsonWithDecoded(json, r) : json);
         text += format === 'json' ? `${count ? ',\n' : ''}${line}` : `${line}\n`;
       }
       count++;
@@ -54,11 +54,10 @@ export async function buildExport({ format, encoding, numbers }, reader, progres
   return { parts, type, count };
 }
 
-/** A record as record-json.mjs reads one, from the worker's view of it. */
+/** A record as recordJson reads one, from the worker's view of it. */
 function recordOf(v, decoder) {
-  const { data, i } = v;
-  const cols = data.columns;
-  const batch = data.batches[cols.batchIndex[i]];
+  const { cols, i } = v;
+  const batch = cols.batches[cols.batchIndex[i]];
   const r = {
     offset: cols.offsets[i],
     timestamp: cols.timestamps[i],
@@ -84,7 +83,6 @@ function recordOf(v, decoder) {
 async function columnsExport(format, numbers, reader) {
   await reader.loadApi();
   const arrow = await import(new URL('arrow.mjs', PKG).href);
-  const { withDecoded } = await import(new URL('columns/arrow.mjs', PKG).href);
   const tables = [];
   const index = new Map();
   const table = new Int32Array(numbers.length);
@@ -105,7 +103,7 @@ async function columnsExport(format, numbers, reader) {
   const decoder = await reader.valueDecoder();
   let taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([], { decoded: Boolean(decoder) });
   // decoded keys and values as the CLI's --format arrow writes them, when the page decodes values
-  if (decoder && count) taken = withDecoded(taken, await decodedSides(numbers, reader, decoder));
+  if (decoder && count) taken = arrow.withDecoded(taken, await decodedSides(numbers, reader, decoder));
   if (format === 'parquet') return { parts: [await arrow.toParquet(taken)], type: 'application/vnd.apache.parquet', count };
   return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
 }

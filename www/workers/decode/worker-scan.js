@@ -14,14 +14,6 @@
 
 const AGGREGATES = ['count', 'per-minute', 'distinct-keys', 'top-keys', 'sizes'];
 
-/** Every ArrayBuffer a chunk's data holds: what moves with it to the page. */
-function buffersOf(data) {
-  const out = new Set([data.input.buffer, data.arena.buffer]);
-  for (const a of Object.values(data.columns)) out.add(a.buffer);
-  for (const a of Object.values(data.page)) if (ArrayBuffer.isView(a)) out.add(a.buffer);
-  return [...out];
-}
-
 export class PageScan {
   constructor(api, msg, post) {
     this.api = api;
@@ -53,8 +45,8 @@ export class PageScan {
         startWorker: () => new Worker(new URL('../scan/scan-session.js', import.meta.url), { type: 'module' }),
         onProgress: (coverage) => this.post({ type: 'scan-progress', id: this.id, coverage }),
       });
-      for await (const { data } of scan) {
-        this.post({ type: 'scan-records', id: this.id, chunks: [data], dropped: 0, droppedBy: {} }, buffersOf(data));
+      for await (const { data, buffers } of scan) {
+        this.post({ type: 'scan-records', id: this.id, chunks: [data], dropped: 0, droppedBy: {} }, buffers);
         await new Promise((resolve) => { this.acked = resolve; });
       }
       const { coverage, aggregates } = await scan.done;

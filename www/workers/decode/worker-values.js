@@ -33,15 +33,15 @@ export function valueDecoderFor(api, settings) {
 }
 
 /**
- * Decodes the keys and values of a chunk (`data`: toTransferable's form with prepareChunk's page
- * columns) and adds to data.page.decoded, per side, `text` (per column position: the preview, or
+ * Decodes the keys and values of a chunk (`cols`: its records, chunks.js's columnsOf; `data`:
+ * toTransferable's form with prepareChunk's page columns) and adds to data.page.decoded, per side, `text` (per column position: the preview, or
  * null), `format` (the format that won) and `failures` (position -> why a registry or a schema
  * failed). Never rejects: what does not decode stays bytes.
  */
-export async function attachPreviews(decoder, data) {
-  const records = recordViews(data);
+export async function attachPreviews(decoder, cols, data) {
+  const records = recordViews(cols, data.page);
   await decoder.prepare(records);
-  const n = data.columns.offsets.length;
+  const n = cols.length;
   const sides = {};
   for (const side of ['key', 'value']) sides[side] = { text: new Array(n).fill(null), format: new Array(n).fill(null), schema: new Array(n).fill(null), failures: new Map() };
   const max = data.page.max;

@@ -35,7 +35,7 @@
 // 'scan-progress', 'scan-ended' out (worker-scan.js). The cluster's reads beside a tail (groups,
 // configs, brokers, offsets of chosen topics) are 'cluster-*' messages: worker-cluster.js.
 
-import { prepareChunk } from '../../shared/chunks.js';
+import { columnsOf, prepareChunk } from '../../shared/chunks.js';
 import { clusterRequest } from './worker-cluster.js';
 import { packTopics } from '../../shared/topic-listing.js';
 import { attachPreviews, valueDecoderFor } from './worker-values.js';
@@ -70,11 +70,11 @@ self.onmessage = async ({ data: msg }) => {
         break;
       case 'decode': {
         if (msg.buffer) input = new Uint8Array(msg.buffer, 0, msg.length);
-        const { data, transfer } = decodeInput(api, msg);
+        const { data, transfer, cols } = decodeInput(api, msg);
         const values = valueDecoderFor(api, msg.values);
         if (values) {
           self.postMessage({ type: 'state', id: msg.id, phase: 'values' });
-          await attachPreviews(values, data);
+          await attachPreviews(values, cols, data);
         }
         self.postMessage({ type: 'result', id: msg.id, data }, transfer);
         break;
@@ -156,8 +156,9 @@ function decodeExact(decode) {
 /** The result in transferable form, with the page's per-record columns; partitions numbered by `partIndex`. */
 function forPage(api, result, partIndex, limits = null) {
   const { data, transfer } = api.toTransferable(result);
-  transfer.push(...prepareChunk(result, data, partIndex, limits));
-  return { data, transfer };
+  const cols = columnsOf(api, data);
+  transfer.push(...prepareChunk(cols, data, partIndex, limits));
+  return { data, transfer, cols };
 }
 
 function decodeInput(api, msg) {
@@ -170,9 +171,9 @@ function decodeInput(api, msg) {
     : api.decodeRecordSet(input, decodeOptions(kind, options, int64))));
   const decodeMs = performance.now() - started;
   let partitions = 0; // in response order
-  const { data, transfer } = forPage(api, result, () => partitions++);
+  const { data, transfer, cols } = forPage(api, result, () => partitions++);
   data.stats = { decodeMs, collectMs: performance.now() - started - decodeMs, int64, inputBytes: input.length };
-  return { data, transfer };
+  return { data, transfer, cols };
 }
 
 /** Which fetch api versions decode the current input without an error. */
@@ -310,7 +311,7 @@ class Tail {
     this.pending.push(entry);
     this.pendingCount += count;
     if (this.values) {
-      attachPreviews(this.values, entry.data).then(() => {
+      attachPreviews(this.values, entry.cols, entry.data).then(() => {
         entry.ready = true;
         this.post();
       });

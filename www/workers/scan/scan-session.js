@@ -4,8 +4,8 @@
 // page takes them into its table as it takes a live tail's records. Its own wasm instance and relay
 // connection.
 import { runScanWorker } from '../../../pkg/scan/worker-web.mjs';
-import { toTransferable } from '../../../pkg/web.mjs';
-import { prepareChunk } from '../../shared/chunks.js';
+import * as api from '../../../pkg/web.mjs';
+import { columnsOf, prepareChunk } from '../../shared/chunks.js';
 
 runScanWorker((session, spec) => {
   // the page numbers the scan's partitions in the order it was given them
@@ -23,9 +23,10 @@ runScanWorker((session, spec) => {
         const all = chunk.records;
         const picked = new Int32Array(matches.length);
         for (let i = 0, k = 0; k < matches.length; i++) if (all[i] === matches[k]) picked[k++] = i;
-        const { data, transfer } = toTransferable(response);
-        transfer.push(...prepareChunk(response, data, (_, p) => partIndex.get(p), null, new Map([[partition, picked]])));
-        return { payload: { data }, transfer };
+        const { data, transfer } = api.toTransferable(response);
+        transfer.push(...prepareChunk(columnsOf(api, data), data, (_, p) => partIndex.get(p), null, new Map([[partition, picked]])));
+        // the buffers go with the message, for the decode worker to move them on to the page
+        return { payload: { data, buffers: transfer }, transfer };
       },
     },
   };
