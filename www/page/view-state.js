@@ -15,7 +15,7 @@
 //   'drawn'      the table was drawn; detail: the snapshot its counts were taken from (records.js)
 //   'match-limit' the view holds the N matching records a tail was to stop after (filter.js)
 //   'query'      an SQL query ran (sql.js)
-//   'file-opened' a file is read to be shown: the last source's filters go (file.js)
+//   'file-opened' a file is read to be shown: a tail stops, the last source's filters go (file.js)
 //   'file-decoded' a file decoded; detail: its store, which the table shows (file.js)
 //   'file-failed' a file did not decode: the table empties (file.js)
 //   'panel'      a panel took the main column; detail: its name (layout.js)
@@ -23,7 +23,7 @@
 import { ViewIndex } from './store.js';
 
 export const state = {
-  source: null, // { name, size, kind } of an open file, or { name: topic, live: true }
+  source: null, // { name, size, kind, decodedWith (its decode options) } of an open file, or { name: topic, live: true }
   store: null, // the records shown (store.js): a decoded file, or a live tail's
   labels: [], // per partition: topic/partition
   cellLabels: [], // per partition, as the table's rows show it (a tail's: the partition number)
