@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 mod arena;
+mod binary_view;
 mod checksum;
 mod compression;
 mod decoder;
@@ -51,7 +52,7 @@ pub use options::{
 };
 pub use output::{
     BatchInfo, ByteRange, Columns, ControlType, CrcStatus, HeaderColumns, KeyTable, RecordColumns,
-    RecordSetSummary, TimestampType,
+    RecordSetSummary, TimestampType, ViewColumns,
 };
 pub use record_set::{RECORD_BATCH_HEADER_SIZE, SetEnd};
 pub use transactions::AbortedTransaction;

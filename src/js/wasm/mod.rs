@@ -101,9 +101,10 @@ impl WasmDecoder {
             } else {
                 OnError::Throw
             },
+            arrow_views: flags & flag::ARROW != 0,
         };
         let bigint = flags & flag::BIGINT != 0;
-        let arrow = flags & flag::ARROW != 0;
+        let arrow = records.arrow_views;
         let Self {
             decoder,
             input,
