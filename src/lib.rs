@@ -24,7 +24,6 @@
 #![deny(missing_docs)]
 
 mod arena;
-mod binary_view;
 mod checksum;
 mod compression;
 mod decoder;
@@ -52,7 +51,7 @@ pub use options::{
 };
 pub use output::{
     BatchInfo, ByteRange, Columns, ControlType, CrcStatus, HeaderColumns, KeyTable, RecordColumns,
-    RecordSetSummary, TimestampType, ViewColumns,
+    RecordSetSummary, TimestampType,
 };
 pub use record_set::{RECORD_BATCH_HEADER_SIZE, SetEnd};
 pub use transactions::AbortedTransaction;

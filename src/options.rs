@@ -59,9 +59,6 @@ pub struct RecordSetOptions {
     pub max_decompressed_bytes_per_call: usize,
     /// Whether an error fails the call or stays with its partition.
     pub on_error: OnError,
-    /// Also write every key, value and header value as Arrow's BinaryView during the record
-    /// parse (`Columns::views`), for the Arrow export (`js::arrow`).
-    pub arrow_views: bool,
 }
 
 impl Default for RecordSetOptions {
@@ -73,7 +70,6 @@ impl Default for RecordSetOptions {
             max_decompressed_bytes: DEFAULT_MAX_DECOMPRESSED_BYTES,
             max_decompressed_bytes_per_call: DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL,
             on_error: OnError::Throw,
-            arrow_views: false,
         }
     }
 }

@@ -230,26 +230,6 @@ pub struct HeaderColumns {
     pub value: Vec<ByteRange>,
 }
 
-/// With `RecordSetOptions::arrow_views`: every key, value and header value also as Arrow's
-/// BinaryView (`binary_view`), written by the record parse; row `i` as in the other columns.
-#[derive(Debug, Default)]
-pub struct ViewColumns {
-    /// The keys' views.
-    pub key: Vec<[u8; 16]>,
-    /// The values' views.
-    pub value: Vec<[u8; 16]>,
-    /// The header values' views, by header.
-    pub header_value: Vec<[u8; 16]>,
-}
-
-impl ViewColumns {
-    fn clear(&mut self) {
-        self.key.clear();
-        self.value.clear();
-        self.header_value.clear();
-    }
-}
-
 /// Distinct header keys of one call, in first-seen order.
 #[derive(Debug, Default)]
 pub struct KeyTable {
@@ -318,8 +298,6 @@ pub struct Columns {
     pub headers: HeaderColumns,
     /// Distinct header keys.
     pub header_keys: KeyTable,
-    /// The keys', values' and header values' Arrow views, when asked for (else empty).
-    pub views: ViewColumns,
     /// One summary per record set, in the order they were decoded (for a response: its
     /// partitions in response order).
     pub record_sets: Vec<RecordSetSummary>,
@@ -333,7 +311,6 @@ impl Columns {
         self.headers.key_id.clear();
         self.headers.value.clear();
         self.header_keys.clear();
-        self.views.clear();
     }
 
     /// Appends one record whose headers are the ones pushed since the previous record.
@@ -357,15 +334,7 @@ impl Columns {
 
     /// Room for `n` more records, or an error if the memory cannot be had (the caller bounds
     /// `n` by the bytes present).
-    pub(crate) fn reserve_records(
-        &mut self,
-        n: usize,
-        views: bool,
-    ) -> Result<(), std::collections::TryReserveError> {
-        if views {
-            self.views.key.try_reserve(n)?;
-            self.views.value.try_reserve(n)?;
-        }
+    pub(crate) fn reserve_records(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
         let r = &mut self.records;
         r.offset.try_reserve(n)?;
         r.timestamp.try_reserve(n)?;
@@ -398,9 +367,6 @@ impl Columns {
         self.records.truncate(mark.records);
         self.headers.key_id.truncate(mark.headers);
         self.headers.value.truncate(mark.headers);
-        self.views.key.truncate(mark.records);
-        self.views.value.truncate(mark.records);
-        self.views.header_value.truncate(mark.headers);
     }
 }
 

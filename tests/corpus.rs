@@ -394,8 +394,7 @@ fn a_reused_arrow_export_writes_what_a_fresh_one_does() {
     names.sort_by_key(|n| std::cmp::Reverse(Capture::load(n).frame.len()));
     for name in names {
         let capture = Capture::load(&name);
-        let mut o = options(&capture, CrcMode::Skip, IsolationLevel::ReadUncommitted, true);
-        o.records.arrow_views = true;
+        let o = options(&capture, CrcMode::Skip, IsolationLevel::ReadUncommitted, true);
         let Ok((_, decoded)) = decoder.decode_fetch_response(&capture.frame, &o) else {
             continue;
         };
@@ -408,65 +407,4 @@ fn a_reused_arrow_export_writes_what_a_fresh_one_does() {
         );
         assert_eq!(reused.layout, fresh.layout, "{name}");
     }
-}
-
-/// Arrow's BinaryView of `bytes` (null: zeros), by the format's definition: the length, then the
-/// bytes inline up to 12, else their first 4, the buffer's index and the offset in it.
-fn binary_view(bytes: Option<&[u8]>, buffer: u32, offset: u32) -> [u8; 16] {
-    let mut v = [0u8; 16];
-    let Some(bytes) = bytes else { return v };
-    v[..4].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
-    if bytes.len() <= 12 {
-        v[4..4 + bytes.len()].copy_from_slice(bytes);
-    } else {
-        v[4..8].copy_from_slice(&bytes[..4]);
-        v[8..12].copy_from_slice(&buffer.to_le_bytes());
-        v[12..].copy_from_slice(&offset.to_le_bytes());
-    }
-    v
-}
-
-/// The views the record parse writes with `arrow_views` (for the Arrow export) are those of the
-/// records' keys, values and header values, wherever they lie (input: buffer 0, decompressed
-/// bytes: buffer 1), in every capture, legacy messages included; without the option, none.
-#[test]
-fn the_record_parse_writes_the_arrow_views_of_keys_values_and_header_values() {
-    let mut decoder = FetchDecoder::new();
-    let (mut records, mut in_arena) = (0, 0);
-    for name in capture_names() {
-        let capture = Capture::load(&name);
-        let mut o = options(&capture, CrcMode::Skip, IsolationLevel::ReadUncommitted, true);
-        o.records.arrow_views = true;
-        let Ok((_, decoded)) = decoder.decode_fetch_response(&capture.frame, &o) else {
-            continue;
-        };
-        let c = decoded.columns;
-        let input_len = decoded.input.len() as u32;
-        let want = |range: kafka_fetch_decoder::ByteRange| {
-            let (buffer, offset) = if range.pos < input_len {
-                (0, range.pos)
-            } else {
-                (1, range.pos - input_len)
-            };
-            binary_view(decoded.bytes(range), buffer, offset)
-        };
-        assert_eq!(c.views.key.len(), c.records.len(), "{name}");
-        assert_eq!(c.views.header_value.len(), c.headers.value.len(), "{name}");
-        for i in 0..c.records.len() {
-            assert_eq!(c.views.key[i], want(c.records.key[i]), "{name}: key {i}");
-            assert_eq!(c.views.value[i], want(c.records.value[i]), "{name}: value {i}");
-            in_arena += usize::from(c.records.value[i].pos >= input_len && c.records.value[i].len > 12);
-        }
-        for (h, &range) in c.headers.value.iter().enumerate() {
-            assert_eq!(c.views.header_value[h], want(range), "{name}: header value {h}");
-        }
-        records += c.records.len();
-        o.records.arrow_views = false;
-        let (_, decoded) = decoder.decode_fetch_response(&capture.frame, &o).unwrap();
-        assert!(decoded.columns.views.key.is_empty() && decoded.columns.views.header_value.is_empty());
-    }
-    assert!(
-        records > 1000 && in_arena > 100,
-        "{records} records, {in_arena} values in the arena"
-    );
 }

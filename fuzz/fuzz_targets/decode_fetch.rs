@@ -36,8 +36,6 @@ fuzz_target!(|data: &[u8]| {
     };
     options.records.include_control_records = true;
     options.records.max_decompressed_bytes = 1 << 20;
-    // the Arrow export below copies the views the record parse writes
-    options.records.arrow_views = true;
     let positions = fetch_positions(frame, options.api_version, options.with_header);
     DECODER.with_borrow_mut(|decoder| {
         if let Ok((response, decoded)) = decoder.decode_fetch_response(frame, &options) {

@@ -6,9 +6,7 @@
 //! Keys, values and header values are Arrow's BinaryView: 16 bytes a value, its length and then
 //! the bytes themselves up to 12, else their first 4, a buffer index and an offset, where buffer 0
 //! is the input (uncompressed batches), 1 the decompressed bytes and 2 the call's header keys:
-//! nothing is copied but those 12 bytes. The record parse writes those views as it reads the
-//! bytes (`binary_view`, with `RecordSetOptions::arrow_views`); this writer copies them into place
-//! with the rest. Codecs, timestamp types and control types are one-byte
+//! nothing is copied but those 12 bytes. Codecs, timestamp types and control types are one-byte
 //! indexes into the contract's name tables (Arrow dictionaries). Validity bitmaps are Arrow's (bit i
 //! of byte i/8, LSB first, 1 = valid).
 //!
@@ -17,7 +15,6 @@
 //! contract hands that list to JS by name.
 
 use super::contract::CONTROL_TYPE_NAMES;
-use crate::binary_view;
 use crate::output::{BatchInfo, ByteRange, Columns, ControlType, TimestampType};
 
 // The validity bitmaps' places in ARROW_ARRAYS, whose null counts the layout gives (the writer's order
@@ -28,7 +25,8 @@ const VALUE_VALID: usize = 7;
 const HEADER_VALUE_VALID: usize = 11;
 const CONTROL_TYPE_VALID: usize = 18;
 
-/// Buffer 2 of a view: the call's header keys (0 and 1 are `binary_view`'s).
+const INPUT: u32 = 0;
+const ARENA: u32 = 1;
 const STRINGS: u32 = 2;
 
 /// The Arrow buffers of the last call, reused across calls.
@@ -44,20 +42,13 @@ pub struct ArrowExport {
 }
 
 impl ArrowExport {
-    /// Writes the arrays of every record of `c` (its records at `input` and `arena`), which
-    /// must have been decoded with `RecordSetOptions::arrow_views`: the keys', values' and header
-    /// values' views were written by the record parse, as their bytes were read.
+    /// Writes the arrays of every record of `c` (its records at `input` and `arena`).
     pub fn write(&mut self, c: &Columns, input: &[u8], arena: &[u8]) {
-        assert!(
-            c.views.key.len() == c.records.len() && c.views.header_value.len() == c.headers.value.len(),
-            "the Arrow export needs columns decoded with arrow_views"
-        );
         self.layout.clear();
         self.keys.clear();
         self.key_views.clear();
         for k in c.header_keys.keys() {
-            self.key_views
-                .push(binary_view::of_slice(k, STRINGS, self.keys.len() as u32));
+            self.key_views.push(view(k, STRINGS, self.keys.len() as u32));
             self.keys.extend_from_slice(k);
         }
         // every record of the call at once (its record sets follow one another in the columns):
@@ -164,34 +155,19 @@ impl ArrowExport {
             valid.push(ts != -1);
         }
         nulls[TIMESTAMP_VALID] = valid.finish();
-        // the views the record parse wrote; the validity from the ranges
-        for (ranges, views, dst, validity, i) in [
-            (
-                &r.key[records.clone()],
-                &c.views.key[records.clone()],
-                key,
-                key_valid,
-                KEY_VALID,
-            ),
-            (
-                &r.value[records.clone()],
-                &c.views.value[records.clone()],
-                value,
-                value_valid,
-                VALUE_VALID,
-            ),
+        for (ranges, views, validity, i) in [
+            (&r.key[records.clone()], key, key_valid, KEY_VALID),
+            (&r.value[records.clone()], value, value_valid, VALUE_VALID),
             (
                 &c.headers.value[first..last],
-                &c.views.header_value[first..last],
                 header_value,
                 header_value_valid,
                 HEADER_VALUE_VALID,
             ),
         ] {
-            dst.copy_from_slice(views.as_flattened());
             let mut valid = Bits::new(validity);
-            for range in ranges {
-                valid.push(!range.is_null());
+            for (dst, &range) in views.chunks_exact_mut(16).zip(ranges) {
+                valid.push(write_view(dst, range, input, arena));
             }
             nulls[i] = valid.finish();
         }
@@ -316,6 +292,73 @@ fn set_range(bitmap: &mut [u8], k: usize, e: usize) {
     }
 }
 
+/// Writes the BinaryView of a key, value or header value where it lies into `dst` (16 bytes);
+/// false for a null (zeros: its bitmap says it is null).
+#[inline(always)]
+fn write_view(dst: &mut [u8], range: ByteRange, input: &[u8], arena: &[u8]) -> bool {
+    if range.len < 0 {
+        dst.fill(0);
+        return false;
+    }
+    let pos = range.pos as usize;
+    let (lo, hi) = if pos < input.len() {
+        view_at(input, pos, range.len as usize, INPUT, range.pos)
+    } else {
+        let at = pos - input.len();
+        view_at(arena, at, range.len as usize, ARENA, at as u32)
+    };
+    dst[..8].copy_from_slice(&lo.to_le_bytes());
+    dst[8..16].copy_from_slice(&hi.to_le_bytes());
+    true
+}
+
+/// One BinaryView as two little-endian words: the length and the first 4 bytes; then the next 8
+/// bytes when the value is 12 bytes or fewer (inline), else the buffer's index and the offset in
+/// it. Read with fixed-size loads where the buffer has room (a copy of a variable length is a call
+/// in wasm, and so is a 128-bit shift).
+#[inline(always)]
+fn view_at(buf: &[u8], at: usize, len: usize, buffer: u32, offset: u32) -> (u64, u64) {
+    let word = |from: usize| -> u64 {
+        match buf.get(from..from + 8) {
+            Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            None => buf
+                .get(from..)
+                .unwrap_or(&[])
+                .iter()
+                .take(8)
+                .rev()
+                .fold(0, |v, &b| v << 8 | b as u64),
+        }
+    };
+    // the bytes of a word that are the value's (`count` of them)
+    let mask = |count: usize| {
+        if count >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * count)) - 1
+        }
+    };
+    let first = word(at);
+    if len > 12 {
+        return (
+            len as u64 | (first & 0xffff_ffff) << 32,
+            buffer as u64 | (offset as u64) << 32,
+        );
+    }
+    let lo = len as u64 | (first & mask(len.min(4))) << 32;
+    let hi = if len > 4 { word(at + 4) & mask(len - 4) } else { 0 };
+    (lo, hi)
+}
+
+/// `view_at` of a whole slice (the header keys), as its 16 bytes.
+fn view(bytes: &[u8], buffer: u32, at: u32) -> [u8; 16] {
+    let (lo, hi) = view_at(bytes, 0, bytes.len(), buffer, at);
+    let mut v = [0; 16];
+    v[..8].copy_from_slice(&lo.to_le_bytes());
+    v[8..].copy_from_slice(&hi.to_le_bytes());
+    v
+}
+
 fn key_of<'a>(key: ByteRange, input: &'a [u8], arena: &'a [u8]) -> &'a [u8] {
     if key.len < 0 {
         return &[];
@@ -349,6 +392,32 @@ fn timestamp_type_index(b: &BatchInfo) -> u8 {
 mod tests {
     use super::*;
     use crate::js::contract::ARROW_ARRAYS as ARRAYS;
+
+    #[test]
+    fn views_inline_up_to_12_bytes_and_refer_beyond() {
+        let short = view(b"abc", INPUT, 7);
+        assert_eq!(&short[..4], &3i32.to_le_bytes());
+        assert_eq!(&short[4..7], b"abc");
+        assert_eq!(&short[7..], &[0; 9]);
+        assert_eq!(&view(b"abcdefghijkl", ARENA, 7)[4..], b"abcdefghijkl");
+        let long = view(b"abcdefghijklm", ARENA, 99);
+        assert_eq!(&long[..4], &13i32.to_le_bytes());
+        assert_eq!(&long[4..8], b"abcd");
+        assert_eq!(&long[8..12], &ARENA.to_le_bytes());
+        assert_eq!(&long[12..], &99u32.to_le_bytes());
+        // the same view whether the bytes after the value are there to read or not
+        for len in 0..=13 {
+            let value = &b"abcdefghijklm"[..len];
+            let mut roomy = b"xx".to_vec();
+            roomy.extend_from_slice(value);
+            roomy.extend_from_slice(b"ZZZZZZZZZZZZZZZZ");
+            assert_eq!(
+                view_at(&roomy, 2, len, INPUT, 2),
+                view_at(value, 0, len, INPUT, 2),
+                "{len}"
+            );
+        }
+    }
 
     #[test]
     fn the_null_counts_are_those_of_the_validity_bitmaps() {

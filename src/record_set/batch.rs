@@ -2,7 +2,6 @@
 //! the whole records section compressed when the codec is not none.
 
 use super::context::{EntryContext, LOG_OVERHEAD, blame_crc};
-use crate::binary_view;
 use crate::checksum;
 use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
@@ -161,8 +160,6 @@ fn decode_contents(
         batch_index: ctx.columns.batches.len() as u32,
         pos_base,
         reader_base,
-        input_len: ctx.input_len,
-        views: ctx.options.arrow_views,
         is_control: info.is_control,
         // read_committed reads a control batch's first record as a transaction marker (the Java
         // consumer does so for every batch with a producer id)
@@ -209,10 +206,6 @@ struct RecordParser {
     /// Output position of `records[0]`, and the position errors report for it.
     pos_base: usize,
     reader_base: usize,
-    /// Output positions below it are the input's (`binary_view`).
-    input_len: usize,
-    /// Write each key's, value's and header value's Arrow view as it is read (`Columns::views`).
-    views: bool,
     is_control: bool,
     /// A first record whose key cannot be a marker is then corrupt, as in the Java client.
     marker_must_parse: bool,
@@ -229,7 +222,7 @@ impl RecordParser {
                 format!("{count} records in {} bytes", records.len()),
             ));
         }
-        columns.reserve_records(count, self.views).map_err(|_| {
+        columns.reserve_records(count).map_err(|_| {
             DecodeError::new(
                 ErrorKind::OutOfMemory,
                 self.reader_base,
@@ -315,9 +308,6 @@ impl RecordParser {
             let value = self.read_bytes(&mut b, "header value")?;
             columns.headers.key_id.push(key_id);
             columns.headers.value.push(value);
-            if self.views {
-                columns.views.header_value.push(self.view(value, records));
-            }
         }
         if !b.is_empty() {
             return Err(corrupt(
@@ -328,10 +318,6 @@ impl RecordParser {
         let timestamp = self
             .log_append_time
             .unwrap_or(self.base_timestamp.wrapping_add(timestamp_delta));
-        if self.views {
-            columns.views.key.push(self.view(key, records));
-            columns.views.value.push(self.view(value, records));
-        }
         columns.push_record(
             self.base_offset.wrapping_add(i64::from(offset_delta)),
             timestamp,
@@ -340,12 +326,6 @@ impl RecordParser {
             self.batch_index,
         );
         Ok(marker)
-    }
-
-    /// The Arrow view of a range of `records`, read while its bytes are in cache.
-    #[inline(always)]
-    fn view(&self, range: ByteRange, records: &[u8]) -> [u8; 16] {
-        binary_view::of(range, records, self.pos_base, self.input_len)
     }
 
     /// A varint-length-prefixed byte field (-1 = null), as an output range.

@@ -7,7 +7,6 @@
 //! (Java's `lastOffset()` of a legacy batch), or the last inner offset should that be higher.
 
 use super::context::{EntryContext, LOG_OVERHEAD, blame_crc};
-use crate::binary_view;
 use crate::checksum;
 use crate::compression::Compression;
 use crate::error::{DecodeError, ErrorKind, Result, corrupt};
@@ -158,14 +157,13 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
     };
 
     if wrapper.compression == Compression::None {
-        let (key, value) = (in_input(wrapper.key), in_input(wrapper.value));
-        if ctx.options.arrow_views {
-            let views = &mut ctx.columns.views;
-            views.key.push(binary_view::of(key, entry, at, ctx.input_len));
-            views.value.push(binary_view::of(value, entry, at, ctx.input_len));
-        }
-        ctx.columns
-            .push_record(wrapper.offset, wrapper.timestamp, key, value, batch_index);
+        ctx.columns.push_record(
+            wrapper.offset,
+            wrapper.timestamp,
+            in_input(wrapper.key),
+            in_input(wrapper.value),
+            batch_index,
+        );
         ctx.push_batch(info);
         return Ok(wrapper.offset);
     }
@@ -187,16 +185,7 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
     let mark = ctx.columns.mark();
     let inner = &ctx.arena.as_slice()[arena_start..];
     let pos_base = ctx.input_len + arena_start;
-    let views = ctx.options.arrow_views.then_some(ctx.input_len);
-    let result = decode_inner(
-        ctx.columns,
-        inner,
-        pos_base,
-        views,
-        crc_mode,
-        &wrapper,
-        batch_index,
-    );
+    let result = decode_inner(ctx.columns, inner, pos_base, crc_mode, &wrapper, batch_index);
     let (count, inner_crc) = match result {
         Ok((0, _)) => {
             return Err(corrupt(
@@ -246,12 +235,10 @@ fn decode_entry(ctx: &mut EntryContext<'_>, entry: &[u8], at: usize) -> Result<i
 
 /// Appends the inner messages of a decompressed wrapper (all of which must be complete and
 /// uncompressed) with their offsets as stored; returns their count and combined CRC status.
-/// `views`: the input's length, when their Arrow views are asked for.
 fn decode_inner(
     columns: &mut Columns,
     inner: &[u8],
     pos_base: usize,
-    views: Option<usize>,
     crc_mode: CrcMode,
     wrapper: &Message,
     batch_index: u32,
@@ -292,18 +279,7 @@ fn decode_inner(
         } else {
             m.timestamp
         };
-        let (key, value) = (at_pos(m.key), at_pos(m.value));
-        if let Some(input_len) = views {
-            columns
-                .views
-                .key
-                .push(binary_view::of(key, inner, pos_base, input_len));
-            columns
-                .views
-                .value
-                .push(binary_view::of(value, inner, pos_base, input_len));
-        }
-        columns.push_record(m.offset, timestamp, key, value, batch_index);
+        columns.push_record(m.offset, timestamp, at_pos(m.key), at_pos(m.value), batch_index);
         count += 1;
         pos += entry.len();
     }

@@ -101,10 +101,9 @@ impl WasmDecoder {
             } else {
                 OnError::Throw
             },
-            arrow_views: flags & flag::ARROW != 0,
         };
         let bigint = flags & flag::BIGINT != 0;
-        let arrow = records.arrow_views;
+        let arrow = flags & flag::ARROW != 0;
         let Self {
             decoder,
             input,
