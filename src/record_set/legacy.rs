@@ -333,6 +333,7 @@ mod tests {
             columns: &mut columns,
             arena: &mut arena,
             decompressor: &mut decompressor,
+            sink: &mut (),
             input_len: bytes.len(),
             options: &options,
         };
