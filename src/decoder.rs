@@ -8,7 +8,7 @@ use crate::fetch::{self, FetchPartition, FetchResponse, FetchTopic};
 use crate::hint;
 use crate::options::{FetchOptions, MAX_ADDRESSABLE_BYTES, OnError, RecordSetOptions};
 use crate::output::{BatchInfo, ByteRange, Columns, ControlType, RecordSetSummary};
-use crate::record_set::{self, DecompressedSink, EntryContext};
+use crate::record_set::{self, EntryContext};
 
 /// Decodes responses and record sets into columns, reusing its memory from call to call.
 #[derive(Default)]
@@ -31,16 +31,6 @@ impl FetchDecoder {
         input: &'i [u8],
         options: &FetchOptions,
     ) -> Result<(FetchResponse<'i>, Decoded<'_, 'i>)> {
-        self.decode_fetch_response_with(input, options, &mut ())
-    }
-
-    /// `decode_fetch_response`, telling `sink` of each payload's bytes as they are decompressed.
-    pub fn decode_fetch_response_with<'i>(
-        &mut self,
-        input: &'i [u8],
-        options: &FetchOptions,
-        sink: &mut dyn DecompressedSink,
-    ) -> Result<(FetchResponse<'i>, Decoded<'_, 'i>)> {
         self.start(input)?;
         let lenient = options.records.on_error == OnError::Partition;
         let parsed = fetch::parse(input, options.api_version, options.with_header, lenient);
@@ -50,12 +40,11 @@ impl FetchDecoder {
             .iter()
             .flat_map(|t| &t.partitions)
             .filter_map(|p| p.records);
-        sink.expect(self.reserve_for(sets, input.len(), &options.records));
+        self.reserve_for(sets, input.len(), &options.records);
         let mut ctx = EntryContext {
             columns: &mut self.columns,
             arena: &mut self.arena,
             decompressor: &mut self.decompressor,
-            sink,
             input_len: input.len(),
             options: &options.records,
         };
@@ -98,23 +87,12 @@ impl FetchDecoder {
         input: &'i [u8],
         options: &RecordSetOptions,
     ) -> Result<(RecordSetSummary, Decoded<'_, 'i>)> {
-        self.decode_record_set_with(input, options, &mut ())
-    }
-
-    /// `decode_record_set`, telling `sink` of each payload's bytes as they are decompressed.
-    pub fn decode_record_set_with<'i>(
-        &mut self,
-        input: &'i [u8],
-        options: &RecordSetOptions,
-        sink: &mut dyn DecompressedSink,
-    ) -> Result<(RecordSetSummary, Decoded<'_, 'i>)> {
         self.start(input)?;
-        sink.expect(self.reserve_for([input].into_iter(), input.len(), options));
+        self.reserve_for([input].into_iter(), input.len(), options);
         let mut ctx = EntryContext {
             columns: &mut self.columns,
             arena: &mut self.arena,
             decompressor: &mut self.decompressor,
-            sink,
             input_len: input.len(),
             options,
         };
@@ -148,24 +126,22 @@ impl FetchDecoder {
     /// call's budget (and the byte past it a codec asks for to see a stream go on). An arena grown
     /// batch by batch is copied at each step, with the old and the new buffer held together: a
     /// call that reached its budget grew wasm memory by nearly twice it. Sizes that lie only make
-    /// the arena grow as before. Returns the bytes reserved for (0 when nothing is compressed).
+    /// the arena grow as before.
     fn reserve_for<'a>(
         &mut self,
         sets: impl Iterator<Item = &'a [u8]>,
         input_len: usize,
         options: &RecordSetOptions,
-    ) -> usize {
+    ) {
         let per_batch = options.max_decompressed_bytes;
         let expected = sets
             .map(|set| record_set::expected_decompressed_len(set, per_batch))
             .fold(0, usize::saturating_add);
-        if expected == 0 {
-            return 0;
+        if expected > 0 {
+            let (call_limit, _) = record_set::context::call_limit(options, input_len);
+            self.arena
+                .reserve_total(expected.min(call_limit).saturating_add(1));
         }
-        let (call_limit, _) = record_set::context::call_limit(options, input_len);
-        let expected = expected.min(call_limit);
-        self.arena.reserve_total(expected.saturating_add(1));
-        expected
     }
 
     fn decoded<'i>(&self, input: &'i [u8]) -> Decoded<'_, 'i> {

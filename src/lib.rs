@@ -53,7 +53,7 @@ pub use output::{
     BatchInfo, ByteRange, Columns, ControlType, CrcStatus, HeaderColumns, KeyTable, RecordColumns,
     RecordSetSummary, TimestampType,
 };
-pub use record_set::{DecompressedSink, RECORD_BATCH_HEADER_SIZE, SetEnd};
+pub use record_set::{RECORD_BATCH_HEADER_SIZE, SetEnd};
 pub use transactions::AbortedTransaction;
 
 /// Internals for the fuzz targets and benchmarks; not a stable API.

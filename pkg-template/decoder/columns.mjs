@@ -6,8 +6,7 @@
 import { makeBatches } from './batches.mjs';
 import { ByteView } from './bytes.mjs';
 import { batchLayout, columnTypes, contract } from './contract.mjs';
-import { newBuffer } from './buffers.mjs';
-import { copiedArena, generation, memory } from './engine.mjs';
+import { generation, memory } from './engine.mjs';
 import { PlainRecord } from './records.mjs';
 
 const TYPED_ARRAYS = { byteRanges: [Int32Array, 2], uint32: [Uint32Array, 1], int32: [Int32Array, 1], uint8: [Uint8Array, 1] };
@@ -31,9 +30,18 @@ export function perRecordColumns(from, take) {
 
 // ---- memory for kept results -------------------------------------------------------------------
 
-// A kept result's bytes copied out of wasm memory go into buffers of its own (buffers.mjs): its
-// decompressed bytes as the call writes them (engine.mjs, copiedArena), its record columns after
-// the call. toTransferable moves the buffers as they are.
+/**
+ * A kept result's bytes copied out of wasm memory (its decompressed bytes and its record columns)
+ * go into one buffer of its own, which dies with the result: V8 frees a buffer that dies young at
+ * the next young-generation collection, and the allocator can hand the same memory to the next call
+ * (glibc gives large freed buffers back to the system first, so on gzip and snappy frames each call
+ * faults its buffer in again: benches/README.md, "Kept results against transient ones").
+ * (An 8 MiB slab shared by consecutive calls outlived its first results, was promoted and waited
+ * for full collections: 14 of them instead of 2 in 1.5 s of decoding bench_tiny_none in a loop, and
+ * a third fewer records/s there, 7% fewer on bench_none, level on the compressed frames.)
+ * toTransferable moves the buffer as it is.
+ */
+const newBuffer = (n) => (typeof Buffer === 'function' ? Buffer.allocUnsafeSlow(n).buffer : new ArrayBuffer(n));
 const align8 = (n) => (n + 7) & ~7;
 
 /** Copies `views` (typed arrays) into one new buffer, each 8-byte aligned; returns the copies, in order. */
@@ -53,18 +61,13 @@ export function copyOut(views) {
   return copies;
 }
 
-/**
- * The decompressed bytes (`arena`), the per-record columns of `from` and `arrow`'s arrays, copied
- * by copyOut; `arena`: the decompressed bytes already copied out, if they were (else null).
- */
-export function copyColumnsOut(from, arrow = null, arena = null) {
-  const views = [...PER_RECORD_COLUMNS.map((name) => from[name]), ...(arrow ? [arrow.buf, arrow.layout] : [])];
-  const copies = copyOut(arena === null ? [from.arena, ...views] : views);
-  const at = arena === null ? 1 : 0;
+/** The decompressed bytes (`arena`), the per-record columns of `from` and `arrow`'s arrays, copied by copyOut. */
+export function copyColumnsOut(from, arrow = null) {
+  const copies = copyOut([from.arena, ...PER_RECORD_COLUMNS.map((name) => from[name]), ...(arrow ? [arrow.buf, arrow.layout] : [])]);
   const columns = {};
-  PER_RECORD_COLUMNS.forEach((name, i) => { columns[name] = copies[i + at]; });
-  const n = PER_RECORD_COLUMNS.length + at;
-  return { arena: arena ?? copies[0], columns, arrow: arrow ? { buf: copies[n], layout: copies[n + 1] } : null };
+  PER_RECORD_COLUMNS.forEach((name, i) => { columns[name] = copies[i + 1]; });
+  const n = PER_RECORD_COLUMNS.length + 1;
+  return { arena: copies[0], columns, arrow: arrow ? { buf: copies[n], layout: copies[n + 1] } : null };
 }
 
 /**
@@ -84,10 +87,9 @@ export class Columns {
     }
     // with the arrow option: each record set's Arrow arrays, and where they are (js::arrow)
     const arrow = meta.arrow ? { buf: new Uint8Array(buffer, meta.arrow[0], meta.arrow[1]), layout: new Uint32Array(buffer, meta.arrow[2], meta.arrow[3]) } : null;
-    // kept: the decompressed bytes (copied out during the call), the record columns (and the
-    // Arrow arrays) copied out, so that later calls never touch them; transient: the views into
-    // wasm memory themselves
-    const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v), arrow } : copyColumnsOut(views, arrow, copiedArena(views.arena.length));
+    // kept: the decompressed bytes, the record columns (and the Arrow arrays) copied out, so that
+    // later calls never touch them; transient: the views into wasm memory themselves
+    const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v), arrow } : copyColumnsOut(views, arrow);
     return new Columns({
       input: input.subarray(0, meta.inputLength),
       inputLength: meta.inputLength,

@@ -8,7 +8,7 @@ import { recordSetResult, responseResult } from './results.mjs';
 
 /** One call into wasm; the metadata and the columns. */
 function decodeWith(input, recordSet, o) {
-  const meta = decodeCall(input, recordSet, o, !o.transient);
+  const meta = decodeCall(input, recordSet, o);
   return { meta, columns: Columns.fromWasm(input, meta, o.bigint, o.transient) };
 }
 

@@ -2,7 +2,6 @@
 // loading, each call into it, and the count of calls that tells a transient result whether the
 // memory it reads is still its own.
 
-import { newBuffer } from './buffers.mjs';
 import { readContract, useContract } from './contract.mjs';
 import { KafkaDecodeError } from './errors.mjs';
 
@@ -91,54 +90,16 @@ function replaceEngineAfter(e) {
 }
 
 /**
- * A kept result's decompressed bytes, copied out of wasm memory payload by payload as the call
- * writes them (wasm calls `expect` once, then `copy` per payload: src/js/wasm): each payload is
- * still in the cache then, where after the call the first ones no longer are. `bytes`: a buffer of
- * the result's own (columns.mjs); null when the call decompressed nothing, or more than its
- * batches declared (legacy wrappers declare nothing), whose arena is then copied after the call.
- */
-const arenaCopy = {
-  bytes: null,
-  complete: true,
-  expect(total) {
-    this.bytes = total > 0 ? new Uint8Array(newBuffer(total)) : null;
-    this.complete = true;
-  },
-  copy(at, ptr, len) {
-    if (this.bytes === null || at + len > this.bytes.length) this.complete = false;
-    else this.bytes.set(new Uint8Array(memory.buffer, ptr, len), at);
-  },
-  /** The copy of the last call's `arenaLength` decompressed bytes, or null. */
-  take(arenaLength) {
-    const bytes = this.complete && this.bytes !== null ? this.bytes.subarray(0, arenaLength) : null;
-    this.bytes = null;
-    return bytes;
-  },
-};
-
-/** The decompressed bytes of the last decodeCall with `keep`, copied out: a view of `arenaLength` bytes, or null (see arenaCopy). */
-export const copiedArena = (arenaLength) => arenaCopy.take(arenaLength);
-
-/**
  * One decode call (options `o` from parseOptions): the call's metadata document, whose column
- * addresses point into wasm memory until the next call. `keep`: the result outlives the call,
- * and its decompressed bytes are copied out as they are written (copiedArena).
+ * addresses point into wasm memory until the next call.
  */
-export function decodeCall(input, recordSet, o, keep) {
+export function decodeCall(input, recordSet, o) {
   // the memory a transient result's views read is reused from here on
   generation++;
-  arenaCopy.bytes = null;
-  let length;
-  try {
-    length = withEngine((e) => {
-      loadInput(input, false);
-      return e.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall, keep ? arenaCopy : undefined);
-    });
-  } catch (e) {
-    // a failed call's copy is no one's
-    arenaCopy.bytes = null;
-    throw e;
-  }
+  const length = withEngine((e) => {
+    loadInput(input, false);
+    return e.decode(input.length, recordSet, o.apiVersion, o.flags, o.max, o.maxPerCall);
+  });
   // the metadata JSON stays in wasm memory, in a buffer reused by the next call
   return JSON.parse(utf8.decode(new Uint8Array(memory.buffer, engine.metadata_ptr(), length)));
 }

@@ -37,28 +37,12 @@ pub(crate) fn call_limit(options: &RecordSetOptions, input_len: usize) -> (usize
     }
 }
 
-/// What a caller is told of the bytes a call decompresses, as each payload lands in the arena:
-/// the JS layer copies them out of wasm memory then, while they are still in cache, instead of
-/// all of them after the call.
-pub trait DecompressedSink {
-    /// Before any payload of a call: the bytes its batches declare they decompress to, in all (a
-    /// hint: legacy wrappers, which declare nothing, and sizes that lie take more).
-    fn expect(&mut self, _total: usize) {}
-    /// `bytes` were just decompressed to arena offset `at`; they stay there until the next call.
-    fn decompressed(&mut self, _at: usize, _bytes: &[u8]) {}
-}
-
-/// The sink of a caller that wants to be told nothing.
-impl DecompressedSink for () {}
-
 /// The per-call decoding context shared by the batch and legacy decoders: output columns, the
 /// arena for decompressed bytes, codec state and options.
 pub(crate) struct EntryContext<'d> {
     pub columns: &'d mut Columns,
     pub arena: &'d mut Arena,
     pub decompressor: &'d mut Decompressor,
-    /// Told of each payload's decompressed bytes.
-    pub sink: &'d mut dyn DecompressedSink,
     /// Arena bytes are addressed after the input: position = `input_len` + arena offset.
     pub input_len: usize,
     pub options: &'d RecordSetOptions,
@@ -106,11 +90,7 @@ impl EntryContext<'_> {
                 per_batch.min(left),
                 legacy_lz4_framing,
             )
-            .map(|n| {
-                self.sink
-                    .decompressed(start, &self.arena.as_slice()[start..start + n]);
-                (start, n)
-            })
+            .map(|n| (start, n))
             .map_err(|e| match e {
                 DecompressError::LimitExceeded { .. } if left < per_batch => DecodeError::new(
                     ErrorKind::DecompressionLimit,

@@ -333,7 +333,6 @@ mod tests {
             columns: &mut columns,
             arena: &mut arena,
             decompressor: &mut decompressor,
-            sink: &mut (),
             input_len: bytes.len(),
             options: &options,
         };

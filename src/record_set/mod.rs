@@ -6,7 +6,6 @@ mod batch;
 pub(crate) mod context;
 mod legacy;
 
-pub use context::DecompressedSink;
 pub(crate) use context::EntryContext;
 use context::LOG_OVERHEAD;
 
@@ -332,7 +331,6 @@ mod tests {
             columns: &mut columns,
             arena: &mut arena,
             decompressor: &mut decompressor,
-            sink: &mut (),
             input_len,
             options: &options,
         };

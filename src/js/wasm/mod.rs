@@ -9,7 +9,6 @@
 
 pub mod protocol;
 use crate::decoder::FetchDecoder;
-use crate::record_set::DecompressedSink;
 use crate::error::DecodeError;
 use crate::js::call_json::{write_record_set, write_response};
 use crate::js::contract::{self, flag};
@@ -38,30 +37,6 @@ pub fn wasm_memory() -> JsValue {
 #[wasm_bindgen]
 pub fn contract() -> String {
     contract::describe()
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// The JS side's copy of a kept result's decompressed bytes (pkg-template/decoder/engine.mjs),
-    /// told of each payload as it lands in the arena, so that it is copied out of wasm memory
-    /// while still in cache.
-    pub type ArenaCopy;
-    /// The bytes the call's batches declare, before any payload (`DecompressedSink::expect`).
-    #[wasm_bindgen(method)]
-    fn expect(this: &ArenaCopy, total: f64);
-    /// `len` bytes at address `ptr` of wasm memory, arena offset `at`.
-    #[wasm_bindgen(method)]
-    fn copy(this: &ArenaCopy, at: u32, ptr: u32, len: u32);
-}
-
-impl DecompressedSink for ArenaCopy {
-    fn expect(&mut self, total: usize) {
-        ArenaCopy::expect(self, total as f64);
-    }
-
-    fn decompressed(&mut self, at: usize, bytes: &[u8]) {
-        self.copy(at as u32, bytes.as_ptr() as u32, bytes.len() as u32);
-    }
 }
 
 /// One decoder with its input buffer and export buffers.
@@ -94,9 +69,7 @@ impl WasmDecoder {
     /// or a bare record set. Returns the length of the metadata JSON, which JS reads (UTF-8) at
     /// `metadata_ptr()` in wasm memory: the buffer is kept for the next call rather than handed
     /// over and freed, so a call allocates nothing for it once it has grown. Throws a JSON error
-    /// description. `arena_copy`, for a kept result, is told of each payload's decompressed bytes
-    /// as they are written.
-    #[allow(clippy::too_many_arguments)]
+    /// description.
     pub fn decode(
         &mut self,
         len: usize,
@@ -105,7 +78,6 @@ impl WasmDecoder {
         flags: u32,
         max_decompressed_bytes: f64,
         max_decompressed_bytes_per_call: f64,
-        mut arena_copy: Option<ArenaCopy>,
     ) -> Result<usize, JsValue> {
         let records = RecordSetOptions {
             crc: if flags & flag::CRC_SKIP != 0 {
@@ -138,18 +110,13 @@ impl WasmDecoder {
             export,
         } = self;
         let input = &input[..len.min(input.len())];
-        let mut no_copy = ();
-        let sink: &mut dyn DecompressedSink = match arena_copy.as_mut() {
-            Some(copy) => copy,
-            None => &mut no_copy,
-        };
         let mut json = std::mem::take(&mut export.json);
         json.clear();
         let mut j = JsonWriter::new(&mut json);
         j.begin_object();
         let result = if record_set {
             decoder
-                .decode_record_set_with(input, &records, sink)
+                .decode_record_set(input, &records)
                 .map(|(summary, decoded)| {
                     j.key("recordSet");
                     write_record_set(&mut j, &summary);
@@ -162,7 +129,7 @@ impl WasmDecoder {
                 records,
             };
             decoder
-                .decode_fetch_response_with(input, &options, sink)
+                .decode_fetch_response(input, &options)
                 .map(|(response, decoded)| {
                     j.key("response");
                     write_response(&mut j, &response, &decoded.columns.record_sets);
