@@ -256,7 +256,9 @@ export function codecAlone(loaded) {
 }
 
 // The copy that a result taken out of wasm memory costs at the least: decompression alone, then
-// its output copied out once (what the Arrow path's ceiling is on compressed frames).
+// its output copied out once (what the Arrow path's ceiling is on compressed frames), as the
+// package copies: into a new buffer that is not zeroed first (TypedArray's slice(), used before
+// 2026-12-07, took 1.13 ms for 2.33 MB on this VM against 0.55 ms).
 export function codecAndCopy(loaded) {
   const codec = codecAlone(loaded)
   const raw = new loaded.bindings.WasmDecoder()
@@ -268,7 +270,9 @@ export function codecAndCopy(loaded) {
       const ptr = raw.input_buffer(frame.length)
       new Uint8Array(loaded.mod.wasmMemory().buffer, ptr, frame.length).set(frame)
       const n = raw.decompressOnly(triples)
-      return new Uint8Array(loaded.mod.wasmMemory().buffer, raw.decompressedPtr(), n).slice()
+      const copy = new Uint8Array(Buffer.allocUnsafeSlow(n).buffer)
+      copy.set(new Uint8Array(loaded.mod.wasmMemory().buffer, raw.decompressedPtr(), n))
+      return copy
     },
     touch(bytes) {
       return bytes.length
