@@ -4,6 +4,11 @@
 import { h } from './dom.js';
 import { state } from './view-state.js';
 
+/**
+ * An element of index.html by its id. Typed `any`: which kind it is (an input, a select, a details)
+ * is index.html's to say, and the checker cannot read it there.
+ * @type {(id: string) => any}
+ */
 export const $ = (id) => document.getElementById(id);
 
 /** The status line: its kind (info, busy, ok, warn, error), text, progress (0-1, null: unknown) and buttons. */
@@ -40,4 +45,4 @@ export function download(blob, filename) {
 }
 
 /** Yields to the browser between slices of long work. */
-export const nextTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0)));
+export const nextTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0)));

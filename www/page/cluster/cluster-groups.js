@@ -4,8 +4,8 @@
 // lag drawn over time while the view is open (read again every few seconds).
 
 import { h, formatCount } from '../dom.js';
+import { $ } from '../page.js';
 
-const $ = (id) => document.getElementById(id);
 // how often the chosen group is read again, and how many readings the chart keeps
 const EVERY_MS = 3000;
 const POINTS = 120;
@@ -68,7 +68,7 @@ export function initGroups({ ask, visible }) {
   function choose(groupId) {
     chosen = groupId;
     history = [];
-    for (const row of document.querySelectorAll('#groups-table tbody tr')) row.classList.toggle('chosen', row.dataset.group === groupId);
+    for (const row of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#groups-table tbody tr'))) row.classList.toggle('chosen', row.dataset.group === groupId);
     readChosen();
   }
 
@@ -83,7 +83,7 @@ export function initGroups({ ask, visible }) {
       if (history.length > POINTS) history.shift();
       body.replaceChildren(describe(g));
       // the list's row says what the group's last reading said
-      const row = document.querySelector(`#groups-table tr[data-group="${CSS.escape(asked)}"]`);
+      const row = /** @type {HTMLTableRowElement} */ (document.querySelector(`#groups-table tr[data-group="${CSS.escape(asked)}"]`));
       if (row) {
         row.cells[1].textContent = dash(g.state);
         row.cells[3].textContent = dash(g.members?.length);

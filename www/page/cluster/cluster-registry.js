@@ -5,8 +5,7 @@
 // as text.
 
 import { h } from '../dom.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../page.js';
 
 const segment = (s) => encodeURIComponent(s);
 
@@ -45,7 +44,7 @@ export function initRegistry() {
 
   async function openSubject(name, version = null) {
     subject = name;
-    for (const b of document.querySelectorAll('#registry-subjects button')) b.classList.toggle('chosen', b.dataset.subject === name);
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#registry-subjects button'))) b.classList.toggle('chosen', b.dataset.subject === name);
     const pane = $('registry-schema');
     try {
       const versions = await get(`/subjects/${segment(name)}/versions`);

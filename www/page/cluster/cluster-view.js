@@ -7,8 +7,7 @@
 import { h } from '../dom.js';
 import { initGroups } from './cluster-groups.js';
 import { initRegistry } from './cluster-registry.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../page.js';
 
 let worker = null;
 let nextId = 1;

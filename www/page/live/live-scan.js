@@ -5,8 +5,7 @@
 // decode worker runs it (worker-scan.js); live.js drives it like a tail.
 
 import { h, formatCount } from '../dom.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../page.js';
 
 /** The scan's own controls: { where, key, workers } or { error }. */
 export function scanOptions() {

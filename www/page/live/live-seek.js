@@ -6,8 +6,7 @@
 // zone, like the table; "today" starts at the browser's local midnight.
 
 import { parseTimeText } from '../dom.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../page.js';
 
 // what the value box next to From and Until asks for, by choice
 const FROM_VALUE = { last: 'records per partition', time: 'ISO time or ms', offset: 'offset' };
@@ -17,7 +16,9 @@ const RELATIVE_MS = { '15m': 15 * 60_000, '1h': 3_600_000 };
 
 /** Shows the value box next to From and Until when their choice needs one. */
 export function syncSeekInputs() {
-  for (const [select, input, asks] of [['live-from', 'live-from-value', FROM_VALUE], ['live-until', 'live-until-value', UNTIL_VALUE]]) {
+  /** @type {[string, string, Record<string, string>][]} */
+  const boxes = [['live-from', 'live-from-value', FROM_VALUE], ['live-until', 'live-until-value', UNTIL_VALUE]];
+  for (const [select, input, asks] of boxes) {
     const kind = $(select).value;
     const box = $(input);
     box.hidden = !(kind in asks);

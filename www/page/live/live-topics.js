@@ -7,8 +7,8 @@
 // wide as its longest name needs, within bounds. Names come from the broker: they are set as text.
 
 import { h, formatCount } from '../dom.js';
+import { $ } from '../page.js';
 
-const $ = (id) => document.getElementById(id);
 const MIN_WIDTH = 220;
 const MAX_WIDTH = 340;
 // Fixed row heights (style: #topic-list tr.topic-row and tr.partition-row), so that where a row
@@ -19,6 +19,7 @@ const OVERSCAN = 8;
 
 let list = []; // the topics as last listed
 let chosenTopic = '';
+/** @type {(topic: string) => void} */
 let onChoose = () => {};
 let onNeedOffsets = null;
 // What the list shows, line by line: the topic (its index in `shown`) and which line of it: -1

@@ -12,8 +12,8 @@ import { offsetsFailed, renderTopics as drawTopics, setOffsets } from './live-to
 import { unpackTopics } from '../../shared/topic-listing.js';
 import { drawCoverage, scanEndText, scanOptions } from './live-scan.js';
 import { listen } from '../view-state.js';
+import { $ } from '../page.js';
 
-const $ = (id) => document.getElementById(id);
 const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, remembered in this browser
 const PHASE_TEXT = {
   off: '', listing: 'connecting…', connected: 'connected', starting: 'starting…', tailing: 'live', scanning: 'scanning', paused: 'paused', stopped: 'stopped', error: 'error',

@@ -10,8 +10,8 @@ import { h } from '../dom.js';
 import { VALUE_FORMAT_NAMES } from '../kafka.js';
 import { loadPackage } from '../store.js';
 import { valueTree } from './tree.js';
+import { $ } from '../page.js';
 
-const $ = (id) => document.getElementById(id);
 const REGISTRY_KEY = 'kafka-fetch-decoder.registry';
 
 let schema = null; // { name, avro } | { name, protobuf: { source, types, type } }
