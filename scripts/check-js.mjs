@@ -1,6 +1,6 @@
 // The JS gate of `npm test`: TypeScript's checker over the package's JS and its JSDoc types
-// (tsconfig.check.json) and ESLint (eslint.config.mjs), one line each; what they found, if they
-// found anything, then exit 1. Runs after the build, whose wasm-bindgen declarations it reads.
+// (tsconfig.check.json) and over the page's (tsconfig.www.json; its workers, tsconfig.workers.json),
+// and ESLint (eslint.config.mjs), one line each; what they found, if they found anything, then exit 1. Runs after the build, whose wasm-bindgen declarations it reads.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,18 +17,36 @@ if (!fs.existsSync(path.join(root, 'target/js-check/wasm-glue.d.ts'))) {
 
 let failed = false;
 
-// --listFiles: the files it read, one a line, after what it found
-const types = run(bin('tsc'), ['-p', 'tsconfig.check.json', '--pretty', 'false', '--listFiles']);
-const lines = types.stdout.split('\n');
-const checked = lines.filter((line) => line.startsWith(path.join(root, 'pkg-template'))).length;
-const findings = lines.filter((line) => line && !line.startsWith('/'));
-if (types.status === 0) {
-  console.log(`check-js: tsc (checkJs) over ${checked} files of pkg-template/: no error`);
-} else {
-  failed = true;
+/**
+ * TypeScript's checker with `config`, over the files under `dir`: what it found in them (a finding
+ * and its continuation lines). The page's workers import the built package (pkg/), whose files are
+ * checked from their sources by tsconfig.check.json; what it finds there in another program is not
+ * counted twice.
+ */
+function typeCheck(config, dir) {
+  // --listFiles: the files it read, one a line, after what it found
+  const out = run(bin('tsc'), ['-p', config, '--pretty', 'false', '--listFiles']);
+  const lines = out.stdout.split('\n');
+  const checked = lines.filter((line) => line.startsWith(path.join(root, dir))).length;
+  const findings = [];
+  let ours = false;
+  for (const line of lines) {
+    if (!line || line.startsWith('/')) continue;
+    if (!line.startsWith(' ')) ours = line.startsWith(dir);
+    if (ours) findings.push(line);
+  }
   const count = findings.filter((line) => / error TS\d+/.test(line)).length;
-  console.log(`check-js: tsc (checkJs): ${count} errors\n${findings.join('\n')}${types.stderr}`);
+  if (count === 0 && (out.status === 0 || dir !== 'pkg-template/')) {
+    console.log(`check-js: tsc (checkJs, ${config}) over ${checked} files of ${dir}: no error`);
+    return;
+  }
+  failed = true;
+  console.log(`check-js: tsc (checkJs, ${config}): ${count} errors\n${findings.join('\n')}${out.stderr}`);
 }
+
+typeCheck('tsconfig.check.json', 'pkg-template/');
+typeCheck('tsconfig.www.json', 'www/');
+typeCheck('tsconfig.workers.json', 'www/');
 
 const lint = run(bin('eslint'), ['--max-warnings', '0', '--format', 'json', '.']);
 let results;

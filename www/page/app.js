@@ -170,6 +170,7 @@ function showValuesSummary() {
 }
 
 // `kafka-fetch-decoder ui` says where its relay is in /ui.json; other servers have none (or an empty one).
+/** @type {Promise<{ sql?: boolean, relayPath?: string }>} what `kafka-fetch-decoder ui` serves beside the page */
 const uiConfig = fetch(new URL('../../ui.json', import.meta.url), { cache: 'no-store' })
   .then((res) => (res.ok ? res.json() : {}))
   .catch(() => ({}));

@@ -89,13 +89,14 @@ function initSplitter() {
 }
 
 function initMenus() {
-  const menus = () => document.querySelectorAll('details.menu[open]');
+  const menus = () => /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll('details.menu[open]'));
   // one menu open at a time; a click elsewhere or Escape closes it
   document.addEventListener('toggle', (e) => {
-    if (e.target.matches?.('details.menu') && e.target.open) for (const m of menus()) if (m !== e.target) m.open = false;
+    const target = /** @type {HTMLDetailsElement} */ (e.target);
+    if (target.matches?.('details.menu') && target.open) for (const m of menus()) if (m !== target) m.open = false;
   }, true);
   document.addEventListener('pointerdown', (e) => {
-    for (const m of menus()) if (!m.contains(e.target)) m.open = false;
+    for (const m of menus()) if (!m.contains(/** @type {Node} */ (e.target))) m.open = false;
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && menus().length) {
@@ -107,6 +108,7 @@ function initMenus() {
 
 /**
  * Wires tabs, splitter, menus and keys. `modeChanged(mode)`: File or Live was clicked.
+ * @param {{ modeChanged?: (mode: 'file' | 'live') => void }} [options]
  */
 export function initLayout({ modeChanged = () => {} } = {}) {
   document.body.dataset.detail = 'open';
@@ -128,7 +130,7 @@ export function initLayout({ modeChanged = () => {} } = {}) {
   // "/" finds: the search box, as in many web apps
   document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest?.('input, textarea, select, [contenteditable]')) return;
+    if (/** @type {HTMLElement} */ (e.target).closest?.('input, textarea, select, [contenteditable]')) return;
     e.preventDefault();
     $('filter-text').focus();
   });

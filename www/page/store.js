@@ -18,49 +18,73 @@ export async function loadPackage() {
   return api;
 }
 
-/** One chunk as the page reads it: columns indexed by position (`position(n)` for record number n). */
-function chunkFrom(data, base) {
-  const result = api.fromTransferable(data);
-  const cols = api.recordColumns(result);
-  const { count, positions, part, headerBytes, controlType, controlNames, timestamps, batchRecords } = data.page;
-  return {
-    result,
-    data, // what the worker sent: the analysis worker gets a copy (analysis.js)
-    max: data.page.max,
-    base, // the record number of this chunk's first shown record
-    start: 0, // how many of its first records the cap has dropped
-    count,
-    position: positions ? (n) => positions[n - base] : (n) => n - base,
-    batches: cols.batches,
-    batchRecords, // per batch: how many of its records are shown
-    controlTypes: controlNames,
-    records: {
-      part,
-      batch: cols.batchIndex,
-      offset: cols.offsets,
-      timestamp: timestamps ?? cols.timestamps,
-      headerBytes,
-      controlType,
-    },
-    key: (i) => cols.key(i),
-    value: (i) => cols.value(i),
-    keyLength: (i) => cols.keyLength(i),
-    valueLength: (i) => cols.valueLength(i),
-    /** Record `i`'s headers: [{ key, value }] in wire order. */
-    headers: (i) => cols.headers(i),
-    headerCount: (i) => cols.headerCount(i),
-    /** Record `i`'s key or value as the worker decoded it for the table: { text, format, schema, failure } or null. */
-    decoded: (side, i) => {
-      const d = data.page.decoded?.[side];
-      if (!d || (d.text[i] == null && !d.failures.has(i))) return null;
-      return { text: d.text[i], format: d.format[i], schema: d.schema[i], failure: d.failures.get(i) ?? null };
-    },
-  };
+/**
+ * One chunk as the page reads it: columns indexed by position (`position(n)` for record number n),
+ * through the package's recordColumns. A class, so that the checker refuses a field it lacks.
+ */
+class Chunk {
+  #cols;
+  #positions;
+
+  constructor(data, base) {
+    this.result = api.fromTransferable(data);
+    const cols = api.recordColumns(this.result);
+    this.#cols = cols;
+    const { count, positions, part, headerBytes, controlType, controlNames, timestamps, batchRecords } = data.page;
+    this.#positions = positions;
+    this.data = data; // what the worker sent: the analysis worker gets a copy (analysis.js)
+    this.max = data.page.max;
+    this.base = base; // the record number of this chunk's first shown record
+    this.start = 0; // how many of its first records the cap has dropped
+    this.count = count;
+    this.batches = cols.batches;
+    this.batchRecords = batchRecords; // per batch: how many of its records are shown
+    this.controlTypes = controlNames;
+    this.records = { part, batch: cols.batchIndex, offset: cols.offsets, timestamp: timestamps ?? cols.timestamps, headerBytes, controlType };
+  }
+
+  /** Record number `n`'s position in the columns. */
+  position(n) {
+    return this.#positions ? this.#positions[n - this.base] : n - this.base;
+  }
+
+  key(i) {
+    return this.#cols.key(i);
+  }
+
+  value(i) {
+    return this.#cols.value(i);
+  }
+
+  keyLength(i) {
+    return this.#cols.keyLength(i);
+  }
+
+  valueLength(i) {
+    return this.#cols.valueLength(i);
+  }
+
+  /** Record `i`'s headers: [{ key, value }] in wire order. */
+  headers(i) {
+    return this.#cols.headers(i);
+  }
+
+  headerCount(i) {
+    return this.#cols.headerCount(i);
+  }
+
+  /** Record `i`'s key or value as the worker decoded it for the table: { text, format, schema, failure } or null. */
+  decoded(side, i) {
+    const d = this.data.page.decoded?.[side];
+    if (!d || (d.text[i] == null && !d.failures.has(i))) return null;
+    return { text: d.text[i], format: d.format[i], schema: d.schema[i], failure: d.failures.get(i) ?? null };
+  }
 }
 
 
 /** The records of a list of chunks, by record number. */
-class RecordReader {
+export class RecordReader {
+  /** @param {Chunk[]} chunks */
   constructor(chunks, partitions) {
     this.chunks = chunks;
     this.partitions = partitions;
@@ -97,6 +121,10 @@ export class RecordStore extends RecordReader {
     this.magicCounts = new Map();
     // the widest of what the table shows (chunkMaxima), over every record taken in
     this.max = {};
+    // a decoded file's: 'frame' or 'recordset', the response (a frame's), the worker's timings
+    this.kind = null;
+    this.response = null;
+    this.stats = null;
   }
 
   get count() {
@@ -105,7 +133,7 @@ export class RecordStore extends RecordReader {
 
   /** Adds the records of one transferred result (the cap applies at the next dropBeyondCap). */
   append(data) {
-    const chunk = chunkFrom(data, this.end);
+    const chunk = new Chunk(data, this.end);
     this.end += chunk.count;
     if (chunk.count) this.push(chunk);
     if (this.partitionIndex) this.#updatePartitions(chunk.result, data.page.shownBy);
@@ -173,7 +201,7 @@ function tally(counts, key, n) {
 /** A decoded file: one chunk, its partitions in response order. */
 export function fileStore(data) {
   const store = new RecordStore();
-  const chunk = chunkFrom(data, 0);
+  const chunk = new Chunk(data, 0);
   store.push(chunk);
   store.end = chunk.count;
   const { result } = chunk;

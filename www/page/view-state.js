@@ -22,30 +22,55 @@
 
 import { ViewIndex } from './store.js';
 
-export const state = {
-  source: null, // { name, size, kind, decodedWith (its decode options) } of an open file, or { name: topic, live: true }
-  store: null, // the records shown (store.js): a decoded file, or a live tail's
-  labels: [], // per partition: topic/partition
-  cellLabels: [], // per partition, as the table's rows show it (a tail's: the partition number)
-  view: new ViewIndex(), // numbers of the records passing the filter, ascending
-  rows: null, // what the table shows: the view, or it sorted (sort.js)
-  sort: null, // { column, direction } or null (the view's own order)
-  pendingView: null, // the view of a new filter, while it is built
-  filter: null, // the filter in force (readFilter)
-  filteredTo: 0, // records numbered below this have been filtered
-  selectFirst: false, // select the first record once the new view is complete
-  removedRows: 0, // view entries dropped with their records since the table was drawn
-  selected: -1, // number of the record shown in the detail pane
-  wantSelected: null, // { partition, offset } to select once it is there (a shared URL)
-  linkSql: null, // the SQL a link carries (shown in the SQL panel, not run), then the query last run
-  matchLimit: Infinity, // a tail that stops after N matching records: the view holds at most N
-  exprProgress: null, // a Where / JS filter: { scanned, candidates, timedOut, notEvaluated, ... } (filter.js)
-  notEvaluatedShown: false, // the table shows the records the JS filter did not evaluate (filter.js)
-  columnsKey: '', // the columns the table was laid out with (records.js)
-  prefs: {}, // detail tabs chosen per field
-  live: null, // live mode (live.js: LiveMode, set up by app.js): its tail's counts, facts and texts
-  protocol: null, // what the decoder knows of Kafka (protocolInfo), from the worker once it is ready
-};
+/** What the panels share: a class, so that the checker refuses a field it does not declare. */
+class ViewState {
+  /** { name, size, kind, decodedWith (its decode options) } of an open file, or { name: topic, live: true } */
+  source = null;
+  /** @type {import('./store.js').RecordStore} the records shown: a decoded file, or a live tail's */
+  store = null;
+  /** per partition: topic/partition */
+  labels = [];
+  /** per partition, as the table's rows show it (a tail's: the partition number) */
+  cellLabels = [];
+  /** numbers of the records passing the filter, ascending */
+  view = new ViewIndex();
+  /** what the table shows: the view, or it sorted (sort.js) */
+  rows = null;
+  /** { column, direction } or null (the view's own order) */
+  sort = null;
+  /** the view of a new filter, while it is built */
+  pendingView = null;
+  /** the filter in force (readFilter) */
+  filter = null;
+  /** records numbered below this have been filtered */
+  filteredTo = 0;
+  /** select the first record once the new view is complete */
+  selectFirst = false;
+  /** view entries dropped with their records since the table was drawn */
+  removedRows = 0;
+  /** number of the record shown in the detail pane */
+  selected = -1;
+  /** { partition, offset } to select once it is there (a shared URL) */
+  wantSelected = null;
+  /** the SQL a link carries (shown in the SQL panel, not run), then the query last run */
+  linkSql = null;
+  /** a tail that stops after N matching records: the view holds at most N */
+  matchLimit = Infinity;
+  /** a Where / JS filter: { scanned, candidates, timedOut, notEvaluated, ... } (filter.js) */
+  exprProgress = null;
+  /** the table shows the records the JS filter did not evaluate (filter.js) */
+  notEvaluatedShown = false;
+  /** the columns the table was laid out with (records.js) */
+  columnsKey = '';
+  /** detail tabs chosen per field */
+  prefs = {};
+  /** live mode (live.js: LiveMode, set up by app.js): its tail's counts, facts and texts */
+  live = null;
+  /** what the decoder knows of Kafka (protocolInfo), from the worker once it is ready */
+  protocol = null;
+}
+
+export const state = new ViewState();
 state.rows = state.view;
 
 const events = new EventTarget();
@@ -57,5 +82,5 @@ export function announce(what, detail = null) {
 
 /** Calls `listener(detail)` each time `what` is announced, in the order the listeners came. */
 export function listen(what, listener) {
-  events.addEventListener(what, (event) => listener(event.detail));
+  events.addEventListener(what, (event) => listener(/** @type {CustomEvent} */ (event).detail));
 }

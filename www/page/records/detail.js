@@ -17,6 +17,7 @@ const TABS = [['decoded', 'Decoded'], ['text', 'Text'], ['json', 'JSON'], ['hex'
  * stepping through records keeps the hex view open once it has been picked. `decode(record)`: a
  * promise of its decoded key and value, or null when values are not decoded.
  */
+/** @param {HTMLElement} root @param {import('../store.js').RecordReader} store @param {number} n */
 export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload, decode }) {
   const data = store.chunkOf(n);
   const i = data.position(n);

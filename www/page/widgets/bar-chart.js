@@ -18,6 +18,7 @@ const LABEL_GAP = 12;
  * `timeAt(slot)`: the time text under a slot; `timeOf(bar)`: a bar's time text; `valueName`: what a
  * value counts ('records'). Returns the chart's element (an SVG with its axes), with `attrs` on it.
  */
+/** @param {{ label, bars, slots, timeAt, timeOf, valueName, attrs?: Record<string, any> }} chart */
 export function barChart({ label, bars, slots, timeAt, timeOf, valueName, attrs = {} }) {
   const top = roundUp(Math.max(1, ...bars.map((b) => b.value).filter(Number.isFinite)));
   const svg = document.createElementNS(NS, 'svg');

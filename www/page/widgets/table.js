@@ -22,6 +22,7 @@ export class VirtualTable {
    *   dragged (null: double-clicked, back to its fit); without them headers do neither.
    * onKey(key): Enter or Escape in the table. onWidth(): the table's width changed (before it is laid out).
    */
+  /** @param {HTMLElement} root @param {{ columns, rowHeight, renderRow, onSelect, onLayout?, onSort?, onResize?, onKey?, onWidth? }} options */
   constructor(root, { columns, rowHeight, renderRow, onSelect, onLayout, onSort, onResize, onKey, onWidth }) {
     this.rowHeight = rowHeight;
     this.renderRow = renderRow;
@@ -84,7 +85,7 @@ export class VirtualTable {
       });
     }).observe(root);
     this.layer.addEventListener('click', (event) => {
-      const row = event.target.closest('.vrow');
+      const row = /** @type {HTMLElement} */ (/** @type {HTMLElement} */ (event.target).closest('.vrow'));
       if (row) this.onSelect(Number(row.dataset.row));
     });
     root.addEventListener('keydown', (event) => this.onKey(event));
@@ -111,7 +112,7 @@ export class VirtualTable {
       if (c.title) cell.title = c.title;
       if (this.onSort) {
         cell.classList.add('sortable');
-        cell.addEventListener('click', (e) => !e.target.classList.contains('resize') && this.onSort(c.id));
+        cell.addEventListener('click', (e) => !/** @type {HTMLElement} */ (e.target).classList.contains('resize') && this.onSort(c.id));
       }
       if (this.onResize) cell.append(this.resizeHandle(c));
       this.headCells[c.id] = cell;
