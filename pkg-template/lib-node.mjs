@@ -3,7 +3,7 @@
 // a relay with the `relay` option; decode threads), and what only Node has (the relay itself);
 // `attach` (connects the wasm module), `printable`, `protobufRawText` and `recordOutput` are the
 // package's own (node.cjs, the CLI).
-import { setNodeDefaults } from './client/client.mjs';
+import { setNodeDefaults } from './client/options.mjs';
 import { nodeDecodePool } from './client/decode-pool-node.mjs';
 import { nodeTransport } from './client/transport-node.mjs';
 import { nodeCores, nodeScanWorker } from './scan/pool-node.mjs';

@@ -13,12 +13,10 @@ import { ConsumePass } from './consume.mjs';
 import { Scan } from '../scan/scan.mjs';
 import { backoff, Retrier } from './retry.mjs';
 import { KafkaClientError } from './errors.mjs';
-import { addressName, parseAddress } from './address.mjs';
-import { DEFAULT_MAX_FRAME_BYTES } from './frames.mjs';
+import { addressName } from './address.mjs';
 import { encode, fetchTopicIdsFrom } from './protocol.mjs';
-import { SASL_MECHANISMS } from './sasl.mjs';
 import { toMillis } from './start.mjs';
-import { webSocketTransport } from './transport-websocket.mjs';
+import { decodeThreadPool, resolveClientOptions } from './options.mjs';
 import { waitFor } from './wait-for.mjs';
 import { brokers, describeConfigs } from './cluster.mjs';
 import { describeGroup, listGroups } from './groups.mjs';
@@ -33,94 +31,9 @@ const EARLIEST = -2n;
 /** ListOffsets' timestamp for 'earliest', 'latest' or a time. */
 const kafkaTimestamp = (at) => (at === 'latest' ? LATEST : at === 'earliest' ? EARLIEST : BigInt(toMillis(at)));
 
-// How to reach brokers without a relay, the WebSocket class where the runtime has none, and how to
-// decode on other threads: the Node entry sets them (TCP/TLS sockets, the ws package,
-// worker_threads); browsers have WebSocket and need a relay.
-let directTransport = null;
-let loadFallbackWebSocket = null;
-let decodePool = null;
-export function setNodeDefaults({ transport, loadWebSocket, decodeThreads }) {
-  directTransport = transport;
-  loadFallbackWebSocket = loadWebSocket;
-  decodePool = decodeThreads;
-}
-
-/** How the client opens WebSockets: the caller's class, else Node's default (loaded when first needed), else the runtime's. */
-function webSocketOf(options) {
-  if (options.webSocket != null) return { WebSocket: options.webSocket };
-  if (loadFallbackWebSocket) return { loadWebSocket: loadFallbackWebSocket };
-  return { WebSocket: globalThis.WebSocket };
-}
-
-
-function option(options, name, check, fallback) {
-  const v = options[name];
-  if (v === undefined) return fallback;
-  if (!check(v)) throw new KafkaClientError('INVALID_ARGUMENT', `option ${name} is not valid: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
-  return v;
-}
-
-const positiveInt = (v) => Number.isInteger(v) && v > 0;
-
-const CLIENT_OPTIONS = ['bootstrap', 'relay', 'webSocket', 'clientId', 'tls', 'sasl', 'requestTimeoutMs', 'connectTimeoutMs', 'connectRetryMs', 'maxFrameBytes',
-  'retries', 'retryBackoffMs', 'transport', 'decodeThreads'];
-
 // The longest pause between two tries of a cluster not reached yet (connectRetryMs): a broker that
 // is starting is found within a second of listening.
 const CONNECT_RETRY_MAX_PAUSE_MS = 1000;
-
-// Through a relay without a bootstrap list, the relay picks one of its own bootstrap brokers.
-const RELAY_BOOTSTRAP = { host: 'the relay\'s bootstrap broker', port: 0 };
-
-/**
- * Checks a client's options and resolves them into the bootstrap addresses and what every broker
- * connection needs (the relay resolves its own the same way).
- */
-export function resolveClientOptions(options = {}) {
-  for (const name of Object.keys(options)) {
-    if (!CLIENT_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown client option '${name}'; valid: ${CLIENT_OPTIONS.join(', ')}`);
-  }
-  const list = Array.isArray(options.bootstrap) ? options.bootstrap : String(options.bootstrap ?? '').split(',').filter(Boolean);
-  if (!list.length && !options.relay) throw new KafkaClientError('INVALID_ARGUMENT', 'option bootstrap (HOST:PORT[,HOST:PORT...]) is required');
-  const bootstrap = list.length ? list.map(parseAddress) : [RELAY_BOOTSTRAP];
-  if (options.relay && (options.tls || options.sasl)) {
-    throw new KafkaClientError('INVALID_ARGUMENT', 'through a relay, TLS and SASL to the brokers are the relay\'s options (credentials stay on the relay)');
-  }
-  let sasl = null;
-  if (options.sasl) {
-    const mechanism = String(options.sasl.mechanism ?? '').toUpperCase();
-    if (!SASL_MECHANISMS.includes(mechanism)) throw new KafkaClientError('INVALID_ARGUMENT', `sasl.mechanism must be one of ${SASL_MECHANISMS.map((m) => m.toLowerCase()).join(', ')}`);
-    if (typeof options.sasl.username !== 'string' || typeof options.sasl.password !== 'string') {
-      throw new KafkaClientError('INVALID_ARGUMENT', 'sasl needs a username and a password (strings)');
-    }
-    sasl = { mechanism, username: options.sasl.username, password: options.sasl.password };
-  }
-  let transport;
-  try {
-    transport = options.transport
-      ?? (options.relay ? webSocketTransport(options.relay, webSocketOf(options)) : directTransport);
-  } catch (e) {
-    throw new KafkaClientError('INVALID_ARGUMENT', e.message.replace(/^kafka-fetch-decoder: /, ''), { cause: e });
-  }
-  if (!transport) throw new KafkaClientError('INVALID_ARGUMENT', 'no transport: in browsers, give the relay\'s URL (option relay)');
-  const connection = {
-    transport,
-    clientId: option(options, 'clientId', (v) => typeof v === 'string', 'kafka-fetch-decoder'),
-    tls: options.tls === true ? {} : options.tls || null,
-    sasl,
-    requestTimeoutMs: option(options, 'requestTimeoutMs', positiveInt, 30_000),
-    connectTimeoutMs: option(options, 'connectTimeoutMs', positiveInt, 10_000),
-    connectRetryMs: option(options, 'connectRetryMs', (v) => Number.isInteger(v) && v >= 0, 0),
-    maxFrameBytes: option(options, 'maxFrameBytes', positiveInt, DEFAULT_MAX_FRAME_BYTES),
-    retries: option(options, 'retries', (v) => Number.isInteger(v) && v >= 0, 10),
-    retryBackoffMs: option(options, 'retryBackoffMs', positiveInt, 100),
-    decodeThreads: option(options, 'decodeThreads', (v) => Number.isInteger(v) && v >= 0 && v <= 64, 0),
-  };
-  if (connection.decodeThreads > 0 && !decodePool) {
-    throw new KafkaClientError('INVALID_ARGUMENT', 'option decodeThreads needs Node (worker_threads); in browsers, run the client in a worker');
-  }
-  return { bootstrap, connection };
-}
 
 export class KafkaClient {
   #options;
@@ -249,16 +162,18 @@ export class KafkaClient {
         errorCode: t.errorCode,
         errorName: t.errorName,
         isInternal: t.isInternal ?? false,
-        partitions: t.partitions.map((p) => ({
-          partition: p.partition,
-          leader: p.leaderId,
-          leaderEpoch: p.leaderEpoch ?? -1,
-          replicas: p.replicaNodes,
-          isr: p.isrNodes,
-          offlineReplicas: p.offlineReplicas ?? [],
-          errorCode: p.errorCode,
-          errorName: p.errorName,
-        })).sort((a, b) => a.partition - b.partition),
+        partitions: t.partitions
+          .map((p) => ({
+            partition: p.partition,
+            leader: p.leaderId,
+            leaderEpoch: p.leaderEpoch ?? -1,
+            replicas: p.replicaNodes,
+            isr: p.isrNodes,
+            offlineReplicas: p.offlineReplicas ?? [],
+            errorCode: p.errorCode,
+            errorName: p.errorName,
+          }))
+          .sort((a, b) => a.partition - b.partition),
       })),
     };
   }
@@ -270,7 +185,12 @@ export class KafkaClient {
       const t = md.topics.find((x) => x.topic === topic);
       if (!t || t.errorCode !== 0) {
         const why = t ? `${t.errorName} (${t.errorCode})` : 'not in the metadata';
-        throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic}: ${why} (broker ${md.broker})`, { broker: md.broker, topic, errorCode: t?.errorCode ?? null, errorName: t?.errorName ?? null });
+        throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic}: ${why} (broker ${md.broker})`, {
+          broker: md.broker,
+          topic,
+          errorCode: t?.errorCode ?? null,
+          errorName: t?.errorName ?? null,
+        });
       }
     }
     return this.#topics.get(topic);
@@ -306,8 +226,12 @@ export class KafkaClient {
    * `int64: 'bigint'` BigInts, as records' int64 values; a time after the last record (or a broker
    * that looks no time up) gives offset -1. `signal` (an AbortSignal) abandons the lookup.
    */
-  async listOffsets(topic, /** @type {ListOffsetsOptions} */ { partitions, at = 'latest', isolationLevel = 'read_uncommitted', int64 = 'number', signal } = {}) {
-    if (int64 !== 'number' && int64 !== 'bigint') throw new KafkaClientError('INVALID_ARGUMENT', `listOffsets: int64 must be 'number' or 'bigint', got '${int64}'`);
+  async listOffsets(
+    topic,
+    /** @type {ListOffsetsOptions} */ { partitions, at = 'latest', isolationLevel = 'read_uncommitted', int64 = 'number', signal } = {},
+  ) {
+    if (int64 !== 'number' && int64 !== 'bigint')
+      throw new KafkaClientError('INVALID_ARGUMENT', `listOffsets: int64 must be 'number' or 'bigint', got '${int64}'`);
     const timestamp = kafkaTimestamp(at);
     const op = this.#operation(signal, 'listOffsets');
     try {
@@ -322,28 +246,39 @@ export class KafkaClient {
 
   /** listOffsets with BigInts, `timestamp` being Kafka's (-1 latest, -2 earliest, or ms). */
   async #listOffsets(topic, partitions, timestamp, isolationLevel, signal) {
-    return this.#withRetries(`ListOffsets ${topic}`, async (attempt) => {
-      const meta = await this.#topic(topic, attempt > 0, signal);
-      const chosen = partitions ?? [...meta.partitions.keys()];
-      const byLeader = this.#groupByLeader(topic, chosen);
-      const out = new Map();
-      await Promise.all([...byLeader.values()].map(async ({ address, parts }) => {
-        const c = this.#connection(address);
-        const { version, frame } = await c.request('ListOffsets', (v, id) => encode.listOffsets(v, id, this.#options.clientId, {
-          readCommitted: isolationLevel === 'read_committed',
-          timeoutMs: this.#options.requestTimeoutMs,
-          partitions: parts.map((p) => ({ topic, partition: p.partition, leaderEpoch: p.leaderEpoch, timestamp })),
-        }), signal);
-        const res = c.decode('ListOffsets', version, frame);
-        for (const t of res.topics) {
-          for (const p of t.partitions) {
-            if (p.errorCode !== 0) throw c.brokerError(`ListOffsets ${topic}/${p.partition}`, p.errorCode, { topic, partition: p.partition });
-            out.set(p.partition, { offset: BigInt(p.offset), timestamp: BigInt(p.timestamp) });
-          }
-        }
-      }));
-      return out;
-    }, signal);
+    return this.#withRetries(
+      `ListOffsets ${topic}`,
+      async (attempt) => {
+        const meta = await this.#topic(topic, attempt > 0, signal);
+        const chosen = partitions ?? [...meta.partitions.keys()];
+        const byLeader = this.#groupByLeader(topic, chosen);
+        const out = new Map();
+        await Promise.all(
+          [...byLeader.values()].map(async ({ address, parts }) => {
+            const c = this.#connection(address);
+            const { version, frame } = await c.request(
+              'ListOffsets',
+              (v, id) =>
+                encode.listOffsets(v, id, this.#options.clientId, {
+                  readCommitted: isolationLevel === 'read_committed',
+                  timeoutMs: this.#options.requestTimeoutMs,
+                  partitions: parts.map((p) => ({ topic, partition: p.partition, leaderEpoch: p.leaderEpoch, timestamp })),
+                }),
+              signal,
+            );
+            const res = c.decode('ListOffsets', version, frame);
+            for (const t of res.topics) {
+              for (const p of t.partitions) {
+                if (p.errorCode !== 0) throw c.brokerError(`ListOffsets ${topic}/${p.partition}`, p.errorCode, { topic, partition: p.partition });
+                out.set(p.partition, { offset: BigInt(p.offset), timestamp: BigInt(p.timestamp) });
+              }
+            }
+          }),
+        );
+        return out;
+      },
+      signal,
+    );
   }
 
   /** Partitions grouped by their leader's address; an unknown leader is a retriable error. */
@@ -352,7 +287,12 @@ export class KafkaClient {
     for (const partition of partitions) {
       const leader = this.#leader(topic, partition);
       if (!leader) {
-        throw new KafkaClientError('BROKER_ERROR', `topic ${topic} partition ${partition} has no leader now: LEADER_NOT_AVAILABLE (5)`, { topic, partition, errorCode: 5, errorName: 'LEADER_NOT_AVAILABLE' });
+        throw new KafkaClientError('BROKER_ERROR', `topic ${topic} partition ${partition} has no leader now: LEADER_NOT_AVAILABLE (5)`, {
+          topic,
+          partition,
+          errorCode: 5,
+          errorName: 'LEADER_NOT_AVAILABLE',
+        });
       }
       const key = addressName(leader.address);
       if (!groups.has(key)) groups.set(key, { address: leader.address, nodeId: leader.nodeId, parts: [] });
@@ -369,12 +309,29 @@ export class KafkaClient {
    * the decoded FetchResponse (decode options from `decode`); `raw: true` keeps `frame`. `signal`
    * (an AbortSignal) abandons it.
    */
-  async fetch(topic, partitions, /** @type {Parameters<Declared['fetch']>[2]} */ { maxWaitMs = 0, minBytes = 1, maxBytes = 50 * 1024 * 1024, isolationLevel = 'read_uncommitted', decode = {}, raw = false, signal } = {}) {
+  async fetch(
+    topic,
+    partitions,
+    /** @type {Parameters<Declared['fetch']>[2]} */ {
+      maxWaitMs = 0,
+      minBytes = 1,
+      maxBytes = 50 * 1024 * 1024,
+      isolationLevel = 'read_uncommitted',
+      decode = {},
+      raw = false,
+      signal,
+    } = {},
+  ) {
     const op = this.#operation(signal, 'fetch');
     try {
       const answers = await abortable(this.#fetchFrames(topic, partitions, { maxWaitMs, minBytes, maxBytes, isolationLevel, signal: op.signal }), op.signal);
       const decodeOptions = { isolationLevel, decode, raw };
-      return await abortable(Promise.all(answers.map((answer) => (this.#options.decodeThreads ? this.#decodeOnThread(answer, decodeOptions) : this.#decodeAnswer(answer, decodeOptions)))), op.signal);
+      return await abortable(
+        Promise.all(
+          answers.map((answer) => (this.#options.decodeThreads ? this.#decodeOnThread(answer, decodeOptions) : this.#decodeAnswer(answer, decodeOptions))),
+        ),
+        op.signal,
+      );
     } finally {
       op.dispose();
     }
@@ -385,25 +342,41 @@ export class KafkaClient {
     // with the metadata known and the connections open, every request is written before this
     // returns its promise (see BrokerConnection.request)
     const meta = this.#topics.get(topic) ?? (await this.#topic(topic, false, signal));
-    const byLeader = this.#groupByLeader(topic, partitions.map((p) => p.partition));
+    const byLeader = this.#groupByLeader(
+      topic,
+      partitions.map((p) => p.partition),
+    );
     const positions = new Map(partitions.map((p) => [p.partition, p]));
-    return Promise.all([...byLeader.values()].map(async ({ address, nodeId, parts }) => {
-      const connection = this.#connection(address);
-      const request = {
-        maxWaitMs, minBytes, maxBytes, readCommitted: isolationLevel === 'read_committed',
-        partitions: parts.map((p) => ({
-          topic, topicId: meta.topicId, partition: p.partition, leaderEpoch: p.leaderEpoch,
-          offset: BigInt(positions.get(p.partition).offset), maxBytes: positions.get(p.partition).maxBytes ?? 1024 * 1024,
-        })),
-      };
-      const { version, frame } = await connection.request('Fetch', (v, id) => {
-        // fetch names topics by id from some version: without one (old metadata), stay below it
-        const fetchVersion = meta.topicId ? v : Math.min(v, fetchTopicIdsFrom() - 1);
-        request.version = fetchVersion;
-        return encode.fetch(fetchVersion, id, this.#options.clientId, request);
-      }, signal);
-      return { connection, brokerId: nodeId, topic, topicId: meta.topicId, apiVersion: request.version ?? version, frame, request };
-    }));
+    return Promise.all(
+      [...byLeader.values()].map(async ({ address, nodeId, parts }) => {
+        const connection = this.#connection(address);
+        const request = {
+          maxWaitMs,
+          minBytes,
+          maxBytes,
+          readCommitted: isolationLevel === 'read_committed',
+          partitions: parts.map((p) => ({
+            topic,
+            topicId: meta.topicId,
+            partition: p.partition,
+            leaderEpoch: p.leaderEpoch,
+            offset: BigInt(positions.get(p.partition).offset),
+            maxBytes: positions.get(p.partition).maxBytes ?? 1024 * 1024,
+          })),
+        };
+        const { version, frame } = await connection.request(
+          'Fetch',
+          (v, id) => {
+            // fetch names topics by id from some version: without one (old metadata), stay below it
+            const fetchVersion = meta.topicId ? v : Math.min(v, fetchTopicIdsFrom() - 1);
+            request.version = fetchVersion;
+            return encode.fetch(fetchVersion, id, this.#options.clientId, request);
+          },
+          signal,
+        );
+        return { connection, brokerId: nodeId, topic, topicId: meta.topicId, apiVersion: request.version ?? version, frame, request };
+      }),
+    );
   }
 
   /** Decodes one raw Fetch answer; a response-level error code is a BROKER_ERROR. */
@@ -414,10 +387,14 @@ export class KafkaClient {
 
   /** #decodeAnswer on one of the decode threads. */
   async #decodeOnThread(answer, decodeOptions) {
-    this.#threads ??= decodePool(this.#options.decodeThreads);
+    this.#threads ??= decodeThreadPool()(this.#options.decodeThreads);
     // a transient result could not leave its thread: results from threads are always kept
     const decoding = this.#threads.decode(answer.frame, { ...fetchDecodeOptions(answer, decodeOptions), transient: false }, decodeOptions.raw);
-    const response = await decoding.catch((e) => fromBroker(answer, () => { throw e; }));
+    const response = await decoding.catch((e) =>
+      fromBroker(answer, () => {
+        throw e;
+      }),
+    );
     return this.#decoded(answer, decodeOptions, response);
   }
 
@@ -459,7 +436,11 @@ export class KafkaClient {
   scan(options) {
     this.#check();
     const { transport, webSocket, decodeThreads, ...given } = this.#given;
-    if (transport || webSocket) throw new KafkaClientError('INVALID_ARGUMENT', 'scan makes a client in each worker: a client with its own transport or WebSocket class cannot be copied there');
+    if (transport || webSocket)
+      throw new KafkaClientError(
+        'INVALID_ARGUMENT',
+        'scan makes a client in each worker: a client with its own transport or WebSocket class cannot be copied there',
+      );
     return new Scan(this, given, options);
   }
 
@@ -581,7 +562,11 @@ function fromBroker({ connection, apiVersion, topic, topicId }, read) {
     if (!(e instanceof KafkaDecodeError) || e.broker) throw e;
     // responses from v13 name topics by id: the name is what the reader knows them by
     const message = topicId ? e.message.replaceAll(`topic ${topicId}`, `topic ${topic}`) : e.message;
-    throw new KafkaDecodeError({ ...e.toJSON(), message: `broker ${connection.name} answered Fetch v${apiVersion} of ${topic}: ${message}`, broker: connection.name });
+    throw new KafkaDecodeError({
+      ...e.toJSON(),
+      message: `broker ${connection.name} answered Fetch v${apiVersion} of ${topic}: ${message}`,
+      broker: connection.name,
+    });
   }
 }
 

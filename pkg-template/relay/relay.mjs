@@ -22,7 +22,8 @@
 
 import http from 'node:http';
 import { parseAddress } from '../client/address.mjs';
-import { KafkaClient, resolveClientOptions } from '../client/client.mjs';
+import { KafkaClient } from '../client/client.mjs';
+import { resolveClientOptions } from '../client/options.mjs';
 import { KafkaClientError } from '../client/errors.mjs';
 import { loadWs } from '../optional-ws.mjs';
 import { closeReason, printable } from '../printable.mjs';
@@ -67,14 +68,26 @@ const REGISTRY_PATH = '/registry';
  */
 export async function startRelay(options = {}) {
   const {
-    listen = '127.0.0.1:0', allowOrigins = [], log: writeLog = (line) => process.stderr.write(`relay: ${line}\n`), handleHttp = null,
-    schemaRegistry = null, path = DEFAULTS.path, maxConnections = DEFAULTS.maxConnections, maxRequestBytes = DEFAULTS.maxRequestBytes,
-    idleTimeoutMs = DEFAULTS.idleTimeoutMs, handshakeTimeoutMs = DEFAULTS.handshakeTimeoutMs, maxBufferedBytes = DEFAULTS.maxBufferedBytes,
-    maxTotalBufferedBytes = DEFAULTS.maxTotalBufferedBytes, metadataMaxAgeMs = DEFAULTS.metadataMaxAgeMs, ...clientOptions
+    listen = '127.0.0.1:0',
+    allowOrigins = [],
+    log: writeLog = (line) => process.stderr.write(`relay: ${line}\n`),
+    handleHttp = null,
+    schemaRegistry = null,
+    path = DEFAULTS.path,
+    maxConnections = DEFAULTS.maxConnections,
+    maxRequestBytes = DEFAULTS.maxRequestBytes,
+    idleTimeoutMs = DEFAULTS.idleTimeoutMs,
+    handshakeTimeoutMs = DEFAULTS.handshakeTimeoutMs,
+    maxBufferedBytes = DEFAULTS.maxBufferedBytes,
+    maxTotalBufferedBytes = DEFAULTS.maxTotalBufferedBytes,
+    metadataMaxAgeMs = DEFAULTS.metadataMaxAgeMs,
+    ...clientOptions
   } = options;
-  if (clientOptions.relay || clientOptions.transport) throw new KafkaClientError('INVALID_ARGUMENT', 'a relay connects to brokers itself (no relay or transport option)');
+  if (clientOptions.relay || clientOptions.transport)
+    throw new KafkaClientError('INVALID_ARGUMENT', 'a relay connects to brokers itself (no relay or transport option)');
   for (const origin of allowOrigins) {
-    if (!/^https?:\/\/[^/]+$/.test(origin)) throw new KafkaClientError('INVALID_ARGUMENT', `an origin is scheme://host[:port] with nothing after it, got '${origin}'`);
+    if (!/^https?:\/\/[^/]+$/.test(origin))
+      throw new KafkaClientError('INVALID_ARGUMENT', `an origin is scheme://host[:port] with nothing after it, got '${origin}'`);
   }
   // loaded here, not with the package: decoding alone never needs it (a third of the load time),
   // and it is an optional dependency; first, so that nothing is started without it
@@ -107,30 +120,33 @@ export async function startRelay(options = {}) {
 
   // a request (a handshake included) that is not complete within handshakeTimeoutMs is dropped,
   // checked every second; the sockets, slow ones included, are bounded
-  const server = http.createServer({ headersTimeout: handshakeTimeoutMs, requestTimeout: handshakeTimeoutMs, connectionsCheckingInterval: 1000 }, async (req, res) => {
-    httpSockets.touch(req.socket);
-    if (registry) {
-      try {
-        if (await registry(req, res)) return;
-      } catch (e) {
-        log(`registry request failed: ${printable(e?.message ?? e, 300)}`);
-        if (!res.headersSent) res.writeHead(500);
-        return res.end();
+  const server = http.createServer(
+    { headersTimeout: handshakeTimeoutMs, requestTimeout: handshakeTimeoutMs, connectionsCheckingInterval: 1000 },
+    async (req, res) => {
+      httpSockets.touch(req.socket);
+      if (registry) {
+        try {
+          if (await registry(req, res)) return;
+        } catch (e) {
+          log(`registry request failed: ${printable(e?.message ?? e, 300)}`);
+          if (!res.headersSent) res.writeHead(500);
+          return res.end();
+        }
       }
-    }
-    if (handleHttp) {
-      try {
-        return handleHttp(req, res);
-      } catch (e) {
-        // a bug in the page server ends that request, not the relay
-        log(`request failed: ${printable(e?.message ?? e, 300)}`);
-        if (!res.headersSent) res.writeHead(500);
-        return res.end();
+      if (handleHttp) {
+        try {
+          return handleHttp(req, res);
+        } catch (e) {
+          // a bug in the page server ends that request, not the relay
+          log(`request failed: ${printable(e?.message ?? e, 300)}`);
+          if (!res.headersSent) res.writeHead(500);
+          return res.end();
+        }
       }
-    }
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(`kafka-fetch-decoder relay: WebSocket connections at ${path}\n`);
-  });
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`kafka-fetch-decoder relay: WebSocket connections at ${path}\n`);
+    },
+  );
   const httpSockets = new OldestFirst(HTTP_SOCKETS);
   server.on('connection', (socket) => httpSockets.add(socket));
   // a ceiling for the two bounds together (WebSockets are counted at their handshake, below)
@@ -177,7 +193,14 @@ export async function startRelay(options = {}) {
     wss.handleUpgrade(req, socket, head, (ws) => {
       connections.add(ws);
       relayConnection(ws, target, {
-        targets, connectionOptions, from, log, maxRequestBytes, idleTimeoutMs, maxBufferedBytes, budget,
+        targets,
+        connectionOptions,
+        from,
+        log,
+        maxRequestBytes,
+        idleTimeoutMs,
+        maxBufferedBytes,
+        budget,
         onEnd: () => {
           connections.delete(ws);
           release();
@@ -215,12 +238,13 @@ export async function startRelay(options = {}) {
     server,
     /** What the relay holds now: WebSocket connections, bytes waiting for browsers (for tests and monitoring). */
     stats: () => ({ connections: connections.size, handshakes: open - connections.size, bufferedBytes: budget.total }),
-    close: () => new Promise((resolve) => {
-      for (const ws of wss.clients) ws.terminate();
-      targets.close();
-      server.close(() => resolve());
-      server.closeAllConnections?.();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const ws of wss.clients) ws.terminate();
+        targets.close();
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      }),
   };
 }
 
