@@ -7,16 +7,24 @@
 
 import { h, formatCount, plural } from '../dom.js';
 import { liveStore, loadPackage } from '../store.js';
-import { readFrom, readUntil, syncSeekInputs } from './live-seek.js';
+import { syncSeekInputs } from './live-seek.js';
+import { explain, fillRelay, readControls, relayUrl, rememberRelay } from './live-controls.js';
 import { offsetsFailed, renderTopics as drawTopics, setOffsets } from './live-topics.js';
 import { unpackTopics } from '../../shared/topic-listing.js';
-import { drawCoverage, scanEndText, scanOptions } from './live-scan.js';
+import { drawCoverage, scanEndText } from './live-scan.js';
 import { listen } from '../view-state.js';
 import { $ } from '../page.js';
 
-const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, remembered in this browser
 const PHASE_TEXT = {
-  off: '', listing: 'connecting…', connected: 'connected', starting: 'starting…', tailing: 'live', scanning: 'scanning', paused: 'paused', stopped: 'stopped', error: 'error',
+  off: '',
+  listing: 'connecting…',
+  connected: 'connected',
+  starting: 'starting…',
+  tailing: 'live',
+  scanning: 'scanning',
+  paused: 'paused',
+  stopped: 'stopped',
+  error: 'error',
 };
 const RUNNING = ['starting', 'tailing', 'scanning', 'paused'];
 // The span the rate is measured over.
@@ -30,74 +38,12 @@ const dropped = (t) => t.store.first + t.droppedInWorker;
 
 const button = (text, onclick) => h('button', { type: 'button', onclick }, text);
 
-/** The relay's URL as typed (marked invalid when it is no ws: or wss: URL), or null. */
-function relayUrl() {
-  const text = $('live-relay').value.trim();
-  const ok = /^wss?:\/\/[^/\s]+/i.test(text);
-  $('live-relay').setAttribute('aria-invalid', String(!ok && text !== ''));
-  return ok ? text : null;
-}
-
-/** "0,2,5-7" -> [0, 2, 5, 6, 7]; empty = every partition (null); undefined when it does not parse. */
-function chosenPartitions() {
-  const input = $('live-partitions');
-  const text = input.value.trim();
-  if (!text || text === 'all') {
-    input.removeAttribute('aria-invalid');
-    return null;
-  }
-  const out = new Set();
-  for (const part of text.split(/\s*,\s*/)) {
-    const range = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
-    if (!range || Number(range[2] ?? range[1]) < Number(range[1]) || Number(range[2] ?? range[1]) - Number(range[1]) > 100_000) {
-      input.setAttribute('aria-invalid', 'true');
-      return undefined;
-    }
-    for (let p = Number(range[1]); p <= Number(range[2] ?? range[1]); p++) out.add(p);
-  }
-  input.removeAttribute('aria-invalid');
-  return [...out].sort((a, b) => a - b);
-}
-
-/**
- * What the controls ask of a tail or a scan (`what`: 'tail' or 'scan'; `topic`: the one typed unless
- * said), with the first problem found.
- */
-function readControls(what, topic = $('live-topic').value.trim()) {
-  const now = Date.now();
-  const asked = {
-    relay: relayUrl(), topic, partitions: chosenPartitions(), from: readFrom(now), until: readUntil(now),
-    cap: Number($('live-cap').value), scan: what === 'scan' ? scanOptions() : null,
-  };
-  const { relay, partitions, from, until, cap, scan } = asked;
-  asked.problem = !relay ? 'Type the relay\'s WebSocket URL first, e.g. ws://127.0.0.1:8081/kafka.'
-    : !topic ? `Choose a topic to ${what} (List topics shows them).`
-      : partitions === undefined ? 'Partitions are numbers and ranges, e.g. 0,2,5-7 (empty for all).'
-        : from.error ?? until.error ?? scan?.error ?? (!(Number.isInteger(cap) && cap > 0) ? 'Keep at least 1 record.' : null);
-  return asked;
-}
-
 function stoppedText(t) {
   const read = plural(t.store ? received(t) : 0, 'record');
   if (t.ended === 'end') return `Read ${t.topic} from ${t.from} to the end offsets seen at the start (${read})`;
   if (t.ended === 'time') return `Read ${t.topic} from ${t.from} until ${t.until} (${read})`;
   if (t.ended === 'matches') return `Stopped the tail of ${t.topic} after ${plural(t.matches, 'matching record')} (${read} read)`;
   return `Stopped the tail of ${t.topic} (${read})`;
-}
-
-/** An error of the relay, the broker or the tail in words a user can act on. */
-function explain({ code, message }, relay) {
-  const refused = /origin (\S+) is not allowed/.exec(message);
-  if (refused) {
-    return `The relay refused this page: origin ${refused[1]} is not allowed. Start the relay with --allow-origin ${location.origin}, or use the page that kafka-fetch-decoder ui serves.`;
-  }
-  if (/cannot reach the relay/.test(message)) {
-    return `No relay answers at ${relay}: start one with kafka-fetch-decoder ui (or relay), or check the URL.`;
-  }
-  if (code === 'UNKNOWN_TOPIC') return `Unknown topic: ${message}.`;
-  if (code === 'CONNECTION' || code === 'TIMEOUT') return `The broker cannot be reached: ${message}.`;
-  if (code === 'OFFSET_OUT_OF_RANGE') return `${message}. Start at earliest or latest instead.`;
-  return code ? `${code}: ${message}` : message;
 }
 
 /**
@@ -127,7 +73,9 @@ export class LiveMode {
   constructor(page) {
     this.#page = page;
     $('live-list').addEventListener('click', () => this.#listTopics());
-    $('live-relay').addEventListener('keydown', (event) => { if (event.key === 'Enter') this.#listTopics(); });
+    $('live-relay').addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') this.#listTopics();
+    });
     $('live-start').addEventListener('click', () => this.start());
     $('scan-start').addEventListener('click', () => {
       $('scan-menu').open = false;
@@ -160,8 +108,20 @@ export class LiveMode {
     this.#stopTail();
     clearTimeout(this.#tail?.clock);
     const tail = {
-      id: this.#nextId++, topic, relay, cap, from: from.text, until: until.text, partitions: null, store: null, droppedInWorker: 0, samples: [],
-      matches: until.matches, clock: 0, ended: null, endsBy: until.until === 'end' ? 'end' : until.until ? 'time' : null,
+      id: this.#nextId++,
+      topic,
+      relay,
+      cap,
+      from: from.text,
+      until: until.text,
+      partitions: null,
+      store: null,
+      droppedInWorker: 0,
+      samples: [],
+      matches: until.matches,
+      clock: 0,
+      ended: null,
+      endsBy: until.until === 'end' ? 'end' : until.until ? 'time' : null,
     };
     this.#tail = tail;
     this.#setPhase('starting');
@@ -175,7 +135,16 @@ export class LiveMode {
     // an Until time still to come: the page stops the tail when the clock gets there
     if (until.wallClock) tail.clock = setTimeout(() => this.#endTail('time'), until.wallClock - Date.now());
     this.#ensureWorker().postMessage({
-      type: 'live-start', id: tail.id, relay, topic, partitions, from: from.from, until: until.until, cap, options: this.#page.decodeOptions(), values: this.#page.valueSettings(),
+      type: 'live-start',
+      id: tail.id,
+      relay,
+      topic,
+      partitions,
+      from: from.from,
+      until: until.until,
+      cap,
+      options: this.#page.decodeOptions(),
+      values: this.#page.valueSettings(),
     });
     // a topic made since the list was drawn: the list is drawn again, with its offsets
     if (!this.#topics.some((t) => t.topic === topic)) this.#refreshTopics();
@@ -213,8 +182,12 @@ export class LiveMode {
     const shown = this.#shown;
     if (!shown) return null;
     return {
-      kept: shown.store.count, dropped: dropped(shown), received: received(shown), cap: shown.cap,
-      partitions: shown.store.partitions.map((p) => p.recordCount), batches: shown.store.partitions.map((p) => p.batchCount),
+      kept: shown.store.count,
+      dropped: dropped(shown),
+      received: received(shown),
+      cap: shown.cap,
+      partitions: shown.store.partitions.map((p) => p.recordCount),
+      batches: shown.store.partitions.map((p) => p.batchCount),
     };
   }
 
@@ -241,7 +214,8 @@ export class LiveMode {
   emptyText() {
     const t = this.#shown ?? this.#tail;
     if (!t) {
-      if (!relayUrl()) return 'Live mode reads topics through a relay: run npx kafka-fetch-decoder ui --bootstrap HOST:PORT (it serves this page with one), or type a relay\'s URL on the left and press List.';
+      if (!relayUrl())
+        return "Live mode reads topics through a relay: run npx kafka-fetch-decoder ui --bootstrap HOST:PORT (it serves this page with one), or type a relay's URL on the left and press List.";
       if (!this.#topics.length) return 'Press List (on the left) to see the topics.';
       return 'Pick a topic on the left, choose where to start (From) and press Start tail.';
     }
@@ -371,7 +345,7 @@ export class LiveMode {
   #listTopics() {
     const relay = relayUrl();
     if (!relay) {
-      return this.#fail({ message: 'Type the relay\'s WebSocket URL first, e.g. ws://127.0.0.1:8081/kafka (kafka-fetch-decoder relay prints it).' }, false);
+      return this.#fail({ message: "Type the relay's WebSocket URL first, e.g. ws://127.0.0.1:8081/kafka (kafka-fetch-decoder relay prints it)." }, false);
     }
     this.#remember(relay);
     this.#listing = this.#nextId++;
@@ -396,7 +370,11 @@ export class LiveMode {
     // a listing asked for while a tail ran (or failed) leaves what the status says of it
     if (this.#phase === 'listing') {
       this.#setPhase('connected');
-      this.#page.setStatus('ok', `${plural(topics.length, 'topic')} on ${msg.brokers.join(', ')}. Pick one on the left, choose where to start, and start the tail.`, null);
+      this.#page.setStatus(
+        'ok',
+        `${plural(topics.length, 'topic')} on ${msg.brokers.join(', ')}. Pick one on the left, choose where to start, and start the tail.`,
+        null,
+      );
     }
     // the names to type from, the first 500 (the side list's search finds the rest)
     $('live-topic-names').replaceChildren(...topics.slice(0, 500).map((t) => h('option', { value: t.topic })));
@@ -406,15 +384,20 @@ export class LiveMode {
   }
 
   #renderTopics() {
-    drawTopics(this.#topics, $('live-topic').value.trim(), (topic) => {
-      $('live-topic').value = topic;
-      this.#renderTopics();
-      this.#page.refresh();
-    }, (names) => {
-      const id = this.#nextId++;
-      this.#offsetAsks.set(id, names);
-      this.#ensureWorker().postMessage({ type: 'cluster-offsets', id, relay: relayUrl(), topics: names });
-    });
+    drawTopics(
+      this.#topics,
+      $('live-topic').value.trim(),
+      (topic) => {
+        $('live-topic').value = topic;
+        this.#renderTopics();
+        this.#page.refresh();
+      },
+      (names) => {
+        const id = this.#nextId++;
+        this.#offsetAsks.set(id, names);
+        this.#ensureWorker().postMessage({ type: 'cluster-offsets', id, relay: relayUrl(), topics: names });
+      },
+    );
   }
 
   // ---- a tail or a scan ---------------------------------------------------------------------------
@@ -432,16 +415,43 @@ export class LiveMode {
     const store = resume ? last.store : null;
     this.#stopTail();
     const tail = {
-      id: this.#nextId++, kind: 'scan', topic, relay, cap, from: resume ? last.from : from.text, until: resume ? last.until : until.until === 'end' || !until.until ? null : until.text,
-      partitions: null, store, droppedInWorker: 0, samples: [], matches: Infinity, clock: 0, ended: null, endsBy: null, question, coverage: resume, aggregates: null,
+      id: this.#nextId++,
+      kind: 'scan',
+      topic,
+      relay,
+      cap,
+      from: resume ? last.from : from.text,
+      until: resume ? last.until : until.until === 'end' || !until.until ? null : until.text,
+      partitions: null,
+      store,
+      droppedInWorker: 0,
+      samples: [],
+      matches: Infinity,
+      clock: 0,
+      ended: null,
+      endsBy: null,
+      question,
+      coverage: resume,
+      aggregates: null,
     };
     this.#tail = tail;
     this.#setPhase('starting');
     this.#page.setStatus('busy', `${resume ? 'Continuing' : 'Starting'} a scan of ${topic} on ${opts.workers} workers…`, null);
     await loadPackage();
     this.#ensureWorker().postMessage({
-      type: 'scan-start', id: tail.id, relay, topic, partitions, from: from.from, until: until.until && until.until !== 'end' ? until.until : 'end',
-      where: question.where, key: question.key, limit: question.limit, workers: opts.workers, resume, options: this.#page.decodeOptions(),
+      type: 'scan-start',
+      id: tail.id,
+      relay,
+      topic,
+      partitions,
+      from: from.from,
+      until: until.until && until.until !== 'end' ? until.until : 'end',
+      where: question.where,
+      key: question.key,
+      limit: question.limit,
+      workers: opts.workers,
+      resume,
+      options: this.#page.decodeOptions(),
     });
   }
 
@@ -497,7 +507,12 @@ export class LiveMode {
 
   #showScanStatus(tail) {
     const { setStatus } = this.#page;
-    if (this.#phase === 'scanning') setStatus('info', `Scanning ${tail.topic} through ${tail.relay}${tail.question.where ? ` for ${tail.question.where}` : ''}: matches are added as the workers find them.`, null);
+    if (this.#phase === 'scanning')
+      setStatus(
+        'info',
+        `Scanning ${tail.topic} through ${tail.relay}${tail.question.where ? ` for ${tail.question.where}` : ''}: matches are added as the workers find them.`,
+        null,
+      );
     else if (this.#phase === 'stopped' && tail.coverage) {
       const more = tail.coverage.complete ? [] : [button('Continue', () => this.#startScan(this.#tail.coverage))];
       setStatus(tail.coverage.complete ? 'ok' : 'info', `${scanEndText(tail)}: the matches stay here to filter, inspect and export.`, null, ...more);
@@ -518,9 +533,15 @@ export class LiveMode {
         $('live-cap').value = String(received(tail));
         this.start();
       });
-      setStatus(tail.ended && !lost ? 'ok' : 'info', lost
-        ? `${stoppedText(tail)}: the oldest ${formatCount(lost)} were dropped to keep ${formatCount(tail.cap)} (Keep).`
-        : `${stoppedText(tail)}: its records stay here to filter, inspect and export.`, null, ...(lost ? [keepAll] : []), button('Start again', () => this.start()));
+      setStatus(
+        tail.ended && !lost ? 'ok' : 'info',
+        lost
+          ? `${stoppedText(tail)}: the oldest ${formatCount(lost)} were dropped to keep ${formatCount(tail.cap)} (Keep).`
+          : `${stoppedText(tail)}: its records stay here to filter, inspect and export.`,
+        null,
+        ...(lost ? [keepAll] : []),
+        button('Start again', () => this.start()),
+      );
     }
   }
 
@@ -560,23 +581,12 @@ export class LiveMode {
   // ---- the relay's URL -------------------------------------------------------------------------------
 
   #remember(relay) {
-    try {
-      if (!this.#servedByUi) localStorage.setItem(RELAY_KEY, relay);
-    } catch { /* storage may be off */ }
+    if (!this.#servedByUi) rememberRelay(relay);
   }
 
-  /** Served by `kafka-fetch-decoder ui`: its relay is on the same origin; else the last one typed here. */
+  /** Served by `kafka-fetch-decoder ui`: its relay is on the same origin (listed at once); else the last one typed here. */
   async #detectRelay() {
-    const ui = await this.#page.uiConfig;
-    if (ui.relayPath) {
-      this.#servedByUi = true;
-      $('live-relay').value = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${ui.relayPath}`;
-      $('live-relay').title = `The relay of kafka-fetch-decoder ui${ui.bootstrap ? `, to ${ui.bootstrap}` : ''}`;
-      this.#listTopics();
-      return;
-    }
-    try {
-      $('live-relay').value ||= localStorage.getItem(RELAY_KEY) ?? '';
-    } catch { /* storage may be off */ }
+    this.#servedByUi = fillRelay(await this.#page.uiConfig);
+    if (this.#servedByUi) this.#listTopics();
   }
 }
