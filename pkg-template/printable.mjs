@@ -20,5 +20,7 @@ export function printable(text, max = Infinity) {
 
 /** A WebSocket close reason: printable ASCII (anything else as '?'), at most 123 bytes. */
 export function closeReason(text) {
-  return printable(text).replace(/[^\x20-\x7e]/g, '?').slice(0, 123);
+  return printable(text)
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 123);
 }

@@ -3,8 +3,16 @@
 // entries and the declarations (index.d.ts, node-only.d.ts) to one another.
 
 export {
-  decodeFetchResponse, decodeRecordSet, errorName, FetchDecoder, fromTransferable, KafkaDecodeError, KafkaRecord, protocolInfo,
-  toTransferable, wasmMemory,
+  decodeFetchResponse,
+  decodeRecordSet,
+  errorName,
+  FetchDecoder,
+  fromTransferable,
+  KafkaDecodeError,
+  KafkaRecord,
+  protocolInfo,
+  toTransferable,
+  wasmMemory,
 } from './api.mjs';
 export { recordColumns, RecordColumns } from './decoder/record-columns.mjs';
 export { csvHeader, csvRow, jsonWithDecoded, recordJson } from './decoder/record-json.mjs';

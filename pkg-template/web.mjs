@@ -19,7 +19,10 @@ export function init(input) {
     (e) => {
       ready = null;
       const where = input === undefined ? 'the .wasm file next to web.mjs' : 'the given input';
-      throw new Error(`kafka-fetch-decoder: could not load the wasm module from ${where} (${e?.message ?? e}); with esbuild, import the .wasm URL (--loader:.wasm=file) and pass it to init()`, { cause: e });
+      throw new Error(
+        `kafka-fetch-decoder: could not load the wasm module from ${where} (${e?.message ?? e}); with esbuild, import the .wasm URL (--loader:.wasm=file) and pass it to init()`,
+        { cause: e },
+      );
     },
   );
   return ready;

@@ -52,8 +52,19 @@ for (const f of [`${crate}.d.ts`, `${crate}_bg.wasm.d.ts`]) fs.rmSync(path.join(
 
 const wasmFile = path.join(pkg, `${crate}_bg.wasm`);
 const wasmOpt = path.join(root, 'node_modules/.bin/wasm-opt');
-run(wasmOpt, ['-O1', '--enable-reference-types', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
-  '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue', '--enable-simd', wasmFile, '-o', wasmFile]);
+run(wasmOpt, [
+  '-O1',
+  '--enable-reference-types',
+  '--enable-bulk-memory',
+  '--enable-nontrapping-float-to-int',
+  '--enable-sign-ext',
+  '--enable-mutable-globals',
+  '--enable-multivalue',
+  '--enable-simd',
+  wasmFile,
+  '-o',
+  wasmFile,
+]);
 
 const template = path.join(root, 'pkg-template');
 for (const f of fs.readdirSync(template)) {
@@ -66,7 +77,8 @@ fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
 // (the TypeScript handbook's layout for packages with both CommonJS and ES module entries).
 const types = fs.readFileSync(path.join(template, 'index.d.ts'), 'utf8');
 fs.rmSync(path.join(pkg, 'index.d.ts'));
-const initDecl = '\n/** Browsers and bundlers: loads the wasm module once before decoding (retried after a failure). In Node it is already loaded. */\nexport declare function init(input?: InitInput): Promise<void>;\n';
+const initDecl =
+  '\n/** Browsers and bundlers: loads the wasm module once before decoding (retried after a failure). In Node it is already loaded. */\nexport declare function init(input?: InitInput): Promise<void>;\n';
 const nodeOnly = fs.readFileSync(path.join(template, 'node-only.d.ts'), 'utf8');
 fs.rmSync(path.join(pkg, 'node-only.d.ts'));
 fs.writeFileSync(path.join(pkg, 'node.d.cts'), types + initDecl + nodeOnly);
@@ -82,8 +94,17 @@ fs.writeFileSync(path.join(pkg, 'arrow.d.ts'), arrowTypes.replace('__MAIN_ENTRY_
 for (const ext of ['d.cts', 'd.mts']) fs.copyFileSync(path.join(template, 'scan-worker.d.ts'), path.join(pkg, `scan-worker.${ext}`));
 // The Node entries load one CommonJS bundle of the JS layer (decoder API and live client), made by
 // esbuild from the same ES modules the browser entry imports as they are.
-run(path.join(root, 'node_modules/.bin/esbuild'), [path.join(template, 'lib-node.mjs'), '--bundle', '--platform=node',
-  '--format=cjs', '--target=node20', '--external:ws', '--external:../vendor/*', '--log-level=warning', `--outfile=${path.join(pkg, 'lib.cjs')}`]);
+run(path.join(root, 'node_modules/.bin/esbuild'), [
+  path.join(template, 'lib-node.mjs'),
+  '--bundle',
+  '--platform=node',
+  '--format=cjs',
+  '--target=node20',
+  '--external:ws',
+  '--external:../vendor/*',
+  '--log-level=warning',
+  `--outfile=${path.join(pkg, 'lib.cjs')}`,
+]);
 // the value layer's third-party decoders, loaded when a format is first met
 await buildVendor(path.join(pkg, 'vendor'));
 // what only lib.cjs needs: not shipped as modules

@@ -23,7 +23,10 @@ try {
 } catch {
   console.log('check-conventions: no git history here; commit subjects not checked');
 }
-for (const entry of (log ?? '').split('\x01').map((e) => e.replace(/^\n/, '')).filter(Boolean)) {
+for (const entry of (log ?? '')
+  .split('\x01')
+  .map((e) => e.replace(/^\n/, ''))
+  .filter(Boolean)) {
   const [hash, message] = entry.split('\x00');
   const [subject, second] = message.split('\n');
   if (subject.length > MAX_SUBJECT) problems.push(`commit ${hash}: subject of ${subject.length} characters (at most ${MAX_SUBJECT}): ${subject}`);

@@ -145,7 +145,11 @@ function jsFiles(dir) {
   });
 }
 /** A file's code without comments (strings kept: they hold the specifiers). */
-const jsCode = (file) => fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[\s;{}])\/\/.*$/gm, '$1');
+const jsCode = (file) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[\s;{}])\/\/.*$/gm, '$1');
 /** Every module specifier a file imports (statically, dynamically or by require). */
 function specifiers(text) {
   const found = [];
@@ -155,7 +159,8 @@ function specifiers(text) {
     /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
     /\bimport\(\s*new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)(?:\.href)?\s*\)/g,
     /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ]) for (const m of text.matchAll(re)) found.push(m[1]);
+  ])
+    for (const m of text.matchAll(re)) found.push(m[1]);
   return found;
 }
 const pkgDir = path.join(root, 'pkg-template');
@@ -180,7 +185,8 @@ for (const file of files) {
     bases.set(m[1], new URL(m[2], `file://${file}`));
   }
   const urls = [...text.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*(import\.meta\.url|\w+)\s*\)/g)].map((m) =>
-    m[2] === 'import.meta.url' ? new URL(m[1], `file://${file}`) : bases.has(m[2]) ? new URL(m[1], bases.get(m[2])) : null);
+    m[2] === 'import.meta.url' ? new URL(m[1], `file://${file}`) : bases.has(m[2]) ? new URL(m[1], bases.get(m[2])) : null,
+  );
   for (const url of urls) {
     if (!url || !JS.test(url.pathname)) continue;
     const target = url.pathname.startsWith(builtPkg + path.sep) ? path.join(pkgDir, path.relative(builtPkg, url.pathname)) : url.pathname;
@@ -209,7 +215,9 @@ for (const [file, deps] of jsGraph) {
   }
 }
 if (crossing.length) {
-  console.error(`a module of the page imports another thread's (start a worker from its URL, or move a pure module to www/shared/):\n  ${crossing.join('\n  ')}`);
+  console.error(
+    `a module of the page imports another thread's (start a worker from its URL, or move a pure module to www/shared/):\n  ${crossing.join('\n  ')}`,
+  );
   process.exit(1);
 }
 

@@ -1,6 +1,7 @@
 // The JS gate of `npm test`: TypeScript's checker over the package's JS and its JSDoc types
 // (tsconfig.check.json) and over the page's (tsconfig.www.json; its workers, tsconfig.workers.json),
-// and ESLint (eslint.config.mjs), one line each; what they found, if they found anything, then exit 1. Runs after the build, whose wasm-bindgen declarations it reads.
+// Prettier's check and ESLint (eslint.config.mjs), one line each; what they found, if they found
+// anything, then exit 1. Runs after the build, whose wasm-bindgen declarations it reads.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
 
 if (!fs.existsSync(path.join(root, 'target/js-check/wasm-glue.d.ts'))) {
-  console.error('check-js: no target/js-check/wasm-glue.d.ts: run node scripts/build.mjs first (it keeps the wasm glue\'s declarations there)');
+  console.error("check-js: no target/js-check/wasm-glue.d.ts: run node scripts/build.mjs first (it keeps the wasm glue's declarations there)");
   process.exit(1);
 }
 
@@ -47,6 +48,23 @@ function typeCheck(config, dir) {
 typeCheck('tsconfig.check.json', 'pkg-template/');
 typeCheck('tsconfig.www.json', 'www/');
 typeCheck('tsconfig.workers.json', 'www/');
+
+// Prettier (.prettierrc.json, .prettierignore): the JS as the formatter writes it
+const format = run(bin('prettier'), [
+  '--check',
+  '--log-level',
+  'warn',
+  'pkg-template/**/*.{mjs,cjs,js}',
+  'www/**/*.js',
+  'scripts/**/*.{mjs,cjs,js}',
+  'tests/**/*.{mjs,js}',
+]);
+if (format.status === 0) {
+  console.log('check-js: prettier --check over pkg-template/, www/, scripts/, tests/: formatted');
+} else {
+  failed = true;
+  console.log(`check-js: prettier --check: not formatted (npx prettier --write FILE)\n${format.stdout}${format.stderr}`);
+}
 
 const lint = run(bin('eslint'), ['--max-warnings', '0', '--format', 'json', '.']);
 let results;

@@ -63,10 +63,12 @@ const parse = {
     if (!/^-?\d+$/.test(v) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got '${v}'`);
     return n;
   },
-  oneOf: (...allowed) => (v, name) => {
-    if (!allowed.includes(v)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got '${v}'`);
-    return v;
-  },
+  oneOf:
+    (...allowed) =>
+    (v, name) => {
+      if (!allowed.includes(v)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got '${v}'`);
+      return v;
+    },
 };
 
 module.exports = { RunError, UsageError, parseArgs, parse };

@@ -56,11 +56,17 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     return 0;
   }
   const what = described.resourceType === 'BROKER' ? `broker ${described.resourceName}` : `topic ${described.resourceName}`;
-  const rows = configs.map((c) => [c.name, c.isSensitive ? '(sensitive)' : c.value, c.source,
-    ...(o.synonyms ? [c.synonyms.map((s) => `${s.source}:${s.name}=${s.value ?? ''}`).join(', ') || null] : [])]);
-  out.write(configs.length
-    ? `Configuration of ${what}:\n${alignedTable(['NAME', 'VALUE', 'SOURCE', ...(o.synonyms ? ['SYNONYMS'] : [])], rows)}\n`
-    : `Configuration of ${what}: the broker lists no entry.\n`);
+  const rows = configs.map((c) => [
+    c.name,
+    c.isSensitive ? '(sensitive)' : c.value,
+    c.source,
+    ...(o.synonyms ? [c.synonyms.map((s) => `${s.source}:${s.name}=${s.value ?? ''}`).join(', ') || null] : []),
+  ]);
+  out.write(
+    configs.length
+      ? `Configuration of ${what}:\n${alignedTable(['NAME', 'VALUE', 'SOURCE', ...(o.synonyms ? ['SYNONYMS'] : [])], rows)}\n`
+      : `Configuration of ${what}: the broker lists no entry.\n`,
+  );
   return 0;
 }
 

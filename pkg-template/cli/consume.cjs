@@ -92,9 +92,18 @@ function progress(stream) {
 
 /** Runs consume or capture; resolves with the exit code. */
 async function run(command, argv, out = process.stdout, err = process.stderr) {
-  const spec = command === 'consume'
-    ? { ...common, '--json': {}, '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') }, '--decode-threads': { value: 'N', parse: parse.integer(0, 16) }, ...valueOptions, ...formatOptions, ...filterOptions }
-    : { ...common, '--out': { value: 'DIR' } };
+  const spec =
+    command === 'consume'
+      ? {
+          ...common,
+          '--json': {},
+          '--encoding': { value: 'E', parse: parse.oneOf('base64', 'utf8', 'hex') },
+          '--decode-threads': { value: 'N', parse: parse.integer(0, 16) },
+          ...valueOptions,
+          ...formatOptions,
+          ...filterOptions,
+        }
+      : { ...common, '--out': { value: 'DIR' } };
   const { options: o } = parseArgs(argv, spec, []);
   if (o.help) {
     out.write(`${command === 'consume' ? consumeUsage : captureUsage}\n`);
@@ -128,26 +137,42 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
   const capture = command === 'capture' ? captureWriter(o.out, label, () => ++frames) : null;
   // every batch with a bad CRC a response brought, whether its records are printed or not (control batches)
   const badCrc = new BadCrcBatches();
-  const onResponse = capture || o.crc !== 'skip' ? (answer) => {
-    for (const t of answer.response.topics) for (const p of t.partitions) badCrc.add(t.topic, p.partition, p.batches);
-    capture?.(answer);
-  } : null;
+  const onResponse =
+    capture || o.crc !== 'skip'
+      ? (answer) => {
+          for (const t of answer.response.topics) for (const p of t.partitions) badCrc.add(t.topic, p.partition, p.batches);
+          capture?.(answer);
+        }
+      : null;
   const maxRecords = o.maxRecords ?? Infinity;
   // on a terminal, which partitions a pass with an end to reach waits on (a tail waits by design)
   const waits = new Map(); // topic -> partitions
-  const onWait = until !== undefined && until !== 'end' && err.isTTY ? ({ topic, partitions }) => {
-    waits.set(topic, partitions);
-    status.update(waitingText(waits, until));
-  } : undefined;
+  const onWait =
+    until !== undefined && until !== 'end' && err.isTTY
+      ? ({ topic, partitions }) => {
+          waits.set(topic, partitions);
+          status.update(waitingText(waits, until));
+        }
+      : undefined;
   try {
     const topics = await chosenTopics(client, o.topic ?? [], regex);
     label = topicsLabel(topics);
-    const passes = topics.map((topic) => client.consume({
-      topic, partitions: o.partition, from, until, untilEnd: Boolean(o.untilEnd),
-      // each pass stops at the limit, and so does the whole; a filter counts what it keeps
-      maxRecords: filter ? undefined : o.maxRecords,
-      isolationLevel: o.isolationLevel, decode: { ...batchDecodeOptions(o), int64: 'bigint', arrow: writer?.format === 'arrow' }, onResponse, onWait, values,
-    }));
+    const passes = topics.map((topic) =>
+      client.consume({
+        topic,
+        partitions: o.partition,
+        from,
+        until,
+        untilEnd: Boolean(o.untilEnd),
+        // each pass stops at the limit, and so does the whole; a filter counts what it keeps
+        maxRecords: filter ? undefined : o.maxRecords,
+        isolationLevel: o.isolationLevel,
+        decode: { ...batchDecodeOptions(o), int64: 'bigint', arrow: writer?.format === 'arrow' },
+        onResponse,
+        onWait,
+        values,
+      }),
+    );
     for await (const chunk of merged(passes)) {
       partitions.add(`${chunk.topic}/${chunk.partition}`);
       waits.delete(chunk.topic);
@@ -187,9 +212,14 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
 /** What the pass waits on: "waiting on t/0 and t/1 for ..." (`until`: an offset, or { time }). */
 function waitingText(waits, until) {
   const names = [...waits].flatMap(([topic, partitions]) => partitions.map((p) => `${printable(topic)}/${p}`));
-  const list = names.length > 4 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`
-    : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
-  const what = typeof until === 'bigint' ? `the records before offset ${until}` : `a record stamped at or after ${new Date(until.time).toISOString()} (or for that time)`;
+  const list =
+    names.length > 4
+      ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`
+      : names.length > 1
+        ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+        : names[0];
+  const what =
+    typeof until === 'bigint' ? `the records before offset ${until}` : `a record stamped at or after ${new Date(until.time).toISOString()} (or for that time)`;
   return `waiting on ${list} for ${what}`;
 }
 
@@ -225,22 +255,35 @@ function captureWriter(dir, label, next) {
   return ({ broker, apiVersion, frame, request }) => {
     const name = String(next()).padStart(6, '0');
     write(path.join(dir, `${name}.bin`), frame);
-    write(path.join(dir, `${name}.json`), `${JSON.stringify({
-      api_version: apiVersion,
-      response_header_version: apiVersion >= 12 ? 1 : 0,
-      header: true,
-      broker,
-      captured_at: new Date().toISOString(),
-      // v13+ responses name topics by id only
-      topic_names: Object.fromEntries(request.partitions.filter((p) => p.topicId).map((p) => [p.topicId, p.topic])),
-      request: {
-        api_key: 1,
-        isolation_level: request.readCommitted ? 'read_committed' : 'read_uncommitted',
-        max_wait_ms: request.maxWaitMs,
-        max_bytes: request.maxBytes,
-        partitions: request.partitions.map((p) => ({ topic: p.topic, topic_id: p.topicId, partition: p.partition, fetch_offset: String(p.offset), partition_max_bytes: p.maxBytes })),
-      },
-    }, null, 2)}\n`);
+    write(
+      path.join(dir, `${name}.json`),
+      `${JSON.stringify(
+        {
+          api_version: apiVersion,
+          response_header_version: apiVersion >= 12 ? 1 : 0,
+          header: true,
+          broker,
+          captured_at: new Date().toISOString(),
+          // v13+ responses name topics by id only
+          topic_names: Object.fromEntries(request.partitions.filter((p) => p.topicId).map((p) => [p.topicId, p.topic])),
+          request: {
+            api_key: 1,
+            isolation_level: request.readCommitted ? 'read_committed' : 'read_uncommitted',
+            max_wait_ms: request.maxWaitMs,
+            max_bytes: request.maxBytes,
+            partitions: request.partitions.map((p) => ({
+              topic: p.topic,
+              topic_id: p.topicId,
+              partition: p.partition,
+              fetch_offset: String(p.offset),
+              partition_max_bytes: p.maxBytes,
+            })),
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
   };
 }
 

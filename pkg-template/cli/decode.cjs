@@ -76,7 +76,11 @@ function sidecar(file) {
 function apiVersionFor(file, given, meta) {
   if (given !== undefined) return given;
   if (Number.isInteger(meta.api_version) && meta.api_version >= VERSIONS.min && meta.api_version <= VERSIONS.max) return meta.api_version;
-  const why = meta.unreadable ? ` (${meta.unreadable} is not JSON)` : meta.file ? ` (${meta.file} has no api_version from ${VERSIONS.min} to ${VERSIONS.max})` : '';
+  const why = meta.unreadable
+    ? ` (${meta.unreadable} is not JSON)`
+    : meta.file
+      ? ` (${meta.file} has no api_version from ${VERSIONS.min} to ${VERSIONS.max})`
+      : '';
   throw new UsageError(`${file}: pass --api-version N (the FetchResponse version it was sent with)${why}`);
 }
 
@@ -109,11 +113,17 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     } else {
       const meta = sidecar(file);
       const res = decodeFetchResponse(bytes, {
-        ...common, apiVersion: apiVersionFor(file, options.apiVersion, meta), header: !options.noHeader && meta.header !== false, topicNames: meta.topic_names,
+        ...common,
+        apiVersion: apiVersionFor(file, options.apiVersion, meta),
+        header: !options.noHeader && meta.header !== false,
+        topicNames: meta.topic_names,
       });
       partitions = res.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, p, source: p })));
       if (res.error) problems.push(`the response ends early: ${res.error.message}${res.hint ? ` (hint: ${res.hint})` : ''}`);
-      if (res.trailingBytes) problems.push(`${res.trailingBytes} bytes after the end of the response were ignored${res.hint ? `: ${res.hint}` : ' (a wrong --api-version, or a capture glued to the next frame?)'}`);
+      if (res.trailingBytes)
+        problems.push(
+          `${res.trailingBytes} bytes after the end of the response were ignored${res.hint ? `: ${res.hint}` : ' (a wrong --api-version, or a capture glued to the next frame?)'}`,
+        );
     }
   } catch (e) {
     if (!(e instanceof KafkaDecodeError)) throw e;
@@ -134,7 +144,8 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     }
   }
   const writer = new RecordWriter(options, out, { decoded: Boolean(values) });
-  if (!positionals.length && writer.format === 'table' && !options.out) out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
+  if (!positionals.length && writer.format === 'table' && !options.out)
+    out.write(`(no FILE given: decoding the bundled sample ${path.basename(file)}; - reads standard input)\n\n`);
   for (const { topic, p, source } of partitions) {
     let records = writer.needsRecords ? p.records : null;
     if (filter) records = filter.pick(topic, p.partition, records);
@@ -148,7 +159,9 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     if (writer.started) out.write('\n');
     for (const { topic, p } of partitions) {
       const flags = [p.partial ? 'partial' : null, p.errorCode ? `error ${p.errorCode}` : null, p.error ? p.error.code : null].filter(Boolean).join(', ');
-      out.write(`${topic}/${p.partition}: ${p.records.length} records in ${p.batches.length} batches, next offset ${p.nextOffset}${flags ? ` (${flags})` : ''}\n`);
+      out.write(
+        `${topic}/${p.partition}: ${p.records.length} records in ${p.batches.length} batches, next offset ${p.nextOffset}${flags ? ` (${flags})` : ''}\n`,
+      );
     }
   }
   for (const problem of problems) err.write(`kafka-fetch-decoder: ${file}: ${problem}\n`);

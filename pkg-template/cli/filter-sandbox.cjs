@@ -25,7 +25,9 @@ const decodedJson = (d) => (d && d.format !== 'null' && d.format !== 'bytes' ? J
 // goes through the context's interceptor (microseconds a record when the loop did). The expression
 // cannot reach the arrays, and they hold `capacity` entries from the start, so the writes from
 // outside land on their own data properties, never on a setter the expression could have made.
-const filterSource = (expression) => `var __filter = function (r, topic, partition, offset, timestamp, compression, leaderEpoch, keyText, valueText, key, value, headers, headerList) { return (
+const filterSource = (
+  expression,
+) => `var __filter = function (r, topic, partition, offset, timestamp, compression, leaderEpoch, keyText, valueText, key, value, headers, headerList) { return (
 ${expression}
 ); };`;
 
@@ -94,7 +96,8 @@ __arrays; // made in the closure, handed out once (deleted before the expression
 /** Which of the fields read when asked for the expression names (a word anywhere in it counts). */
 function namedFields(expression) {
   const named = {};
-  for (const name of ['r', 'key', 'value', 'keyText', 'valueText', 'headers', 'headerList']) named[name] = new RegExp(`(^|[^\\w$.])${name}(?![\\w$])`).test(expression);
+  for (const name of ['r', 'key', 'value', 'keyText', 'valueText', 'headers', 'headerList'])
+    named[name] = new RegExp(`(^|[^\\w$.])${name}(?![\\w$])`).test(expression);
   return named;
 }
 
@@ -106,7 +109,11 @@ function namedFields(expression) {
  * parse, a timeout error (code ERR_SCRIPT_EXECUTION_TIMEOUT) for a call past its bound.
  */
 function makeSandbox(expression, missing, strict, capacity) {
-  const context = vm.createContext(Object.create(null), { name: 'kafka-fetch-decoder --filter', codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  const context = vm.createContext(Object.create(null), {
+    name: 'kafka-fetch-decoder --filter',
+    codeGeneration: { strings: false, wasm: false },
+    microtaskMode: 'afterEvaluate',
+  });
   new vm.Script(filterSource(expression), { filename: '--filter' }).runInContext(context);
   const b = new vm.Script(prelude(expression, missing, capacity), { filename: '--filter' }).runInContext(context);
   vm.runInContext('delete globalThis.__arrays', context);
@@ -114,7 +121,9 @@ function makeSandbox(expression, missing, strict, capacity) {
   const named = namedFields(expression);
   const all = named.r;
   const need = {
-    key: all || named.key || named.keyText, value: all || named.value || named.valueText, headers: all || named.headers || named.headerList,
+    key: all || named.key || named.keyText,
+    value: all || named.value || named.valueText,
+    headers: all || named.headers || named.headerList,
   };
   // the scripts of the calls, by their arguments (no value is passed through the context's globals,
   // where the expression could have put a setter)

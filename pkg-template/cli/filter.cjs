@@ -133,8 +133,12 @@ function sandboxOf(expression, timeoutMs, strict) {
 }
 
 const at = (topic, partition, r) => `${printable(topic)}/${partition} offset ${r?.offset}`;
-const timedOut = (topic, partition, r, timeoutMs) => new RunError(`--filter took more than ${timeoutMs} ms on the record at ${at(topic, partition, r)} (a loop that does not end? --filter-timeout-ms raises the bound)`);
-const threw = (topic, partition, r, e) => new RunError(`--filter threw on the record at ${at(topic, partition, r)}: ${printable(e.name)}: ${printable(e.message)}`);
+const timedOut = (topic, partition, r, timeoutMs) =>
+  new RunError(
+    `--filter took more than ${timeoutMs} ms on the record at ${at(topic, partition, r)} (a loop that does not end? --filter-timeout-ms raises the bound)`,
+  );
+const threw = (topic, partition, r, e) =>
+  new RunError(`--filter threw on the record at ${at(topic, partition, r)}: ${printable(e.name)}: ${printable(e.message)}`);
 
 /**
  * The record filter of the parsed command line, or null: { pick(topic, partition, records) ->
@@ -147,7 +151,10 @@ function recordFilter(o) {
   if (o.filterStrict && o.filter === undefined) throw new UsageError('--filter-strict goes with --filter EXPR');
   const sandbox = o.filter === undefined ? null : sandboxOf(o.filter, o.filterTimeoutMs ?? 100, Boolean(o.filterStrict));
   if (!grep && !sandbox) return null;
-  if (formatOf(o) === 'arrow') throw new UsageError('--format arrow writes whole fetched ranges, not records picked one by one: with --grep or --filter, use ndjson, csv or a format string');
+  if (formatOf(o) === 'arrow')
+    throw new UsageError(
+      '--format arrow writes whole fetched ranges, not records picked one by one: with --grep or --filter, use ndjson, csv or a format string',
+    );
   return {
     pick(topic, partition, records) {
       const kept = grep ? records.filter(grep) : records;

@@ -66,7 +66,9 @@ const OURS = {
   time: (r) => (Number(r.timestamp) >= 0 ? new Date(Number(r.timestamp)).toISOString() : '-'),
 };
 
-const TOKENS_HELP = `%t %p %o %T %k %K %s %S %R %h %%, and ${Object.keys(OURS).map((k) => `%{${k}}`).join(' ')}`;
+const TOKENS_HELP = `%t %p %o %T %k %K %s %S %R %h %%, and ${Object.keys(OURS)
+  .map((k) => `%{${k}}`)
+  .join(' ')}`;
 
 /** A token whose output goes to a terminal: control characters escaped (printable). */
 function shown(token) {

@@ -32,12 +32,15 @@ const formatUsage = `  --format F                table (default), ndjson (as --j
                             a leading ', so that a spreadsheet shows them instead of running them)`;
 
 const formatOptions = {
-  '--format': { value: 'F', parse: (v, name) => {
-    if (!FORMATS.includes(v) && !isFormatString(v)) {
-      throw new UsageError(`${name} must be one of ${FORMATS.join(', ')}, or a format string with tokens (${TOKENS_HELP}), got '${v}'`);
-    }
-    return v;
-  } },
+  '--format': {
+    value: 'F',
+    parse: (v, name) => {
+      if (!FORMATS.includes(v) && !isFormatString(v)) {
+        throw new UsageError(`${name} must be one of ${FORMATS.join(', ')}, or a format string with tokens (${TOKENS_HELP}), got '${v}'`);
+      }
+      return v;
+    },
+  },
   '--out': { value: 'FILE' },
   '--csv-formulas': {},
 };
@@ -178,7 +181,7 @@ function openFile(file) {
   try {
     fd = fs.openSync(file, 'w');
   } catch (e) {
-    throw new UsageError(`--out ${file}: cannot write it (${e.code === 'ENOENT' ? 'no such directory' : e.code ?? e.message})`);
+    throw new UsageError(`--out ${file}: cannot write it (${e.code === 'ENOENT' ? 'no such directory' : (e.code ?? e.message)})`);
   }
   // up to 16 MiB queued before a write waits: the file is written on libuv's threads while the
   // next records are fetched and decoded, instead of after each partition's records

@@ -87,7 +87,12 @@ async function runGroups(argv, out = process.stdout, err = process.stderr) {
       out.write(rows.map((r) => `${jsonText(r)}\n`).join(''));
     } else {
       const header = ['GROUP', 'STATE', 'TYPE', 'PROTOCOL-TYPE', 'ASSIGNOR', 'MEMBERS', 'TOTAL-LAG', 'COORDINATOR'];
-      out.write(`${alignedTable(header, rows.map((r) => [r.group, r.state, r.type, r.protocolType || null, r.protocol, r.members, r.totalLag, r.coordinator]))}\n`);
+      out.write(
+        `${alignedTable(
+          header,
+          rows.map((r) => [r.group, r.state, r.type, r.protocolType || null, r.protocol, r.members, r.totalLag, r.coordinator]),
+        )}\n`,
+      );
     }
     return 0;
   });
@@ -123,10 +128,21 @@ async function runGroup(argv, out = process.stdout, err = process.stderr) {
     } else {
       if (g.members !== null && g.members.length === 0) out.write(`Consumer group '${printable(groupId)}' has no active members.\n`);
       const header = ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID', 'HOST', 'CLIENT-ID'];
-      const rows = g.partitions.map((p) => [groupId, p.topic, p.partition, p.committedOffset, p.endOffset, p.lag, p.memberId, p.clientHost || null, p.clientId || null]);
+      const rows = g.partitions.map((p) => [
+        groupId,
+        p.topic,
+        p.partition,
+        p.committedOffset,
+        p.endOffset,
+        p.lag,
+        p.memberId,
+        p.clientHost || null,
+        p.clientId || null,
+      ]);
       // members with nothing assigned still show, as kafka-consumer-groups.sh shows them
       const assigned = new Set(g.partitions.map((p) => p.memberId));
-      for (const m of g.members ?? []) if (!assigned.has(m.memberId)) rows.push([groupId, null, null, null, null, null, m.memberId, m.clientHost || null, m.clientId || null]);
+      for (const m of g.members ?? [])
+        if (!assigned.has(m.memberId)) rows.push([groupId, null, null, null, null, null, m.memberId, m.clientHost || null, m.clientId || null]);
       out.write(`\n${alignedTable(header, rows)}\n`);
     }
     if (o.maxLag === undefined) return 0;

@@ -35,15 +35,24 @@ const ids = (list) => list.map((id) => ({ id }));
 /** Each partition's earliest and latest offset, by topic: Map topic -> Map partition -> { earliest, latest } (BigInt) or { error }. */
 async function offsetsOf(client, topics) {
   const out = new Map();
-  await Promise.all(topics.filter((t) => t.errorCode === 0 && t.partitions.length).map(async (t) => {
-    try {
-      const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at, int64: 'bigint' })));
-      out.set(t.topic, new Map(t.partitions.map((p) => [p.partition, { earliest: earliest.get(p.partition)?.offset ?? null, latest: latest.get(p.partition)?.offset ?? null }])));
-    } catch (e) {
-      if (!(e instanceof KafkaClientError)) throw e;
-      out.set(t.topic, { error: e.message }); // one topic without offsets does not hide the others
-    }
-  }));
+  await Promise.all(
+    topics
+      .filter((t) => t.errorCode === 0 && t.partitions.length)
+      .map(async (t) => {
+        try {
+          const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at, int64: 'bigint' })));
+          out.set(
+            t.topic,
+            new Map(
+              t.partitions.map((p) => [p.partition, { earliest: earliest.get(p.partition)?.offset ?? null, latest: latest.get(p.partition)?.offset ?? null }]),
+            ),
+          );
+        } catch (e) {
+          if (!(e instanceof KafkaClientError)) throw e;
+          out.set(t.topic, { error: e.message }); // one topic without offsets does not hide the others
+        }
+      }),
+  );
   return out;
 }
 
@@ -81,8 +90,13 @@ function asJson(md, offsets) {
 
 function asText(md, offsets, asked) {
   const lines = [];
-  const cluster = [md.clusterId !== null && `cluster ${printable(md.clusterId)}`, md.controllerId !== null && md.controllerId >= 0 && `controller ${md.controllerId}`].filter(Boolean);
-  lines.push(`Metadata for ${asked ? `topics ${asked.map((t) => printable(t)).join(', ')}` : 'all topics'} (from broker ${printable(md.broker)})${cluster.length ? `, ${cluster.join(', ')}` : ''}:`);
+  const cluster = [
+    md.clusterId !== null && `cluster ${printable(md.clusterId)}`,
+    md.controllerId !== null && md.controllerId >= 0 && `controller ${md.controllerId}`,
+  ].filter(Boolean);
+  lines.push(
+    `Metadata for ${asked ? `topics ${asked.map((t) => printable(t)).join(', ')}` : 'all topics'} (from broker ${printable(md.broker)})${cluster.length ? `, ${cluster.join(', ')}` : ''}:`,
+  );
   lines.push(` ${md.brokers.length} brokers:`);
   for (const b of md.brokers) lines.push(`  broker ${b.nodeId} at ${printable(b.host)}:${b.port}${b.rack ? ` (rack ${printable(b.rack)})` : ''}`);
   lines.push(` ${md.topics.length} topics:`);

@@ -58,9 +58,11 @@ async function run(argv, out = process.stdout, err = process.stderr) {
         const missing = byTime && (offset < 0n || timestamp < 0n);
         if (missing) none.push(`${printable(topic)} [${partition}]`);
         const shownOffset = missing ? -1n : offset;
-        lines.push(o.json
-          ? jsonText({ topic, partition, offset: missing ? null : String(offset), timestamp: missing || timestamp < 0n ? null : String(timestamp) })
-          : `${printable(topic)} [${partition}] offset ${shownOffset}`);
+        lines.push(
+          o.json
+            ? jsonText({ topic, partition, offset: missing ? null : String(offset), timestamp: missing || timestamp < 0n ? null : String(timestamp) })
+            : `${printable(topic)} [${partition}] offset ${shownOffset}`,
+        );
       }
     }
   } catch (e) {
@@ -72,7 +74,9 @@ async function run(argv, out = process.stdout, err = process.stderr) {
   }
   out.write(lines.length ? `${lines.join('\n')}\n` : '');
   if (none.length) {
-    err.write(`kafka-fetch-decoder: offsets: no record stamped at or after ${new Date(time).toISOString()} in ${none.join(', ')}: the time is after their last record, or the broker looks no time up\n`);
+    err.write(
+      `kafka-fetch-decoder: offsets: no record stamped at or after ${new Date(time).toISOString()} in ${none.join(', ')}: the time is after their last record, or the broker looks no time up\n`,
+    );
   }
   return 0;
 }

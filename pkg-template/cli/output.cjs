@@ -27,13 +27,26 @@ function preview(bytes, width) {
 // [name, width, whether a longer value is cut]: text is cut with an ellipsis; numbers never are (an
 // offset past the column's width widens its row rather than print as another offset)
 /** @type {[name: string, width: number, cut: boolean][]} */
-const COLUMNS = [['topic', 20, true], ['part', 4, false], ['offset', 8, false], ['time', 24, false], ['key', 16, true],
-  ['value', 40, true], ['hdrs', 4, false], ['codec', 6, true], ['flags', 12, true]];
+const COLUMNS = [
+  ['topic', 20, true],
+  ['part', 4, false],
+  ['offset', 8, false],
+  ['time', 24, false],
+  ['key', 16, true],
+  ['value', 40, true],
+  ['hdrs', 4, false],
+  ['codec', 6, true],
+  ['flags', 12, true],
+];
 const cell = (value, [, width, cut]) => {
   const s = String(value);
   return cut && s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width);
 };
-const line = (cells) => cells.map((c, i) => cell(c, COLUMNS[i])).join('  ').trimEnd();
+const line = (cells) =>
+  cells
+    .map((c, i) => cell(c, COLUMNS[i]))
+    .join('  ')
+    .trimEnd();
 
 function tableHeader() {
   return `${line(COLUMNS.map((c) => c[0]))}\n${COLUMNS.map((c) => '-'.repeat(c[1])).join('  ')}`;
@@ -50,7 +63,7 @@ function decodedText(d) {
 function tableRow(topic, partition, r) {
   const ts = Number(r.timestamp);
   const time = ts >= 0 ? new Date(ts).toISOString() : '-';
-  const value = r.isControl ? `[${r.controlType} marker]` : decodedText(r.decodedValue) ?? preview(r.value, 40);
+  const value = r.isControl ? `[${r.controlType} marker]` : (decodedText(r.decodedValue) ?? preview(r.value, 40));
   const key = decodedText(r.decodedKey) ?? preview(r.key, 16);
   const flags = [r.batch.crcValid === false && 'BAD-CRC', r.batch.isAborted && 'aborted'].filter(Boolean).join(',');
   return line([printable(topic), partition, r.offset, time, key, value, r.headers.length, r.batch.compression, flags]);
@@ -64,7 +77,8 @@ function tableRow(topic, partition, r) {
 // characters a terminal acts on: the same data for a JSON reader, the same bytes as kcat otherwise.
 const KCAT_ESCAPES = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const KCAT_TSTYPE = { CREATE_TIME: 'create', LOG_APPEND_TIME: 'logappend' };
-const kcatString = (s) => `"${s.replace(/["\\\u0000-\u001f]/g, (c) => KCAT_ESCAPES[c] ?? `\\u00${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}"`;
+const kcatString = (s) =>
+  `"${s.replace(/["\\\u0000-\u001f]/g, (c) => KCAT_ESCAPES[c] ?? `\\u00${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}"`;
 const kcatText = (bytes) => (bytes === null ? 'null' : kcatString(lenientUtf8.decode(bytes)));
 
 /** A decoded side as kcat -s avro writes it (the data itself), or null to write the bytes. */
@@ -93,7 +107,14 @@ function kcatJson(topic, partition, r, brokerId) {
 function alignedTable(header, rows) {
   const text = [header, ...rows].map((row) => row.map((c) => (c === null || c === undefined ? '-' : printable(String(c)))));
   const widths = header.map((_, i) => Math.max(...text.map((row) => row[i].length)));
-  return text.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return text
+    .map((row) =>
+      row
+        .map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 module.exports = { alignedTable, csvHeader, csvRow, encodeBytes, jsonText, kcatJson, recordJson, tableHeader, tableRow };

@@ -30,8 +30,7 @@ function inlineScriptHashes(indexHtml) {
   } catch {
     return [];
   }
-  return [...html.matchAll(/<script\b[^>]*>([^<]+)<\/script>/g)]
-    .map((m) => `'sha256-${crypto.createHash('sha256').update(m[1]).digest('base64')}'`);
+  return [...html.matchAll(/<script\b[^>]*>([^<]+)<\/script>/g)].map((m) => `'sha256-${crypto.createHash('sha256').update(m[1]).digest('base64')}'`);
 }
 
 /**
@@ -41,9 +40,10 @@ function inlineScriptHashes(indexHtml) {
  */
 function pageHeaders(wwwDir) {
   const policy = pagePolicy(wwwDir);
-  return (pathname, connectSources) => (STARTS.test(pathname)
-    ? { 'content-security-policy': policy(pathname, connectSources), 'x-content-type-options': 'nosniff' }
-    : { 'x-content-type-options': 'nosniff' });
+  return (pathname, connectSources) =>
+    STARTS.test(pathname)
+      ? { 'content-security-policy': policy(pathname, connectSources), 'x-content-type-options': 'nosniff' }
+      : { 'x-content-type-options': 'nosniff' };
 }
 
 function pagePolicy(wwwDir) {

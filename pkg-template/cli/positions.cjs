@@ -10,8 +10,9 @@ const { UsageError } = require('./args.cjs');
 const MAX_OFFSET = 2n ** 63n - 1n;
 const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-const FROM_FORMS = 'earliest (or beginning), latest (or end), an offset, -N (the last N of each partition), or a time: '
-  + 'ISO-8601 (2024-05-01T12:00:00Z), relative (-15m, now-1h; units ms s m h d w) or epoch ms as s@MS';
+const FROM_FORMS =
+  'earliest (or beginning), latest (or end), an offset, -N (the last N of each partition), or a time: ' +
+  'ISO-8601 (2024-05-01T12:00:00Z), relative (-15m, now-1h; units ms s m h d w) or epoch ms as s@MS';
 const UNTIL_FORMS = 'end, an offset, or a time: ISO-8601, relative (-15m, now-1h, now) or epoch ms as e@MS';
 const AT_FORMS = 'earliest, latest, or a time: epoch ms, ISO-8601, or relative (-15m, now-1h)';
 
@@ -24,7 +25,8 @@ function offsetOf(digits, name) {
 /** A time as ms since the epoch, or null when `text` is no time form; `epoch` names the prefix epoch ms take ('s@', 'e@'). */
 function timeOf(text, now, epoch) {
   const relative = /^(?:now)?(?:-(\d+)(ms|s|m|h|d|w))?$/.exec(text);
-  if (relative && (text.startsWith('now') || relative[1] !== undefined)) return relative[1] === undefined ? now : now - Number(relative[1]) * UNITS[relative[2]];
+  if (relative && (text.startsWith('now') || relative[1] !== undefined))
+    return relative[1] === undefined ? now : now - Number(relative[1]) * UNITS[relative[2]];
   const stamped = new RegExp(`^(?:${epoch}|@)(\\d+)$`).exec(text);
   if (stamped) return Number(stamped[1]);
   if (/^\d{4}-\d\d-\d\d/.test(text)) {
@@ -38,7 +40,7 @@ function timeOf(text, now, epoch) {
 function parseFrom(text, now = Date.now()) {
   if (text === undefined || text === 'earliest' || text === 'beginning') return 'earliest';
   if (text === 'latest' || text === 'end') return 'latest';
-  if (text === 'stored') throw new UsageError('--from stored is a consumer group\'s position: this reader uses no group (give an offset or a time)');
+  if (text === 'stored') throw new UsageError("--from stored is a consumer group's position: this reader uses no group (give an offset or a time)");
   if (/^\d+$/.test(text)) return offsetOf(text, '--from');
   if (/^-\d+$/.test(text)) return { last: offsetOf(text.slice(1), '--from -N:') };
   const time = timeOf(text, now, 's@');

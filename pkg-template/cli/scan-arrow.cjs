@@ -25,7 +25,10 @@ function arrowStream(spec) {
     encode(topic, partition, matched, chunk) {
       const ipc = arrowIPC(matchesTable(chunk, matched, { decoded: spec.decoded }));
       // the topic dictionary as ArrowStreamWriter.writeIPC compares them: a chunk is of one topic
-      return { payload: { ipc, topics: JSON.stringify([topic]) }, transfer: ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? [ipc.buffer] : [] };
+      return {
+        payload: { ipc, topics: JSON.stringify([topic]) },
+        transfer: ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? [ipc.buffer] : [],
+      };
     },
   };
 }

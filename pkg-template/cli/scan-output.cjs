@@ -29,7 +29,9 @@ function scanOutput(o, question, out) {
     const target = o.out ? openFile(o.out) : out;
     const text = new RecordText(o, { decoded });
     return {
-      kind: 'none', decoded, terminal,
+      kind: 'none',
+      decoded,
+      terminal,
       write() {},
       async end(run) {
         const header = text.header();
@@ -45,7 +47,9 @@ function scanOutput(o, question, out) {
   }
   if (format === 'parquet') {
     return {
-      kind: 'parquet', decoded, terminal,
+      kind: 'parquet',
+      decoded,
+      terminal,
       parquet: { dir: o.out, compression: o.compression ?? 'zstd' },
       write() {},
       end: printAggregates,
@@ -60,7 +64,9 @@ function scanOutput(o, question, out) {
       if (bytes.length) target.write(bytes);
     });
     return {
-      kind: 'arrow', decoded, terminal,
+      kind: 'arrow',
+      decoded,
+      terminal,
       write(range, payload) {
         writer.writeIPC(payload.ipc, payload.topics);
         return target.writableNeedDrain ? new Promise((resolve) => target.once('drain', resolve)) : undefined;
@@ -78,7 +84,9 @@ function scanOutput(o, question, out) {
   }
   const writer = new RecordWriter(o, out, { decoded });
   return {
-    kind: 'text', decoded, terminal,
+    kind: 'text',
+    decoded,
+    terminal,
     write: (range, payload) => writer.writeText(payload, 0),
     async end(run) {
       await writer.end();

@@ -121,7 +121,9 @@ async function run(argv, out = process.stdout, err = process.stderr) {
       if (o.planOut) {
         writeAtomically(o.planOut, scanInternals.planJson(plan), '--plan-out');
         const reading = plan.ranges.filter((r) => !r.pruned);
-        err.write(`kafka-fetch-decoder: wrote a plan of ${reading.length} range(s) over ${new Set(reading.map((r) => `${r.topic}/${r.partition}`)).size} partition(s) to ${o.planOut}\n`);
+        err.write(
+          `kafka-fetch-decoder: wrote a plan of ${reading.length} range(s) over ${new Set(reading.map((r) => `${r.topic}/${r.partition}`)).size} partition(s) to ${o.planOut}\n`,
+        );
         return 0;
       }
     }
@@ -132,9 +134,14 @@ async function run(argv, out = process.stdout, err = process.stderr) {
     // what the scan reads, from its plan (made now, or read) or the coverage it resumes
     const from = plan ?? starting.scan;
     const scanInfo = {
-      bootstrap, topics: from.topics, isolationLevel: from.isolationLevel, key: from.key ?? null, keyPruning: from.keyPruning ?? true,
-      asked: from.asked ?? {}, question: starting?.scan?.question ?? question.recorded,
-      ...(question.shard ? { shard: `${question.shard.index}/${question.shard.count}` } : (from.shard ? { shard: from.shard } : {})),
+      bootstrap,
+      topics: from.topics,
+      isolationLevel: from.isolationLevel,
+      key: from.key ?? null,
+      keyPruning: from.keyPruning ?? true,
+      asked: from.asked ?? {},
+      question: starting?.scan?.question ?? question.recorded,
+      ...(question.shard ? { shard: `${question.shard.index}/${question.shard.count}` } : from.shard ? { shard: from.shard } : {}),
     };
     if (resumed) checkQuestion(starting.scan.question, question.recorded);
     return await runScan({ o, clientOpts, coverage, scanInfo, question, out, err, label });
@@ -160,21 +167,31 @@ function checkOptions(o) {
   let shard = null;
   if (o.shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(o.shard);
-    if (!m || Number(m[2]) < 1 || Number(m[1]) >= Number(m[2])) throw new UsageError(`--shard is I/N with 0 <= I < N (0-based, as JOB_COMPLETION_INDEX), got '${o.shard}'`);
+    if (!m || Number(m[2]) < 1 || Number(m[1]) >= Number(m[2]))
+      throw new UsageError(`--shard is I/N with 0 <= I < N (0-based, as JOB_COMPLETION_INDEX), got '${o.shard}'`);
     shard = { index: Number(m[1]), count: Number(m[2]) };
   }
   if (o.asOf !== undefined && !o.latestPerKey) throw new UsageError('--as-of goes with --latest-per-key');
   if (o.noKeyPruning && o.key === undefined) throw new UsageError('--no-key-pruning goes with --key K');
   if (o.keyEncoding && o.key === undefined) throw new UsageError('--key-encoding goes with --key K');
-  const aggregate = o.aggregate === undefined ? [] : o.aggregate.split(',').map((a) => a.trim()).filter(Boolean);
+  const aggregate =
+    o.aggregate === undefined
+      ? []
+      : o.aggregate
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean);
   const unknown = aggregate.filter((a) => !scanInternals.AGGREGATES.includes(a));
   if (unknown.length) throw new UsageError(`--aggregate takes ${scanInternals.AGGREGATES.join(', ')}, got '${unknown.join(',')}'`);
   if (o.limit !== undefined && (aggregate.length || o.latestPerKey)) {
-    throw new UsageError(`--limit stops at N matches, and ${aggregate.length ? '--aggregate' : '--latest-per-key'} is over every match of the scan: narrow it with --until, --partitions or a filter instead`);
+    throw new UsageError(
+      `--limit stops at N matches, and ${aggregate.length ? '--aggregate' : '--latest-per-key'} is over every match of the scan: narrow it with --until, --partitions or a filter instead`,
+    );
   }
-  if (o.latestPerKey && ['arrow', 'parquet'].includes(format)) throw new UsageError('--latest-per-key prints a line per key: --format table, ndjson, csv or a format string');
+  if (o.latestPerKey && ['arrow', 'parquet'].includes(format))
+    throw new UsageError('--latest-per-key prints a line per key: --format table, ndjson, csv or a format string');
   if (format === 'parquet' && !o.out) throw new UsageError('--format parquet writes files: give --out DIR');
-  if (o.compression && format !== 'parquet') throw new UsageError('--compression is parquet\'s: it goes with --format parquet');
+  if (o.compression && format !== 'parquet') throw new UsageError("--compression is parquet's: it goes with --format parquet");
   let where = null;
   if (o.where !== undefined) {
     try {
@@ -189,8 +206,13 @@ function checkOptions(o) {
   if (o.key !== undefined && o.keyEncoding === 'hex' && !/^([0-9a-fA-F]{2})*$/.test(o.key)) throw new UsageError(`--key ${o.key}: not hex`);
   const now = Date.now();
   const planInput = {
-    partitions: o.partitions, from: parseFrom(o.from, now), until: parseUntil(o.until, now) ?? 'end',
-    isolationLevel: o.isolationLevel, key, keyPruning: !o.noKeyPruning, rangeRecords: o.rangeRecords,
+    partitions: o.partitions,
+    from: parseFrom(o.from, now),
+    until: parseUntil(o.until, now) ?? 'end',
+    isolationLevel: o.isolationLevel,
+    key,
+    keyPruning: !o.noKeyPruning,
+    rangeRecords: o.rangeRecords,
   };
   if (o.latestPerKey && o.asOf !== undefined) {
     // the compacted view as of T: each partition up to its first record stamped after T
@@ -201,7 +223,11 @@ function checkOptions(o) {
   const asked = Object.fromEntries(PLAN_SHAPING.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
   const grep = o.grep === undefined ? null : { pattern: o.grep, in: o.grepIn ?? null };
   return {
-    format, shard, aggregate, planInput, asked,
+    format,
+    shard,
+    aggregate,
+    planInput,
+    asked,
     latest: o.latestPerKey ? { asOf: o.asOf === undefined ? null : /** @type {{ time: number }} checked above */ (parseUntil(o.asOf, now)).time } : null,
     filters: { key: null, grep, where },
     // what a resumed scan must ask again (or leave out): its matches would differ otherwise
@@ -245,7 +271,12 @@ function readStartFiles(o) {
     const recorded = scan.asked?.[k];
     if (JSON.stringify(recorded) !== JSON.stringify(o[k])) {
       const flag = `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-      throw new UsageError(`${flag} ${o[k] === true ? '' : o[k]} differs from ${name}, which was made ${recorded === undefined ? 'without it' : `with ${flag} ${recorded}`}`.replace(/  +/g, ' '));
+      throw new UsageError(
+        `${flag} ${o[k] === true ? '' : o[k]} differs from ${name}, which was made ${recorded === undefined ? 'without it' : `with ${flag} ${recorded}`}`.replace(
+          /  +/g,
+          ' ',
+        ),
+      );
     }
   }
   return { plan, coverage, scan };
@@ -253,7 +284,12 @@ function readStartFiles(o) {
 
 /** A bootstrap list in one form for comparing: its addresses sorted. */
 function addresses(list) {
-  return String(list).split(',').map((a) => a.trim().toLowerCase()).filter(Boolean).sort().join(',');
+  return String(list)
+    .split(',')
+    .map((a) => a.trim().toLowerCase())
+    .filter(Boolean)
+    .sort()
+    .join(',');
 }
 
 /** A resumed scan asks what its coverage file asked: the same filters, or none given. */
@@ -262,7 +298,9 @@ function checkQuestion(recorded, now) {
   for (const [k, v] of Object.entries(now)) {
     const given = Array.isArray(v) ? v.length > 0 : v !== null && v !== false;
     if (given && JSON.stringify(v) !== JSON.stringify(recorded[k])) {
-      throw new UsageError(`the resumed scan asked ${k} ${JSON.stringify(recorded[k])}; this one ${JSON.stringify(v)}: resume with the same question (or leave it out)`);
+      throw new UsageError(
+        `the resumed scan asked ${k} ${JSON.stringify(recorded[k])}; this one ${JSON.stringify(v)}: resume with the same question (or leave it out)`,
+      );
     }
   }
 }
@@ -295,8 +333,17 @@ async function runScan({ o, clientOpts, coverage, scanInfo, question, out, err, 
     write: (range, payload) => output.write(range, payload),
     progress: progressLine(err),
     session: {
-      kind: 'cli', o: effective, client: clientOpts, filters, output: output.kind, decoded, terminal: output.terminal,
-      limit: o.limit ?? null, aggregate: question.aggregate, latest: question.latest, parquet: output.parquet ?? null,
+      kind: 'cli',
+      o: effective,
+      client: clientOpts,
+      filters,
+      output: output.kind,
+      decoded,
+      terminal: output.terminal,
+      limit: o.limit ?? null,
+      aggregate: question.aggregate,
+      latest: question.latest,
+      parquet: output.parquet ?? null,
     },
   });
   const stop = new AbortController();
@@ -323,7 +370,9 @@ async function runScan({ o, clientOpts, coverage, scanInfo, question, out, err, 
   progressLine(err).done();
   const why = stoppedBecause(coverage);
   if (err.isTTY || (!totals.complete && !stop.signal.aborted)) {
-    err.write(`kafka-fetch-decoder: scan ${label()}: ${totals.records} records read in ${totals.ranges} range(s), ${totals.matches} match(es)${totals.complete ? ', complete' : `; not complete: ${why}${o.coverage ? ` (continue with --resume ${o.coverage})` : ''}`}\n`);
+    err.write(
+      `kafka-fetch-decoder: scan ${label()}: ${totals.records} records read in ${totals.ranges} range(s), ${totals.matches} match(es)${totals.complete ? ', complete' : `; not complete: ${why}${o.coverage ? ` (continue with --resume ${o.coverage})` : ''}`}\n`,
+    );
   }
   if (failure) {
     err.write(`kafka-fetch-decoder: scan ${label()}: ${failure.message}\n`);
@@ -355,8 +404,10 @@ function progressLine(stream) {
     const { records, matches, partitions } = run.standing();
     const share = (p) => (p.span ? Number((p.read * 100n) / p.span) : 100);
     const shares = partitions.map((p) => ({ label: `${p.partition}`, share: share(p) }));
-    const shown = shares.length <= 8 ? shares.map((p) => `${p.label}:${p.share}%`).join(' ')
-      : `partitions ${Math.min(...shares.map((p) => p.share))}%-${Math.max(...shares.map((p) => p.share))}%`;
+    const shown =
+      shares.length <= 8
+        ? shares.map((p) => `${p.label}:${p.share}%`).join(' ')
+        : `partitions ${Math.min(...shares.map((p) => p.share))}%-${Math.max(...shares.map((p) => p.share))}%`;
     const rate = Math.round(records / Math.max((now - started) / 1000, 0.001));
     stream.write(`\r\x1b[Kscan: ${records} records (${rate}/s), ${matches} matches; ${shown}`.slice(0, (stream.columns || 120) + 6));
   };

@@ -50,7 +50,8 @@ const ROOT = path.resolve(__dirname, '..');
 const SERVED = { '/www/': 'www', '/pkg/': '', '/samples/': 'samples' };
 // the browser build's modules (the Node-only ones are inside lib.cjs), the wasm module, and
 // parquet-wasm's browser build (vendor/parquet/, loaded by Parquet output only)
-const PKG_FILES = /^([\w-]+\.mjs|(client|columns|decoder|filters|scan|values|vendor)\/[\w-]+\.mjs|vendor\/parquet\/parquet_wasm(\.mjs|_bg\.wasm)|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
+const PKG_FILES =
+  /^([\w-]+\.mjs|(client|columns|decoder|filters|scan|values|vendor)\/[\w-]+\.mjs|vendor\/parquet\/parquet_wasm(\.mjs|_bg\.wasm)|kafka_fetch_decoder_(web\.mjs|bg\.wasm))$/;
 
 /**
  * Serves the page files shipped in the package (GET and HEAD only, no listing, no dot files), to
@@ -104,8 +105,8 @@ function pageHandler(config) {
 }
 
 function openInBrowser(url) {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]]
-    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => process.stderr.write(`kafka-fetch-decoder: could not open a browser (${command}); open ${url}\n`));
   child.unref();
@@ -113,15 +114,16 @@ function openInBrowser(url) {
 
 /** Runs relay or ui until SIGINT or SIGTERM; resolves with the exit code. */
 async function run(command, argv, out = process.stdout, err = process.stderr) {
-  const spec = command === 'relay'
-    ? { ...serveOptions, '--listen': { value: 'HOST:PORT' }, '--allow-origin': { value: 'ORIGIN', repeat: true } }
-    : { ...serveOptions, '--port': { value: 'N', parse: parse.integer(0, 65535) }, '--open': {} };
+  const spec =
+    command === 'relay'
+      ? { ...serveOptions, '--listen': { value: 'HOST:PORT' }, '--allow-origin': { value: 'ORIGIN', repeat: true } }
+      : { ...serveOptions, '--port': { value: 'N', parse: parse.integer(0, 65535) }, '--open': {} };
   const { options: o } = parseArgs(argv, spec, []);
   if (o.help) {
     out.write(`${command === 'relay' ? relayUsage : uiUsage}\n`);
     return 0;
   }
-  const listen = command === 'relay' ? o.listen ?? '127.0.0.1:8081' : `127.0.0.1:${o.port ?? 8080}`;
+  const listen = command === 'relay' ? (o.listen ?? '127.0.0.1:8081') : `127.0.0.1:${o.port ?? 8080}`;
   if (!/^(\[[0-9a-fA-F:]+\]|[\w.-]+):\d{1,5}$/.test(listen)) throw new UsageError(`--listen is HOST:PORT, got '${listen}'`);
   /** @type {Parameters<typeof startRelay>[0]} */
   const options = {
@@ -133,7 +135,8 @@ async function run(command, argv, out = process.stdout, err = process.stderr) {
     log: (line) => err.write(`kafka-fetch-decoder ${command}: ${line}\n`),
   };
   if (o.schemaRegistry) options.schemaRegistry = { url: o.schemaRegistry, ...registryCredentials() };
-  if (command === 'ui') options.handleHttp = pageHandler({ relayPath: '/kafka', bootstrap: o.bootstrap, ...(o.schemaRegistry ? { registryPath: '/registry' } : {}) });
+  if (command === 'ui')
+    options.handleHttp = pageHandler({ relayPath: '/kafka', bootstrap: o.bootstrap, ...(o.schemaRegistry ? { registryPath: '/registry' } : {}) });
   for (const k of Object.keys(options)) if (options[k] === undefined) delete options[k];
   // fail at once, in one line, when the brokers cannot be reached at all
   const probe = new KafkaClient({ ...clientOptions(o), retries: 0 });

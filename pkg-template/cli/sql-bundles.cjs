@@ -46,7 +46,9 @@ function serveSqlBundle(dir, pathname, req, res, send, types, headers = {}) {
       ...headers,
     });
     if (req.method === 'HEAD') return res.end();
-    fs.createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    fs.createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   });
   return true;
 }

@@ -25,7 +25,10 @@ async function chosenTopics(client, names, regex) {
   const topics = [...new Set(names)];
   if (regex) {
     const md = await client.metadata();
-    const matched = md.topics.filter((t) => t.topic !== null && t.errorCode === 0 && !t.isInternal && regex.test(t.topic)).map((t) => t.topic).sort();
+    const matched = md.topics
+      .filter((t) => t.topic !== null && t.errorCode === 0 && !t.isInternal && regex.test(t.topic))
+      .map((t) => t.topic)
+      .sort();
     if (!matched.length) throw new UsageError(`--topic-regex ${regex.source.slice(4, -2)} matches none of the cluster's ${md.topics.length} topics`);
     for (const t of matched) if (!topics.includes(t)) topics.push(t);
   }
@@ -34,7 +37,10 @@ async function chosenTopics(client, names, regex) {
 
 /** How the topics are named in a message: the one, or the first few and a count. */
 function topicsLabel(topics) {
-  const shown = topics.slice(0, 3).map((t) => printable(t)).join(',');
+  const shown = topics
+    .slice(0, 3)
+    .map((t) => printable(t))
+    .join(',');
   return topics.length > 3 ? `${shown},... (${topics.length} topics)` : shown;
 }
 

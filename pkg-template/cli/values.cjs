@@ -104,7 +104,10 @@ class ValueReport {
     const { key, value } = this.count;
     if (!key && !value) return null;
     const parts = [value && `${value} value${value === 1 ? '' : 's'}`, key && `${key} key${key === 1 ? '' : 's'}`].filter(Boolean);
-    const top = [...this.reasons].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([why, n]) => `${why} (${n})`);
+    const top = [...this.reasons]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([why, n]) => `${why} (${n})`);
     return `${parts.join(' and ')} not decoded, kept as bytes: ${top.join('; ')}${this.reasons.size > 3 ? '; ...' : ''}`;
   }
 }

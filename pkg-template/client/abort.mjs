@@ -67,13 +67,16 @@ export function abortable(promise, signal) {
   if (!signal) return promise;
   return new Promise((resolve, reject) => {
     const stop = onAbort(signal, reject);
-    promise.then((v) => {
-      stop();
-      resolve(v);
-    }, (e) => {
-      stop();
-      reject(e);
-    });
+    promise.then(
+      (v) => {
+        stop();
+        resolve(v);
+      },
+      (e) => {
+        stop();
+        reject(e);
+      },
+    );
   });
 }
 

@@ -8,7 +8,10 @@ export function parseAddress(text) {
   // 'tcp://host:9092' would otherwise be read as host 'tcp://host' and fail later as "host not found"
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(given);
   if (scheme) {
-    throw new KafkaClientError('INVALID_ARGUMENT', `a broker address is HOST:PORT without a scheme, got '${text}' (give '${given.slice(scheme[0].length).replace(/\/+$/, '')}')`);
+    throw new KafkaClientError(
+      'INVALID_ARGUMENT',
+      `a broker address is HOST:PORT without a scheme, got '${text}' (give '${given.slice(scheme[0].length).replace(/\/+$/, '')}')`,
+    );
   }
   const m = /^(?:\[([^\]]+)\]|([^:[\]/]+)):(\d+)$/.exec(given);
   if (!m || Number(m[3]) < 1 || Number(m[3]) > 65535) {

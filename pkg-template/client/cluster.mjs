@@ -46,38 +46,52 @@ export async function describeConfigs(admin, { topic, broker, synonyms = false, 
   if ((topic === undefined) === (broker === undefined)) throw new KafkaClientError('INVALID_ARGUMENT', 'configs: give topic or broker (one of them)');
   const resource = topic !== undefined ? { type: TOPIC, name: String(topic) } : { type: BROKER, name: String(broker) };
   const build = (v, id) => encode.describeConfigs(v, id, admin.options.clientId, { resources: [resource], synonyms, documentation });
-  return admin.withRetries(`DescribeConfigs ${resource.name}`, async () => {
-    let answered;
-    if (resource.type === BROKER) {
-      const { brokers: known } = await admin.metadata([], signal);
-      const node = known.find((b) => String(b.nodeId) === resource.name);
-      if (!node) throw new KafkaClientError('INVALID_ARGUMENT', `configs: no broker ${resource.name} in the cluster (brokers ${known.map((b) => b.nodeId).join(', ')})`);
-      const connection = admin.connectionTo(node);
-      answered = { connection, ...(await connection.request('DescribeConfigs', build, signal)) };
-    } else {
-      answered = await admin.anyBroker('DescribeConfigs', build, signal);
-    }
-    const { connection, version, frame } = answered;
-    const [result] = connection.decode('DescribeConfigs', version, frame).results;
-    if (result.errorCode) {
-      const why = `${result.errorName} (${result.errorCode})${result.errorMessage ? `: ${result.errorMessage}` : ''}`;
-      if (result.errorName === 'UNKNOWN_TOPIC_OR_PARTITION') throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${resource.name}: ${why} (broker ${connection.name})`, { broker: connection.name, topic: resource.name, errorCode: result.errorCode, errorName: result.errorName });
-      throw connection.brokerError(`DescribeConfigs ${resource.name}`, result.errorCode);
-    }
-    return {
-      resourceType: result.resourceTypeName,
-      resourceName: result.resourceName,
-      configs: result.configs.map((c) => ({
-        name: c.name,
-        value: c.value,
-        source: c.sourceName ?? String(c.source),
-        isDefault: c.isDefault,
-        isSensitive: c.isSensitive,
-        readOnly: c.readOnly,
-        type: c.configTypeName ?? null,
-        documentation: c.documentation ?? null,
-        synonyms: c.synonyms.map((s) => ({ name: s.name, value: s.value, source: s.sourceName ?? String(s.source) })),
-      })),
-    };
-  }, signal);
+  return admin.withRetries(
+    `DescribeConfigs ${resource.name}`,
+    async () => {
+      let answered;
+      if (resource.type === BROKER) {
+        const { brokers: known } = await admin.metadata([], signal);
+        const node = known.find((b) => String(b.nodeId) === resource.name);
+        if (!node)
+          throw new KafkaClientError(
+            'INVALID_ARGUMENT',
+            `configs: no broker ${resource.name} in the cluster (brokers ${known.map((b) => b.nodeId).join(', ')})`,
+          );
+        const connection = admin.connectionTo(node);
+        answered = { connection, ...(await connection.request('DescribeConfigs', build, signal)) };
+      } else {
+        answered = await admin.anyBroker('DescribeConfigs', build, signal);
+      }
+      const { connection, version, frame } = answered;
+      const [result] = connection.decode('DescribeConfigs', version, frame).results;
+      if (result.errorCode) {
+        const why = `${result.errorName} (${result.errorCode})${result.errorMessage ? `: ${result.errorMessage}` : ''}`;
+        if (result.errorName === 'UNKNOWN_TOPIC_OR_PARTITION')
+          throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${resource.name}: ${why} (broker ${connection.name})`, {
+            broker: connection.name,
+            topic: resource.name,
+            errorCode: result.errorCode,
+            errorName: result.errorName,
+          });
+        throw connection.brokerError(`DescribeConfigs ${resource.name}`, result.errorCode);
+      }
+      return {
+        resourceType: result.resourceTypeName,
+        resourceName: result.resourceName,
+        configs: result.configs.map((c) => ({
+          name: c.name,
+          value: c.value,
+          source: c.sourceName ?? String(c.source),
+          isDefault: c.isDefault,
+          isSensitive: c.isSensitive,
+          readOnly: c.readOnly,
+          type: c.configTypeName ?? null,
+          documentation: c.documentation ?? null,
+          synonyms: c.synonyms.map((s) => ({ name: s.name, value: s.value, source: s.sourceName ?? String(s.source) })),
+        })),
+      };
+    },
+    signal,
+  );
 }

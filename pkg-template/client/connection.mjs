@@ -66,8 +66,11 @@ export class BrokerConnection {
         // given a plain connection often closes without a word)
         const closedSilently = e instanceof KafkaClientError && e.code === 'CONNECTION' && e.message.startsWith(`broker ${this.name} closed`) && !this.answered;
         if (!closedSilently || this.options.tls) throw e;
-        throw new KafkaClientError('NOT_KAFKA', `${this.name} is not a Kafka broker, or it expects TLS: it closed the connection at ApiVersions v0 without a word (with TLS: --tls, or the option tls)`,
-          { broker: this.name, cause: e });
+        throw new KafkaClientError(
+          'NOT_KAFKA',
+          `${this.name} is not a Kafka broker, or it expects TLS: it closed the connection at ApiVersions v0 without a word (with TLS: --tls, or the option tls)`,
+          { broker: this.name, cause: e },
+        );
       }
     }
     if (answer.errorCode !== 0) throw this.brokerError(`ApiVersions failed`, answer.errorCode);
@@ -90,7 +93,7 @@ export class BrokerConnection {
       socket = await transport.connect({ ...this.address, tls, timeoutMs: connectTimeoutMs });
     } catch (e) {
       // a certificate that is not trusted stays so, and so does a relay's refusal: not a connection to try again
-      const code = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY/.test(e?.code ?? '') ? 'TLS' : e?.clientCode ?? 'CONNECTION';
+      const code = /CERT|SELF_SIGNED|ALTNAME|UNABLE_TO_VERIFY/.test(e?.code ?? '') ? 'TLS' : (e?.clientCode ?? 'CONNECTION');
       // through a relay, the bootstrap "broker" is a name, not an address: "the relay's bootstrap broker"
       const target = this.address.port ? `broker ${this.name}` : this.name;
       throw new KafkaClientError(code, `cannot connect to ${target}: ${socketErrorText(e)}`, { broker: this.name, cause: e });
@@ -104,7 +107,9 @@ export class BrokerConnection {
       if (this.socket !== socket) return;
       // a relay that refused says why; that is the message
       const message = error?.message?.startsWith('relay: ')
-        ? (error.message.includes(this.name) ? error.message : `${error.message} (to ${this.name})`)
+        ? error.message.includes(this.name)
+          ? error.message
+          : `${error.message} (to ${this.name})`
         : `broker ${this.name} closed the connection${error ? `: ${error.message ?? error}` : ''}`;
       this.#failAll(new KafkaClientError(error?.clientCode ?? 'CONNECTION', message, { broker: this.name, cause: error }));
       this.socket = null;
@@ -125,20 +130,32 @@ export class BrokerConnection {
     if (this.versions.SaslAuthenticate == null) {
       throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} does not offer SaslAuthenticate`, { broker: this.name });
     }
-    const hs = this.decode('SaslHandshake', handshakeVersion,
-      await this.#send('SaslHandshake', handshakeVersion, (v, id) => encode.saslHandshake(v, id, this.options.clientId, mechanism)));
+    const hs = this.decode(
+      'SaslHandshake',
+      handshakeVersion,
+      await this.#send('SaslHandshake', handshakeVersion, (v, id) => encode.saslHandshake(v, id, this.options.clientId, mechanism)),
+    );
     if (hs.errorCode !== 0) {
       const offered = hs.mechanisms?.length ? ` (it offers ${hs.mechanisms.join(', ')})` : '';
-      throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} refused SASL mechanism ${mechanism}${offered}: ${hs.errorName}`,
-        { broker: this.name, errorCode: hs.errorCode, errorName: hs.errorName });
+      throw new KafkaClientError('AUTHENTICATION', `broker ${this.name} refused SASL mechanism ${mechanism}${offered}: ${hs.errorName}`, {
+        broker: this.name,
+        errorCode: hs.errorCode,
+        errorName: hs.errorName,
+      });
     }
     const version = this.versions.SaslAuthenticate;
     await authenticate(mechanism, { username, password }, async (bytes) => {
-      const answer = this.decode('SaslAuthenticate', version,
-        await this.#send('SaslAuthenticate', version, (v, id) => encode.saslAuthenticate(v, id, this.options.clientId, bytes)));
+      const answer = this.decode(
+        'SaslAuthenticate',
+        version,
+        await this.#send('SaslAuthenticate', version, (v, id) => encode.saslAuthenticate(v, id, this.options.clientId, bytes)),
+      );
       if (answer.errorCode !== 0) {
-        throw new KafkaClientError('AUTHENTICATION', `authentication of ${username} at broker ${this.name} failed: ${answer.errorMessage ?? answer.errorName}`,
-          { broker: this.name, errorCode: answer.errorCode, errorName: answer.errorName });
+        throw new KafkaClientError(
+          'AUTHENTICATION',
+          `authentication of ${username} at broker ${this.name} failed: ${answer.errorMessage ?? answer.errorName}`,
+          { broker: this.name, errorCode: answer.errorCode, errorName: answer.errorName },
+        );
       }
       return Uint8Array.from(atob(answer.authBytes ?? ''), (c) => c.charCodeAt(0));
     });
@@ -165,8 +182,11 @@ export class BrokerConnection {
       return decodeResponse(api, version, frame);
     } catch (e) {
       if (!(e instanceof KafkaDecodeError)) throw e;
-      throw new KafkaClientError('PROTOCOL', `broker ${this.name} answered ${api} v${version} with bytes that do not decode (${e.code} at byte ${e.offset}): ${e.message}`,
-        { broker: this.name, cause: e });
+      throw new KafkaClientError(
+        'PROTOCOL',
+        `broker ${this.name} answered ${api} v${version} with bytes that do not decode (${e.code} at byte ${e.offset}): ${e.message}`,
+        { broker: this.name, cause: e },
+      );
     }
   }
 
@@ -183,9 +203,12 @@ export class BrokerConnection {
         stop();
         // silence at the opening of a peer never heard from: no Kafka broker lets ApiVersions go
         // unanswered for this long (one that answered before may just be stuck)
-        const error = this.ready || this.everReady
-          ? new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${api} within ${timeoutMs} ms`, { broker: this.name })
-          : new KafkaClientError('TIMEOUT', `${this.name} is not a Kafka broker, or not ready: no answer to ${api} within ${timeoutMs} ms`, { broker: this.name });
+        const error =
+          this.ready || this.everReady
+            ? new KafkaClientError('TIMEOUT', `broker ${this.name} did not answer ${api} within ${timeoutMs} ms`, { broker: this.name })
+            : new KafkaClientError('TIMEOUT', `${this.name} is not a Kafka broker, or not ready: no answer to ${api} within ${timeoutMs} ms`, {
+                broker: this.name,
+              });
         reject(error);
         // a late answer could not be told from the next one: start over on a fresh connection
         this.#drop(error);
@@ -231,7 +254,7 @@ export class BrokerConnection {
     }
     for (const frame of frames) {
       if (frame.length < 4) continue;
-      const id = ((frame[0] << 24) | (frame[1] << 16) | (frame[2] << 8) | frame[3]) | 0;
+      const id = (frame[0] << 24) | (frame[1] << 16) | (frame[2] << 8) | frame[3] | 0;
       const waiting = this.pending.get(id);
       if (!waiting) continue; // an answer to a request that timed out or was aborted
       this.pending.delete(id);
@@ -282,7 +305,12 @@ export class BrokerConnection {
   /** A broker's error code as a KafkaClientError. */
   brokerError(what, errorCode, extra = {}) {
     const name = errorNameOf(errorCode);
-    return new KafkaClientError('BROKER_ERROR', `${what} at broker ${this.name}: ${name} (${errorCode})`, { broker: this.name, errorCode, errorName: name, ...extra });
+    return new KafkaClientError('BROKER_ERROR', `${what} at broker ${this.name}: ${name} (${errorCode})`, {
+      broker: this.name,
+      errorCode,
+      errorName: name,
+      ...extra,
+    });
   }
 
   close(error) {

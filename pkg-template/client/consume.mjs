@@ -20,13 +20,42 @@ import { KafkaClientError } from './errors.mjs';
 import { isRetriable, Retrier } from './retry.mjs';
 import { endPosition, startPosition } from './start.mjs';
 
-const CONSUME_OPTIONS = ['topic', 'partitions', 'from', 'untilEnd', 'until', 'maxRecords', 'isolationLevel', 'offsetReset', 'maxWaitMs',
-  'partitionMaxBytes', 'fetchMaxBytes', 'decode', 'onResponse', 'onWait', 'values', 'signal'];
+const CONSUME_OPTIONS = [
+  'topic',
+  'partitions',
+  'from',
+  'untilEnd',
+  'until',
+  'maxRecords',
+  'isolationLevel',
+  'offsetReset',
+  'maxWaitMs',
+  'partitionMaxBytes',
+  'fetchMaxBytes',
+  'decode',
+  'onResponse',
+  'onWait',
+  'values',
+  'signal',
+];
 
 /** @type {Omit<import('../index.d.ts').ConsumeOptions, 'topic'>} */
 const CONSUME_DEFAULTS = {
-  partitions: undefined, from: 'earliest', until: null, untilEnd: false, maxRecords: Infinity, isolationLevel: 'read_uncommitted', offsetReset: 'error',
-  maxWaitMs: 500, partitionMaxBytes: 1024 * 1024, fetchMaxBytes: 50 * 1024 * 1024, decode: {}, onResponse: null, onWait: null, values: null, signal: undefined,
+  partitions: undefined,
+  from: 'earliest',
+  until: null,
+  untilEnd: false,
+  maxRecords: Infinity,
+  isolationLevel: 'read_uncommitted',
+  offsetReset: 'error',
+  maxWaitMs: 500,
+  partitionMaxBytes: 1024 * 1024,
+  fetchMaxBytes: 50 * 1024 * 1024,
+  decode: {},
+  onResponse: null,
+  onWait: null,
+  values: null,
+  signal: undefined,
 };
 
 // Rounds in a row that may leave a partition where it was while its broker says there is more.
@@ -39,13 +68,15 @@ const STALLED_ROUNDS = 20;
  */
 function consumeOptions(options) {
   for (const name of Object.keys(options ?? {})) {
-    if (!CONSUME_OPTIONS.includes(name)) throw new KafkaClientError('INVALID_ARGUMENT', `unknown consume option '${name}'; valid: ${CONSUME_OPTIONS.join(', ')}`);
+    if (!CONSUME_OPTIONS.includes(name))
+      throw new KafkaClientError('INVALID_ARGUMENT', `unknown consume option '${name}'; valid: ${CONSUME_OPTIONS.join(', ')}`);
   }
   const o = /** @type {ConsumeSettings} */ ({ ...CONSUME_DEFAULTS });
   // an option given as undefined takes its default
   for (const [name, value] of Object.entries(options ?? {})) if (value !== undefined) o[name] = value;
   if (typeof o.topic !== 'string' || !o.topic) throw new KafkaClientError('INVALID_ARGUMENT', 'consume needs a topic');
-  if (!['error', 'earliest', 'latest'].includes(o.offsetReset)) throw new KafkaClientError('INVALID_ARGUMENT', `offsetReset must be 'error', 'earliest' or 'latest'`);
+  if (!['error', 'earliest', 'latest'].includes(o.offsetReset))
+    throw new KafkaClientError('INVALID_ARGUMENT', `offsetReset must be 'error', 'earliest' or 'latest'`);
   // the records' keys and values decoded too: a ValueDecoder, or its options
   if (o.values !== null && !(o.values instanceof ValueDecoder)) {
     try {
@@ -134,17 +165,25 @@ export class ConsumePass {
     const meta = await this.link.withRetries(`Metadata ${topic}`, () => this.link.topic(topic, false, this.signal), this.signal);
     const chosen = partitions ?? [...meta.partitions.keys()].sort((a, b) => a - b);
     for (const p of chosen) {
-      if (!meta.partitions.has(p)) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${meta.partitions.size})`, { topic, partition: p });
+      if (!meta.partitions.has(p))
+        throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${meta.partitions.size})`, { topic, partition: p });
     }
     const query = (at) => this.link.listOffsets(topic, { partitions: chosen, at, isolationLevel }, this.signal);
     const starts = await startOffsets(query, chosen, start);
     const ends = until?.time === undefined ? null : await timeOffsets(query, chosen, until.time);
     const readCommitted = isolationLevel === 'read_committed';
     for (const p of chosen) {
-      this.cursors.set(p, new PartitionCursor(topic, p, {
-        offset: starts.get(p), maxBytes: partitionMaxBytes, stopAtEnd: untilEnd || Boolean(until?.end), readCommitted,
-        until: until?.offset ?? ends?.get(p) ?? null, untilTime: until?.time ?? null,
-      }));
+      this.cursors.set(
+        p,
+        new PartitionCursor(topic, p, {
+          offset: starts.get(p),
+          maxBytes: partitionMaxBytes,
+          stopAtEnd: untilEnd || Boolean(until?.end),
+          readCommitted,
+          until: until?.offset ?? ends?.get(p) ?? null,
+          untilTime: until?.time ?? null,
+        }),
+      );
     }
     this.#fetcher();
     try {
@@ -178,7 +217,9 @@ export class ConsumePass {
   }
 
   #waitFor(who) {
-    return new Promise((resolve) => { this.waiting[who] = resolve; });
+    return new Promise((resolve) => {
+      this.waiting[who] = resolve;
+    });
   }
 
   #wake(who) {
@@ -202,7 +243,11 @@ export class ConsumePass {
     const order = [...live.slice(first), ...live.slice(0, first)];
     // the first round asks for no wait: its answers tell where each partition ends
     const wait = this.asked++ === 0 ? 0 : maxWaitMs;
-    const asked = this.link.fetchFrames(topic, order.map((c) => c.request()), { maxWaitMs: wait, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel, signal: this.signal });
+    const asked = this.link.fetchFrames(
+      topic,
+      order.map((c) => c.request()),
+      { maxWaitMs: wait, minBytes: 1, maxBytes: fetchMaxBytes, isolationLevel, signal: this.signal },
+    );
     return { wait, answers: this.#decodingAhead(asked) };
   }
 
@@ -282,9 +327,16 @@ export class ConsumePass {
           continue;
         }
         const broker = answers[k].connection.name;
-        const next = cursor.onError({ errorCode: p.errorCode, errorName: p.errorName ?? errorNameOf(p.errorCode) }, broker, { ...this.o, ...this.link.options });
+        const next = cursor.onError({ errorCode: p.errorCode, errorName: p.errorName ?? errorNameOf(p.errorCode) }, broker, {
+          ...this.o,
+          ...this.link.options,
+        });
         if (next.reset) {
-          const offsets = await this.link.listOffsets(this.o.topic, { partitions: [p.partition], at: next.reset, isolationLevel: this.o.isolationLevel }, this.signal);
+          const offsets = await this.link.listOffsets(
+            this.o.topic,
+            { partitions: [p.partition], at: next.reset, isolationLevel: this.o.isolationLevel },
+            this.signal,
+          );
           cursor.offset = offsets.get(p.partition).offset;
         } else {
           await sleep(next.retryAfterMs, this.signal);
@@ -348,8 +400,15 @@ export class ConsumePass {
           chunks.push({
             set: p,
             fields: {
-              topic, partition: p.partition, recordCount: take, broker, brokerId,
-              highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset, logStartOffset: p.logStartOffset, nextOffset: p.nextOffset,
+              topic,
+              partition: p.partition,
+              recordCount: take,
+              broker,
+              brokerId,
+              highWatermark: p.highWatermark,
+              lastStableOffset: p.lastStableOffset,
+              logStartOffset: p.logStartOffset,
+              nextOffset: p.nextOffset,
             },
           });
         }
@@ -374,10 +433,12 @@ async function startOffsets(query, partitions, start) {
   if (start.last !== undefined) {
     // the last N offsets, not before the first one the partition still has
     const [earliest, latest] = [await query('earliest'), await query('latest')];
-    return new Map(partitions.map((p) => {
-      const from = latest.get(p).offset - start.last;
-      return [p, from > earliest.get(p).offset ? from : earliest.get(p).offset];
-    }));
+    return new Map(
+      partitions.map((p) => {
+        const from = latest.get(p).offset - start.last;
+        return [p, from > earliest.get(p).offset ? from : earliest.get(p).offset];
+      }),
+    );
   }
   // a time: the first offset at or after it; none (a time after the last record) means the end
   const byTime = await timeOffsets(query, partitions, start.time);

@@ -99,8 +99,11 @@ export class PartitionCursor {
   checkProgress(broker, rounds) {
     if (this.stalled < rounds) return;
     const said = this.brokerEnd === null ? 'left it out of every answer' : `says it ends at ${this.brokerEnd}`;
-    throw new KafkaClientError('NO_PROGRESS', `${this.topic}/${this.partition} at broker ${broker}: no record past offset ${this.offset} in ${this.stalled} fetches in a row, while the broker ${said}`,
-      { broker, topic: this.topic, partition: this.partition });
+    throw new KafkaClientError(
+      'NO_PROGRESS',
+      `${this.topic}/${this.partition} at broker ${broker}: no record past offset ${this.offset} in ${this.stalled} fetches in a row, while the broker ${said}`,
+      { broker, topic: this.topic, partition: this.partition },
+    );
   }
 
   /**

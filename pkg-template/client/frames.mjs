@@ -9,12 +9,13 @@ export const DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
 
 // Node can skip zero-filling a frame that is about to be overwritten byte for byte (a fetch response
 // is megabytes); elsewhere a plain Uint8Array.
-const newFrame = typeof Buffer === 'function'
-  ? (size) => {
-    const b = Buffer.allocUnsafeSlow(size);
-    return new Uint8Array(b.buffer, b.byteOffset, size);
-  }
-  : (size) => new Uint8Array(size);
+const newFrame =
+  typeof Buffer === 'function'
+    ? (size) => {
+        const b = Buffer.allocUnsafeSlow(size);
+        return new Uint8Array(b.buffer, b.byteOffset, size);
+      }
+    : (size) => new Uint8Array(size);
 
 export class FrameSplitter {
   /** `maxFrameBytes`: the largest frame accepted (its size prefix not counted). */

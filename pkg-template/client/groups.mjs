@@ -19,10 +19,15 @@ import { encode } from './protocol.mjs';
 
 /** The connection to `groupId`'s coordinator, and its node id. */
 async function coordinatorOf(admin, groupId, signal) {
-  const { connection, version, frame } = await admin.anyBroker('FindCoordinator', (v, id) => encode.findCoordinator(v, id, admin.options.clientId, [groupId]), signal);
+  const { connection, version, frame } = await admin.anyBroker(
+    'FindCoordinator',
+    (v, id) => encode.findCoordinator(v, id, admin.options.clientId, [groupId]),
+    signal,
+  );
   const answer = connection.decode('FindCoordinator', version, frame);
   const c = answer.coordinators.find((x) => x.key === null || x.key === groupId);
-  if (!c) throw new KafkaClientError('PROTOCOL', `broker ${connection.name} answered FindCoordinator without the group ${groupId}`, { broker: connection.name });
+  if (!c)
+    throw new KafkaClientError('PROTOCOL', `broker ${connection.name} answered FindCoordinator without the group ${groupId}`, { broker: connection.name });
   if (c.errorCode) throw connection.brokerError(`FindCoordinator ${groupId}${c.errorMessage ? ` (${c.errorMessage})` : ''}`, c.errorCode);
   return { connection: admin.connectionTo({ host: c.host, port: c.port, nodeId: c.nodeId }), nodeId: c.nodeId };
 }
@@ -46,18 +51,26 @@ async function offers(connection, api, signal) {
  */
 export async function listGroups(admin, signal) {
   const { brokers } = await admin.metadata([], signal);
-  const lists = await Promise.all(brokers.map((broker) => admin.withRetries(`ListGroups at broker ${broker.nodeId}`, async () => {
-    const connection = admin.connectionTo(broker);
-    const answer = await ask(connection, 'ListGroups', (v, id) => encode.listGroups(v, id, admin.options.clientId), signal);
-    if (answer.errorCode) throw connection.brokerError('ListGroups', answer.errorCode);
-    return answer.groups.map((g) => ({
-      groupId: g.groupId,
-      protocolType: g.protocolType,
-      state: g.groupState ?? null,
-      type: g.groupType ?? null,
-      coordinator: broker.nodeId,
-    }));
-  }, signal)));
+  const lists = await Promise.all(
+    brokers.map((broker) =>
+      admin.withRetries(
+        `ListGroups at broker ${broker.nodeId}`,
+        async () => {
+          const connection = admin.connectionTo(broker);
+          const answer = await ask(connection, 'ListGroups', (v, id) => encode.listGroups(v, id, admin.options.clientId), signal);
+          if (answer.errorCode) throw connection.brokerError('ListGroups', answer.errorCode);
+          return answer.groups.map((g) => ({
+            groupId: g.groupId,
+            protocolType: g.protocolType,
+            state: g.groupState ?? null,
+            type: g.groupType ?? null,
+            coordinator: broker.nodeId,
+          }));
+        },
+        signal,
+      ),
+    ),
+  );
   return lists.flat().sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
 }
 
@@ -126,7 +139,8 @@ async function committedOffsets(connection, groupId, partitions, signal, clientI
   const out = [];
   for (const t of g.topics) {
     for (const p of t.partitions) {
-      if (p.errorCode) throw connection.brokerError(`OffsetFetch ${groupId} ${t.topic}/${p.partition}`, p.errorCode, { topic: t.topic, partition: p.partition });
+      if (p.errorCode)
+        throw connection.brokerError(`OffsetFetch ${groupId} ${t.topic}/${p.partition}`, p.errorCode, { topic: t.topic, partition: p.partition });
       out.push({ topic: t.topic, partition: p.partition, offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.metadata });
     }
   }
@@ -154,12 +168,16 @@ export async function describeGroup(admin, groupId, { lagTime = true, topics = [
     const meta = await admin.topic(topic, signal);
     for (const partition of meta.partitions.keys()) chosen.push({ topic, partition });
   }
-  const { coordinator, group, committed } = await admin.withRetries(`describe group ${groupId}`, async () => {
-    const { connection, nodeId } = await coordinatorOf(admin, groupId, signal);
-    const group = await membersOf(connection, groupId, signal, clientId);
-    const committed = await committedOffsets(connection, groupId, topics.length ? chosen : null, signal, clientId);
-    return { coordinator: { nodeId, host: connection.address.host, port: connection.address.port }, group, committed };
-  }, signal);
+  const { coordinator, group, committed } = await admin.withRetries(
+    `describe group ${groupId}`,
+    async () => {
+      const { connection, nodeId } = await coordinatorOf(admin, groupId, signal);
+      const group = await membersOf(connection, groupId, signal, clientId);
+      const committed = await committedOffsets(connection, groupId, topics.length ? chosen : null, signal, clientId);
+      return { coordinator: { nodeId, host: connection.address.host, port: connection.address.port }, group, committed };
+    },
+    signal,
+  );
   const rows = new Map();
   const row = ({ topic, partition }) => {
     const key = `${topic}\0${partition}`;
@@ -192,34 +210,45 @@ async function addLag(admin, partitions, { lagTime, signal }) {
   const byTopic = new Map();
   for (const p of partitions) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p]);
   const now = Date.now();
-  await Promise.all([...byTopic].map(async ([topic, rows]) => {
-    let ends;
-    try {
-      ends = await admin.listOffsets(topic, rows.map((p) => p.partition), 'latest', signal);
-    } catch (e) {
-      // a topic deleted since the group committed: its rows stay without an end
-      if (e instanceof KafkaClientError && e.code === 'UNKNOWN_TOPIC') ends = new Map();
-      else throw e;
-    }
-    for (const p of rows) {
-      p.endOffset = ends.has(p.partition) ? Number(ends.get(p.partition).offset) : null;
-      p.lag = p.committedOffset !== null && p.endOffset !== null ? p.endOffset - p.committedOffset : null;
-      p.lagMs = p.lag === 0 ? 0 : null;
-    }
-    if (!lagTime) return;
-    const behind = rows.filter((p) => p.lag > 0);
-    if (!behind.length) return;
-    // the first record not yet consumed: its age is how long the group has kept it waiting
-    // (a wait above 0: Tansu answers a Fetch with max wait 0 without any partition; records there answer at once)
-    const answers = await admin.fetch(topic, behind.map((p) => ({ partition: p.partition, offset: p.committedOffset, maxBytes: 64 * 1024 })), { maxWaitMs: 500, signal });
-    for (const answer of answers) {
-      for (const t of answer.response.topics) {
-        for (const part of t.partitions) {
-          const p = behind.find((x) => x.partition === part.partition);
-          const first = part.records.find((r) => r.offset >= p.committedOffset);
-          if (first) p.lagMs = Math.max(0, now - first.timestamp);
+  await Promise.all(
+    [...byTopic].map(async ([topic, rows]) => {
+      let ends;
+      try {
+        ends = await admin.listOffsets(
+          topic,
+          rows.map((p) => p.partition),
+          'latest',
+          signal,
+        );
+      } catch (e) {
+        // a topic deleted since the group committed: its rows stay without an end
+        if (e instanceof KafkaClientError && e.code === 'UNKNOWN_TOPIC') ends = new Map();
+        else throw e;
+      }
+      for (const p of rows) {
+        p.endOffset = ends.has(p.partition) ? Number(ends.get(p.partition).offset) : null;
+        p.lag = p.committedOffset !== null && p.endOffset !== null ? p.endOffset - p.committedOffset : null;
+        p.lagMs = p.lag === 0 ? 0 : null;
+      }
+      if (!lagTime) return;
+      const behind = rows.filter((p) => p.lag > 0);
+      if (!behind.length) return;
+      // the first record not yet consumed: its age is how long the group has kept it waiting
+      // (a wait above 0: Tansu answers a Fetch with max wait 0 without any partition; records there answer at once)
+      const answers = await admin.fetch(
+        topic,
+        behind.map((p) => ({ partition: p.partition, offset: p.committedOffset, maxBytes: 64 * 1024 })),
+        { maxWaitMs: 500, signal },
+      );
+      for (const answer of answers) {
+        for (const t of answer.response.topics) {
+          for (const part of t.partitions) {
+            const p = behind.find((x) => x.partition === part.partition);
+            const first = part.records.find((r) => r.offset >= p.committedOffset);
+            if (first) p.lagMs = Math.max(0, now - first.timestamp);
+          }
         }
       }
-    }
-  }));
+    }),
+  );
 }

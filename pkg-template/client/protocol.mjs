@@ -31,7 +31,8 @@ function idBytes(ids) {
 }
 
 export const encode = {
-  apiVersions: (version, correlationId, clientId) => call(protocolBindings().encodeApiVersionsRequest, version, correlationId, clientId, 'kafka-fetch-decoder', '0.1.0'),
+  apiVersions: (version, correlationId, clientId) =>
+    call(protocolBindings().encodeApiVersionsRequest, version, correlationId, clientId, 'kafka-fetch-decoder', '0.1.0'),
 
   /** `topics`: names, or null for every topic. */
   metadata: (version, correlationId, clientId, topics) =>
@@ -40,9 +41,19 @@ export const encode = {
   /** `partitions`: [{ topic, partition, leaderEpoch, timestamp (BigInt) }]. */
   listOffsets(version, correlationId, clientId, { readCommitted, timeoutMs, partitions }) {
     const topics = [...new Set(partitions.map((p) => p.topic))];
-    return call(protocolBindings().encodeListOffsetsRequest, version, correlationId, clientId, readCommitted, timeoutMs, joined(topics),
-      Int32Array.from(partitions, (p) => topics.indexOf(p.topic)), Int32Array.from(partitions, (p) => p.partition),
-      Int32Array.from(partitions, (p) => p.leaderEpoch ?? -1), BigInt64Array.from(partitions, (p) => BigInt(p.timestamp)));
+    return call(
+      protocolBindings().encodeListOffsetsRequest,
+      version,
+      correlationId,
+      clientId,
+      readCommitted,
+      timeoutMs,
+      joined(topics),
+      Int32Array.from(partitions, (p) => topics.indexOf(p.topic)),
+      Int32Array.from(partitions, (p) => p.partition),
+      Int32Array.from(partitions, (p) => p.leaderEpoch ?? -1),
+      BigInt64Array.from(partitions, (p) => BigInt(p.timestamp)),
+    );
   },
 
   /** `partitions`: [{ topic, topicId, partition, leaderEpoch, offset, maxBytes }]. */
@@ -50,37 +61,70 @@ export const encode = {
     const topics = [...new Set(partitions.map((p) => p.topic))];
     const byName = new Map(partitions.map((p) => [p.topic, p.topicId]));
     const useIds = version >= fetchTopicIdsFrom();
-    return call(protocolBindings().encodeFetchRequest, version, correlationId, clientId, maxWaitMs, minBytes, maxBytes, readCommitted,
-      useIds ? '' : joined(topics), useIds ? idBytes(topics.map((t) => byName.get(t))) : new Uint8Array(0),
-      Int32Array.from(partitions, (p) => topics.indexOf(p.topic)), Int32Array.from(partitions, (p) => p.partition),
-      Int32Array.from(partitions, (p) => p.leaderEpoch ?? -1), BigInt64Array.from(partitions, (p) => BigInt(p.offset)),
-      Int32Array.from(partitions, (p) => p.maxBytes));
+    return call(
+      protocolBindings().encodeFetchRequest,
+      version,
+      correlationId,
+      clientId,
+      maxWaitMs,
+      minBytes,
+      maxBytes,
+      readCommitted,
+      useIds ? '' : joined(topics),
+      useIds ? idBytes(topics.map((t) => byName.get(t))) : new Uint8Array(0),
+      Int32Array.from(partitions, (p) => topics.indexOf(p.topic)),
+      Int32Array.from(partitions, (p) => p.partition),
+      Int32Array.from(partitions, (p) => p.leaderEpoch ?? -1),
+      BigInt64Array.from(partitions, (p) => BigInt(p.offset)),
+      Int32Array.from(partitions, (p) => p.maxBytes),
+    );
   },
 
   /** The coordinator of each group id (`keys`; one before v4): key type 0. */
-  findCoordinator: (version, correlationId, clientId, keys) => call(protocolBindings().encodeFindCoordinatorRequest, version, correlationId, clientId, 0, joined(keys)),
+  findCoordinator: (version, correlationId, clientId, keys) =>
+    call(protocolBindings().encodeFindCoordinatorRequest, version, correlationId, clientId, 0, joined(keys)),
   /** `states`, `types`: filters (v4+, v5+); empty for every group. */
   listGroups: (version, correlationId, clientId, { states = [], types = [] } = {}) =>
     call(protocolBindings().encodeListGroupsRequest, version, correlationId, clientId, joined(states), joined(types)),
-  describeGroups: (version, correlationId, clientId, groups) => call(protocolBindings().encodeDescribeGroupsRequest, version, correlationId, clientId, joined(groups)),
+  describeGroups: (version, correlationId, clientId, groups) =>
+    call(protocolBindings().encodeDescribeGroupsRequest, version, correlationId, clientId, joined(groups)),
   consumerGroupDescribe: (version, correlationId, clientId, groups) =>
     call(protocolBindings().encodeConsumerGroupDescribeRequest, version, correlationId, clientId, joined(groups)),
 
   /** `partitions`: [{ topic, partition }], or null for every partition the groups committed. */
   offsetFetch(version, correlationId, clientId, { groups, partitions = null, requireStable = false }) {
     const topics = partitions === null ? null : [...new Set(partitions.map((p) => p.topic))];
-    return call(protocolBindings().encodeOffsetFetchRequest, version, correlationId, clientId, joined(groups), topics === null ? null : joined(topics),
-      Int32Array.from(partitions ?? [], (p) => topics.indexOf(p.topic)), Int32Array.from(partitions ?? [], (p) => p.partition), requireStable);
+    return call(
+      protocolBindings().encodeOffsetFetchRequest,
+      version,
+      correlationId,
+      clientId,
+      joined(groups),
+      topics === null ? null : joined(topics),
+      Int32Array.from(partitions ?? [], (p) => topics.indexOf(p.topic)),
+      Int32Array.from(partitions ?? [], (p) => p.partition),
+      requireStable,
+    );
   },
 
   /** `resources`: [{ type (2 topic, 4 broker), name }], every key of each. */
   describeConfigs: (version, correlationId, clientId, { resources, synonyms = false, documentation = false }) =>
-    call(protocolBindings().encodeDescribeConfigsRequest, version, correlationId, clientId, Int8Array.from(resources, (r) => r.type),
-      joined(resources.map((r) => r.name)), synonyms, documentation),
+    call(
+      protocolBindings().encodeDescribeConfigsRequest,
+      version,
+      correlationId,
+      clientId,
+      Int8Array.from(resources, (r) => r.type),
+      joined(resources.map((r) => r.name)),
+      synonyms,
+      documentation,
+    ),
   describeCluster: (version, correlationId, clientId) => call(protocolBindings().encodeDescribeClusterRequest, version, correlationId, clientId, 1),
 
-  saslHandshake: (version, correlationId, clientId, mechanism) => call(protocolBindings().encodeSaslHandshakeRequest, version, correlationId, clientId, mechanism),
-  saslAuthenticate: (version, correlationId, clientId, bytes) => call(protocolBindings().encodeSaslAuthenticateRequest, version, correlationId, clientId, bytes),
+  saslHandshake: (version, correlationId, clientId, mechanism) =>
+    call(protocolBindings().encodeSaslHandshakeRequest, version, correlationId, clientId, mechanism),
+  saslAuthenticate: (version, correlationId, clientId, bytes) =>
+    call(protocolBindings().encodeSaslAuthenticateRequest, version, correlationId, clientId, bytes),
 };
 
 /** A response frame of `api` ('Metadata', ...; after its size prefix) as the core's JSON, parsed. */

@@ -10,8 +10,17 @@ import { KafkaClientError } from './errors.mjs';
 // Partition errors that a metadata refresh and a retry can cure, as the Java consumer treats them
 // (by Kafka's names: the codes are the Rust core's table).
 const REFRESH = new Set([
-  'UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_OR_FOLLOWER', 'REPLICA_NOT_AVAILABLE', 'NETWORK_EXCEPTION',
-  'KAFKA_STORAGE_ERROR', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'OFFSET_NOT_AVAILABLE', 'UNKNOWN_TOPIC_ID', 'INCONSISTENT_TOPIC_ID',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_OR_FOLLOWER',
+  'REPLICA_NOT_AVAILABLE',
+  'NETWORK_EXCEPTION',
+  'KAFKA_STORAGE_ERROR',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'OFFSET_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_ID',
+  'INCONSISTENT_TOPIC_ID',
 ]);
 
 // A group's errors that finding its coordinator again and retrying can cure.
@@ -24,8 +33,9 @@ export const curedByRefresh = (errorName) => REFRESH.has(errorName);
 export const backoff = (backoffMs, attempt) => Math.min(backoffMs * 2 ** (attempt - 1), 5000);
 
 /** Whether a failure may go away by itself: a lost connection, a timeout, a leader that moved. */
-export const isRetriable = (e) => e instanceof KafkaClientError
-  && (['CONNECTION', 'TIMEOUT'].includes(e.code) || (e.code === 'BROKER_ERROR' && (curedByRefresh(e.errorName) || COORDINATOR.has(e.errorName))));
+export const isRetriable = (e) =>
+  e instanceof KafkaClientError &&
+  (['CONNECTION', 'TIMEOUT'].includes(e.code) || (e.code === 'BROKER_ERROR' && (curedByRefresh(e.errorName) || COORDINATOR.has(e.errorName))));
 
 export class Retrier {
   /** `options`: the client's { retries, retryBackoffMs, requestTimeoutMs }. */

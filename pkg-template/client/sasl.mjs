@@ -36,10 +36,12 @@ export function scramClient(mechanism, { username, password }, nonce = toBase64(
       const fields = Object.fromEntries(serverFirst.split(',').map((f) => [f[0], f.slice(2)]));
       if (fields.e) throw new KafkaClientError('AUTHENTICATION', `SCRAM: the broker refused: ${fields.e}`);
       if (!fields.r?.startsWith(nonce) || !fields.s || !(Number(fields.i) > 0)) {
-        throw new KafkaClientError('AUTHENTICATION', 'SCRAM: the broker\'s first message is not valid (nonce, salt, iterations)');
+        throw new KafkaClientError('AUTHENTICATION', "SCRAM: the broker's first message is not valid (nonce, salt, iterations)");
       }
       const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits']);
-      const salted = new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash, salt: fromBase64(fields.s), iterations: Number(fields.i) }, key, bits));
+      const salted = new Uint8Array(
+        await crypto.subtle.deriveBits({ name: 'PBKDF2', hash, salt: fromBase64(fields.s), iterations: Number(fields.i) }, key, bits),
+      );
       const clientKey = await hmac(hash, salted, 'Client Key');
       const storedKey = new Uint8Array(await crypto.subtle.digest(hash, clientKey));
       const withoutProof = `c=${toBase64(encoder.encode('n,,'))},r=${fields.r}`;
@@ -53,7 +55,7 @@ export function scramClient(mechanism, { username, password }, nonce = toBase64(
       const serverFinal = decoder.decode(serverFinalBytes);
       if (serverFinal.startsWith('e=')) throw new KafkaClientError('AUTHENTICATION', `SCRAM: the broker refused: ${serverFinal.slice(2)}`);
       if (!serverFinal.startsWith('v=') || toBase64(serverSignature) !== serverFinal.slice(2)) {
-        throw new KafkaClientError('AUTHENTICATION', 'SCRAM: the broker\'s signature does not match (it does not know the password)');
+        throw new KafkaClientError('AUTHENTICATION', "SCRAM: the broker's signature does not match (it does not know the password)");
       }
     },
   };

@@ -14,7 +14,8 @@ const MAX_OFFSET = 2n ** 63n - 1n;
  */
 export function startPosition(from) {
   if (from === 'earliest' || from === 'latest') return { at: from };
-  const negative = typeof from === 'bigint' ? from < 0n : typeof from === 'number' ? Number.isSafeInteger(from) && from < 0 : typeof from === 'string' && /^-\d+$/.test(from);
+  const negative =
+    typeof from === 'bigint' ? from < 0n : typeof from === 'number' ? Number.isSafeInteger(from) && from < 0 : typeof from === 'string' && /^-\d+$/.test(from);
   if (negative || (typeof from === 'object' && from !== null && 'last' in from)) {
     const n = negative ? -BigInt(from) : from.last;
     if ((typeof n === 'bigint' || Number.isSafeInteger(n)) && n >= 0 && BigInt(n) <= MAX_OFFSET) return { last: BigInt(n) };
@@ -22,7 +23,10 @@ export function startPosition(from) {
   }
   const position = offsetOrTime(from);
   if (position) return position;
-  throw new KafkaClientError('INVALID_ARGUMENT', `from is 'earliest', 'latest', an offset (0 to 2^63-1), { last: N } or -N, or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`);
+  throw new KafkaClientError(
+    'INVALID_ARGUMENT',
+    `from is 'earliest', 'latest', an offset (0 to 2^63-1), { last: N } or -N, or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof from === 'string' ? `'${from}'` : String(from)}`,
+  );
 }
 
 /**
@@ -34,7 +38,10 @@ export function endPosition(until) {
   if (until === 'end') return { end: true };
   const position = offsetOrTime(until);
   if (position) return position;
-  throw new KafkaClientError('INVALID_ARGUMENT', `until is 'end', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof until === 'string' ? `'${until}'` : String(until)}`);
+  throw new KafkaClientError(
+    'INVALID_ARGUMENT',
+    `until is 'end', an offset (0 to 2^63-1) or a time (a Date, { time: ms } or an ISO-8601 string), got ${typeof until === 'string' ? `'${until}'` : String(until)}`,
+  );
 }
 
 /**

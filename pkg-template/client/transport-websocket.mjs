@@ -60,9 +60,14 @@ export function webSocketTransport(relayUrl, { WebSocket: WebSocketClass = null,
         ws.onclose = (event) => {
           clearTimeout(timer);
           // 4xxx: the relay says why; 1006 before opening: the relay is not there (or refused the upgrade)
-          closeReason = event.code >= 4000 ? Object.assign(new Error(`relay: ${event.reason || `closed with code ${event.code}`}`), { clientCode: REFUSALS[event.code] })
-            : opened ? (event.code === 1000 ? null : new Error(`the relay connection closed (code ${event.code})`))
-            : new Error(`cannot reach the relay at ${base.href}`);
+          closeReason =
+            event.code >= 4000
+              ? Object.assign(new Error(`relay: ${event.reason || `closed with code ${event.code}`}`), { clientCode: REFUSALS[event.code] })
+              : opened
+                ? event.code === 1000
+                  ? null
+                  : new Error(`the relay connection closed (code ${event.code})`)
+                : new Error(`cannot reach the relay at ${base.href}`);
           if (!opened) reject(closeReason);
           for (const fn of closeHandlers) fn(closeReason);
         };

@@ -30,12 +30,17 @@ async function lagOf(client, group, topics, signal) {
  * answer and its `lag`.
  */
 export async function waitForLag(client, options) {
-  if (options === null || typeof options !== 'object') throw new KafkaClientError('INVALID_ARGUMENT', 'waitForLag takes { group, maxLag, topics, timeoutMs, ... }');
+  if (options === null || typeof options !== 'object')
+    throw new KafkaClientError('INVALID_ARGUMENT', 'waitForLag takes { group, maxLag, topics, timeoutMs, ... }');
   const { group, maxLag = 0, topics = [], timeoutMs = 30_000, intervalMs = 500, signal } = options;
   if (typeof group !== 'string' || group === '') throw new KafkaClientError('INVALID_ARGUMENT', 'waitForLag: group must be a group id (a string)');
   if (!Number.isInteger(maxLag) || maxLag < 0) throw new KafkaClientError('INVALID_ARGUMENT', `waitForLag: maxLag must be an integer >= 0, got ${maxLag}`);
-  if (!Array.isArray(topics) || topics.some((t) => typeof t !== 'string')) throw new KafkaClientError('INVALID_ARGUMENT', 'waitForLag: topics must be an array of topic names');
-  for (const [name, v] of [['timeoutMs', timeoutMs], ['intervalMs', intervalMs]]) {
+  if (!Array.isArray(topics) || topics.some((t) => typeof t !== 'string'))
+    throw new KafkaClientError('INVALID_ARGUMENT', 'waitForLag: topics must be an array of topic names');
+  for (const [name, v] of [
+    ['timeoutMs', timeoutMs],
+    ['intervalMs', intervalMs],
+  ]) {
     if (!Number.isFinite(v) || v <= 0) throw new KafkaClientError('INVALID_ARGUMENT', `waitForLag: ${name} must be a positive number of ms, got ${v}`);
   }
   const given = checkSignal(signal, 'waitForLag');

@@ -13,8 +13,10 @@ import { KafkaClientError } from './errors.mjs';
 export async function waitFor(client, options) {
   if (options === null || typeof options !== 'object') throw new KafkaClientError('INVALID_ARGUMENT', 'waitFor takes { topic, match, timeoutMs, from, ... }');
   const { match = null, timeoutMs = 30_000, signal, ...consume } = options;
-  if (match !== null && typeof match !== 'function') throw new KafkaClientError('INVALID_ARGUMENT', 'waitFor: match must be a function (record, chunk) => boolean');
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new KafkaClientError('INVALID_ARGUMENT', `waitFor: timeoutMs must be a positive number of ms, got ${timeoutMs}`);
+  if (match !== null && typeof match !== 'function')
+    throw new KafkaClientError('INVALID_ARGUMENT', 'waitFor: match must be a function (record, chunk) => boolean');
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new KafkaClientError('INVALID_ARGUMENT', `waitFor: timeoutMs must be a positive number of ms, got ${timeoutMs}`);
   const given = checkSignal(signal, 'waitFor');
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), timeoutMs);
@@ -37,5 +39,9 @@ export async function waitFor(client, options) {
     throw new KafkaClientError('TIMEOUT', `waitFor: no record of ${consume.topic} matched within ${timeoutMs} ms (${read} read)`, { topic: consume.topic });
   }
   // the pass ended without one: until, untilEnd or maxRecords said where to stop, or close()
-  throw new KafkaClientError('NOT_FOUND', `waitFor: no record of ${consume.topic} matched (${read} read; the pass ended where its options said to stop, or the client was closed)`, { topic: consume.topic });
+  throw new KafkaClientError(
+    'NOT_FOUND',
+    `waitFor: no record of ${consume.topic} matched (${read} read; the pass ended where its options said to stop, or the client was closed)`,
+    { topic: consume.topic },
+  );
 }

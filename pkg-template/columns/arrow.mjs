@@ -45,11 +45,19 @@ export function toArrow(input, options = {}) {
     if (p.columns.arrow && last?.columns === p.columns && last.parts[last.parts.length - 1].end === p.start) last.parts.push(p);
     else groups.push({ columns: p.columns, parts: [p] });
   }
-  const batches = groups.filter((g) => g.parts.some((p) => p.end > p.start) || groups.length === 1).map((g) => {
-    const columns = g.columns.arrow ? fromWasmArrays(f, schema, topic, g.columns, g.parts) : fromColumns(f, schema, topic, g.parts[0]);
-    return decoded ? [...columns, ...decodedBatches(f, schema, g.parts)] : columns;
-  });
-  const columns = fields.map((field, i) => new f.Column(batches.map((b) => b[i]), field.type));
+  const batches = groups
+    .filter((g) => g.parts.some((p) => p.end > p.start) || groups.length === 1)
+    .map((g) => {
+      const columns = g.columns.arrow ? fromWasmArrays(f, schema, topic, g.columns, g.parts) : fromColumns(f, schema, topic, g.parts[0]);
+      return decoded ? [...columns, ...decodedBatches(f, schema, g.parts)] : columns;
+    });
+  const columns = fields.map(
+    (field, i) =>
+      new f.Column(
+        batches.map((b) => b[i]),
+        field.type,
+      ),
+  );
   return new f.Table({ version: f.Version.V5, endianness: f.Endianness.Little, fields, metadata: null }, columns);
 }
 
@@ -72,17 +80,28 @@ function rangeOf(set, topic, count, records = null) {
   const source = RecordSet.sourceOf(set);
   const columns = source.columns;
   columns.check();
-  if (columns.moved) throw new Error('kafka-fetch-decoder: these records were moved to another thread (toTransferable); make the table there, after fromTransferable');
+  if (columns.moved)
+    throw new Error('kafka-fetch-decoder: these records were moved to another thread (toTransferable); make the table there, after fromTransferable');
   const end = count === null ? source.end : source.start + count;
   return {
-    topic: topic ?? '', partition: set.partition ?? -1, columns, start: source.start, end,
-    records: records ?? source.records ?? null, index: source.index, setStart: source.setStart,
+    topic: topic ?? '',
+    partition: set.partition ?? -1,
+    columns,
+    start: source.start,
+    end,
+    records: records ?? source.records ?? null,
+    index: source.index,
+    setStart: source.setStart,
   };
 }
 
 /** key_decoded and value_decoded of the parts' records (values/). */
 function decodedBatches(f, schema, parts) {
-  return decodedColumns(f, schema, parts.flatMap((p) => p.records ?? new Array(p.end - p.start).fill(null)));
+  return decodedColumns(
+    f,
+    schema,
+    parts.flatMap((p) => p.records ?? new Array(p.end - p.start).fill(null)),
+  );
 }
 
 /**
@@ -98,7 +117,13 @@ export function withDecoded(table, records) {
     batches.push(decodedColumns(f, schema, records.slice(at, at + b.length)));
     at += b.length;
   }
-  const columns = schema.decodedFields.map((field, i) => new f.Column(batches.map((b) => b[i]), field.type));
+  const columns = schema.decodedFields.map(
+    (field, i) =>
+      new f.Column(
+        batches.map((b) => b[i]),
+        field.type,
+      ),
+  );
   return new f.Table({ ...table.schema, fields: [...table.schema.fields, ...schema.decodedFields] }, [...table.children, ...columns]);
 }
 

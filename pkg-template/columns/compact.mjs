@@ -147,4 +147,13 @@ function placeValues(views, n, sources, starts) {
   return { out, buffers };
 }
 
-const batchProps = (b) => ({ type: b.type, length: b.length, nullCount: b.nullCount, validity: b.validity ?? new Uint8Array(0), values: b.values, offsets: b.offsets, children: b.children, data: b.data });
+const batchProps = (b) => ({
+  type: b.type,
+  length: b.length,
+  nullCount: b.nullCount,
+  validity: b.validity ?? new Uint8Array(0),
+  values: b.values,
+  offsets: b.offsets,
+  children: b.children,
+  data: b.data,
+});

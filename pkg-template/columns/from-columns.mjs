@@ -24,7 +24,10 @@ export function fromColumns(f, schema, topic, part) {
   };
   const index = (name, value) => {
     const names = schema.dictionaries[name].names;
-    return gather(Int8Array, perBatch(Int8Array, (b) => names.indexOf(value(b))));
+    return gather(
+      Int8Array,
+      perBatch(Int8Array, (b) => names.indexOf(value(b))),
+    );
   };
   const producers = new Int32Array(BigInt64Array.from(batches, (b) => BigInt(b.producerId)).buffer);
   const producer = new BigInt64Array(n);
@@ -56,7 +59,12 @@ export function fromColumns(f, schema, topic, part) {
     B('key', bytesViews(c.keys, start, end, c.inputLength, data)),
     B('value', bytesViews(c.values, start, end, c.inputLength, data)),
     headersBatch(f, field('headers'), c, start, end, data),
-    B('leader_epoch', { values: gather(Int32Array, perBatch(Int32Array, (b) => b.partitionLeaderEpoch)) }),
+    B('leader_epoch', {
+      values: gather(
+        Int32Array,
+        perBatch(Int32Array, (b) => b.partitionLeaderEpoch),
+      ),
+    }),
     B('compression', { values: index('compression', (b) => b.compression) }),
     B('producer_id', { values: producer }),
     B('is_transactional', { values: flag('isTransactional') }),
@@ -92,7 +100,10 @@ function headersBatch(f, field, c, start, end, data) {
   const itemType = field.type.children[0].type;
   const [keyField, valueField] = itemType.children;
   const item = new (f.batchType(itemType))({
-    type: itemType, length: count, nullCount: 0, validity: NO_BYTES,
+    type: itemType,
+    length: count,
+    nullCount: 0,
+    validity: NO_BYTES,
     children: [
       batchOf(f, keyField, count, indexedText(c.headerKeys, c.headerKeyIds.subarray(base, last))),
       batchOf(f, valueField, count, bytesViews(c.headerValues, base, last, c.inputLength, data)),

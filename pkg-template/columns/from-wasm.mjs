@@ -52,7 +52,10 @@ export function fromWasmArrays(f, schema, topic, c, parts) {
   const itemType = field('headers').type.children[0].type;
   const [keyField, valueField] = itemType.children;
   const item = new (f.batchType(itemType))({
-    type: itemType, length: h, nullCount: 0, validity: NO_BYTES,
+    type: itemType,
+    length: h,
+    nullCount: 0,
+    validity: NO_BYTES,
     children: [
       recordRuns(batch(keyField, first, h, views('headerKey', first, h), true, null), headerStarts),
       recordRuns(batch(valueField, first, h, views('headerValue', first, h), true, 'headerValueValidity', headers), headerStarts),

@@ -16,10 +16,12 @@ export function setParquetLibrary(loader) {
 
 /** parquet-wasm, loaded once: Node's CommonJS build, or the browser build beside this module. */
 function parquetLibrary() {
-  library ??= load ? Promise.resolve(load()) : import('../vendor/parquet/parquet_wasm.mjs').then(async (m) => {
-    await m.default();
-    return m;
-  });
+  library ??= load
+    ? Promise.resolve(load())
+    : import('../vendor/parquet/parquet_wasm.mjs').then(async (m) => {
+        await m.default();
+        return m;
+      });
   return library;
 }
 
@@ -32,12 +34,17 @@ export async function toParquet(tables, { compression = 'zstd' } = {}) {
   if (!CODECS[compression]) throw new Error(`kafka-fetch-decoder: Parquet compression is zstd, snappy or none, got '${compression}'`);
   const pw = await parquetLibrary();
   const pieces = [];
-  const writer = new ArrowStreamWriter((bytes) => { pieces.push(bytes); });
+  const writer = new ArrowStreamWriter((bytes) => {
+    pieces.push(bytes);
+  });
   for (const t of Array.isArray(tables) ? tables : [tables]) writer.write(t);
   writer.end();
   const ipc = concat(pieces);
   const table = pw.Table.fromIPCStream(ipc);
-  const props = new pw.WriterPropertiesBuilder().setCompression(pw.Compression[CODECS[compression]]).setMaxRowGroupSize(2 ** 31 - 1).build();
+  const props = new pw.WriterPropertiesBuilder()
+    .setCompression(pw.Compression[CODECS[compression]])
+    .setMaxRowGroupSize(2 ** 31 - 1)
+    .build();
   return pw.writeParquet(table, props);
 }
 

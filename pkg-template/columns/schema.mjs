@@ -60,8 +60,14 @@ export function topicField(f, topics) {
  */
 export function batchOf(f, field, n, p) {
   const batch = new (f.batchType(field.type))({
-    type: field.type, length: n, nullCount: p.nullCount ?? 0, validity: p.validity ?? NO_BYTES,
-    values: p.values, offsets: p.offsets, children: p.children, data: p.data,
+    type: field.type,
+    length: n,
+    nullCount: p.nullCount ?? 0,
+    validity: p.validity ?? NO_BYTES,
+    values: p.values,
+    offsets: p.offsets,
+    children: p.children,
+    data: p.data,
   });
   const dictionary = p.dictionary ?? built.dictionaries[field.name]?.column;
   return dictionary && field.type.typeId === f.Type.Dictionary ? batch.setDictionary(dictionary) : batch;

@@ -55,17 +55,28 @@ export function batchLayoutOf(fields) {
   const int64Fields = fields.filter((f) => f.type === 'int64');
   const int32Fields = fields.filter((f) => f.type !== 'int64');
   const names = Object.fromEntries(fields.filter((f) => f.type === 'name').map((f) => [f.name, f.names]));
-  const batchOf = (one64, one32) => new Batch(
-    int64Fields.map((_, i) => (i === one64 ? 1 : 0)), 0,
-    Int32Array.from(int32Fields, (_, i) => (i === one32 ? 1 : 0)), 0, names);
+  const batchOf = (one64, one32) =>
+    new Batch(
+      int64Fields.map((_, i) => (i === one64 ? 1 : 0)),
+      0,
+      Int32Array.from(int32Fields, (_, i) => (i === one32 ? 1 : 0)),
+      0,
+      names,
+    );
   // what the contract's type makes of a column value v (0 or 1)
   const valueOf = (f, v) => {
     switch (f.type) {
-      case 'int64': case 'int32': return v;
-      case 'bool': return v !== 0;
-      case 'nullableBool': return v === 0 ? null : v === 1;
-      case 'name': return f.names?.[v];
-      default: return Symbol(f.type);
+      case 'int64':
+      case 'int32':
+        return v;
+      case 'bool':
+        return v !== 0;
+      case 'nullableBool':
+        return v === 0 ? null : v === 1;
+      case 'name':
+        return f.names?.[v];
+      default:
+        return Symbol(f.type);
     }
   };
   const zero = batchOf(-1, -1);
@@ -73,11 +84,12 @@ export function batchLayoutOf(fields) {
     const changed = Object.keys(probe).filter((k) => !Object.is(probe[k], zero[k]));
     return changed.length === 1 && changed[0] === field.name && Object.is(probe[field.name], valueOf(field, 1));
   };
-  const ok = Object.keys(zero).join() === fields.map((f) => f.name).join() &&
+  const ok =
+    Object.keys(zero).join() === fields.map((f) => f.name).join() &&
     fields.every((f) => Object.is(zero[f.name], valueOf(f, 0))) &&
     int64Fields.every((f, i) => fits(batchOf(i, -1), f)) &&
     int32Fields.every((f, i) => fits(batchOf(-1, i), f));
-  if (!ok) throw new Error('kafka-fetch-decoder: the wasm module\'s batch fields differ from this JS (files from different builds)');
+  if (!ok) throw new Error("kafka-fetch-decoder: the wasm module's batch fields differ from this JS (files from different builds)");
   return { int64PerBatch: int64Fields.length, int32PerBatch: int32Fields.length, names };
 }
 

@@ -65,7 +65,9 @@ export function copyOut(views) {
 export function copyColumnsOut(from, arrow = null) {
   const copies = copyOut([from.arena, ...PER_RECORD_COLUMNS.map((name) => from[name]), ...(arrow ? [arrow.buf, arrow.layout] : [])]);
   const columns = {};
-  PER_RECORD_COLUMNS.forEach((name, i) => { columns[name] = copies[i + 1]; });
+  PER_RECORD_COLUMNS.forEach((name, i) => {
+    columns[name] = copies[i + 1];
+  });
   const n = PER_RECORD_COLUMNS.length + 1;
   return { arena: copies[0], columns, arrow: arrow ? { buf: copies[n], layout: copies[n + 1] } : null };
 }
@@ -86,21 +88,26 @@ export class Columns {
       views[name] = columnView(buffer, type, cols[2 * i], cols[2 * i + 1], bigint);
     }
     // with the arrow option: each record set's Arrow arrays, and where they are (js::arrow)
-    const arrow = meta.arrow ? { buf: new Uint8Array(buffer, meta.arrow[0], meta.arrow[1]), layout: new Uint32Array(buffer, meta.arrow[2], meta.arrow[3]) } : null;
+    const arrow = meta.arrow
+      ? { buf: new Uint8Array(buffer, meta.arrow[0], meta.arrow[1]), layout: new Uint32Array(buffer, meta.arrow[2], meta.arrow[3]) }
+      : null;
     // kept: the decompressed bytes, the record columns (and the Arrow arrays) copied out, so that
     // later calls never touch them; transient: the views into wasm memory themselves
     const out = transient ? { arena: views.arena, columns: perRecordColumns(views, (v) => v), arrow } : copyColumnsOut(views, arrow);
-    return new Columns({
-      input: input.subarray(0, meta.inputLength),
-      inputLength: meta.inputLength,
-      arena: out.arena,
-      ...out.columns,
-      headerKeys: meta.headerKeys,
-      arrow: out.arrow,
-      // built here and now, so their columns need no copy
-      batches: makeBatches(views.batchInt64, views.batchInt32, batchLayout),
-      controlTypes: contract.controlTypes,
-    }, transient ? generation : null);
+    return new Columns(
+      {
+        input: input.subarray(0, meta.inputLength),
+        inputLength: meta.inputLength,
+        arena: out.arena,
+        ...out.columns,
+        headerKeys: meta.headerKeys,
+        arrow: out.arrow,
+        // built here and now, so their columns need no copy
+        batches: makeBatches(views.batchInt64, views.batchInt32, batchLayout),
+        controlTypes: contract.controlTypes,
+      },
+      transient ? generation : null,
+    );
   }
 
   constructor(c, generationOfTransient = null) {
@@ -136,7 +143,9 @@ export class Columns {
   check() {
     // a later decode reuses the memory; any call that grows wasm memory detaches the views
     if (this.generation !== null && (this.generation !== generation || this.arenaBuffer.byteLength === 0)) {
-      throw new Error('kafka-fetch-decoder: a transient result was read after a later call (on any decoder) reused its memory; copy what you keep (record.toObject()), or decode without `transient`');
+      throw new Error(
+        'kafka-fetch-decoder: a transient result was read after a later call (on any decoder) reused its memory; copy what you keep (record.toObject()), or decode without `transient`',
+      );
     }
   }
 

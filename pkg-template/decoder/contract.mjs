@@ -31,7 +31,9 @@ const errorNamesReceived = new Map();
 export function readContract(json) {
   const described = JSON.parse(json);
   if (described.version !== CONTRACT_VERSION) {
-    throw new Error(`kafka-fetch-decoder: the wasm module's contract is version ${described.version}, this JS reads version ${CONTRACT_VERSION} (files from different builds)`);
+    throw new Error(
+      `kafka-fetch-decoder: the wasm module's contract is version ${described.version}, this JS reads version ${CONTRACT_VERSION} (files from different builds)`,
+    );
   }
   return {
     described,

@@ -114,10 +114,12 @@ export function decodeCall(input, recordSet, o) {
 export function fetchPositionsOf(frame, version) {
   // no transient result reads the input buffer, so this call ends none (unless it grows wasm
   // memory, which their check() sees)
-  return JSON.parse(withEngine((e) => {
-    loadInput(frame, true);
-    return e.fetch_positions(frame.length, version);
-  }));
+  return JSON.parse(
+    withEngine((e) => {
+      loadInput(frame, true);
+      return e.fetch_positions(frame.length, version);
+    }),
+  );
 }
 
 /** The wasm bindings, for the protocol layer of the live client (client/protocol.mjs). */

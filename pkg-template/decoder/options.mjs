@@ -9,10 +9,13 @@ const DEFAULT_MAX_DECOMPRESSED_BYTES_PER_CALL = 256 * 1024 * 1024;
 // Byte positions reach JS as 32-bit signed integers: no call's bytes pass 2 GiB.
 const MAX_ADDRESSABLE_BYTES = 2 ** 31 - 1;
 
-const oneOf = (...allowed) => (v) => allowed.includes(v) || `one of ${allowed.map((a) => `'${a}'`).join(', ')}`;
+const oneOf =
+  (...allowed) =>
+  (v) =>
+    allowed.includes(v) || `one of ${allowed.map((a) => `'${a}'`).join(', ')}`;
 const isBoolean = (v) => typeof v === 'boolean' || 'true or false';
 const byteCount = (v) => (Number.isInteger(v) && v >= 0 && v <= MAX_ADDRESSABLE_BYTES) || `an integer from 0 to ${MAX_ADDRESSABLE_BYTES} (2 GiB - 1)`;
-const isOffset = (v) => (typeof v === 'bigint' || Number.isSafeInteger(v)) || 'an offset (an integer or a BigInt)';
+const isOffset = (v) => typeof v === 'bigint' || Number.isSafeInteger(v) || 'an offset (an integer or a BigInt)';
 const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const offsetsByTopic = (v) => {
   if (!isPlainObject(v) && !(v instanceof Map)) return 'an object (or Map) of topic -> { partition: offset }';
@@ -102,8 +105,9 @@ export function parseOptions(options, recordSet) {
     transient: o.transient === true,
     fetchOffsets: o.fetchOffsets,
     fetchOffset: o.fetchOffset,
-    topicNames: o.topicNames && new Map([...(o.topicNames instanceof Map ? o.topicNames : Object.entries(o.topicNames))]
-      .map(([id, name]) => [normalizeTopicId(id), name])),
+    topicNames:
+      o.topicNames &&
+      new Map([...(o.topicNames instanceof Map ? o.topicNames : Object.entries(o.topicNames))].map(([id, name]) => [normalizeTopicId(id), name])),
   };
 }
 
@@ -123,7 +127,7 @@ export function fetchOffsetFor(fetchOffsets, topic, topicId, partition) {
   const get = (m, k) => (m instanceof Map ? m.get(k) : Object.hasOwn(m, k) ? m[k] : undefined);
   const byPartition = (topic != null && get(fetchOffsets, topic)) || (topicId != null && get(fetchOffsets, topicId)) || null;
   if (!byPartition) return null;
-  return (byPartition instanceof Map ? byPartition.get(partition) ?? byPartition.get(String(partition)) : byPartition[partition]) ?? null;
+  return (byPartition instanceof Map ? (byPartition.get(partition) ?? byPartition.get(String(partition))) : byPartition[partition]) ?? null;
 }
 
 /** The input as a Uint8Array (no copy). */

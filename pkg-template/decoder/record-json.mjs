@@ -115,7 +115,17 @@ export function csvRow(topic, partition, r, encoding, decoded, keepFormulas = fa
     return typeof d.value === 'string' ? textCell(d.value) : JSON.stringify(d.value);
   };
   const headers = r.headers.map((h) => ({ key: h.key, value: encodeBytes(h.value, encoding) }));
-  const row = [topic, partition, String(r.offset), String(r.timestamp), side(r.key, r.decodedKey), side(r.value, r.decodedValue), headers, r.batch.compression, r.leaderEpoch];
+  const row = [
+    topic,
+    partition,
+    String(r.offset),
+    String(r.timestamp),
+    side(r.key, r.decodedKey),
+    side(r.value, r.decodedValue),
+    headers,
+    r.batch.compression,
+    r.leaderEpoch,
+  ];
   if (decoded) row.push(r.decodedKey?.format ?? '', r.decodedValue?.format ?? '');
   return row.map((v) => csvField(v, keepFormulas)).join(',');
 }

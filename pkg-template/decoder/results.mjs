@@ -63,10 +63,12 @@ export class RecordSet {
       this.highWatermark = int64(partition[P.highWatermark]);
       this.lastStableOffset = int64(partition[P.lastStableOffset]);
       this.logStartOffset = int64(partition[P.logStartOffset]);
-      this.abortedTransactions = aborted && aborted.map(([producerId, firstOffset]) => ({
-        producerId: int64(producerId),
-        firstOffset: int64(firstOffset),
-      }));
+      this.abortedTransactions =
+        aborted &&
+        aborted.map(([producerId, firstOffset]) => ({
+          producerId: int64(producerId),
+          firstOffset: int64(firstOffset),
+        }));
       this.preferredReadReplica = partition[P.preferredReadReplica];
       this.divergingEpoch = diverging && { epoch: diverging.epoch, endOffset: int64(diverging.endOffset) };
       this.currentLeader = partition[P.currentLeader];
@@ -177,11 +179,13 @@ export function responseResult(r, columns, o) {
     errorName: errorName(r.errorCode),
     sessionId: r.sessionId,
     topics: r.topics.map((t) => {
-      const topic = t.topic ?? (t.topicId != null ? o.topicNames?.get(t.topicId) ?? null : null);
+      const topic = t.topic ?? (t.topicId != null ? (o.topicNames?.get(t.topicId) ?? null) : null);
       return {
         topic,
         topicId: t.topicId,
-        partitions: t.partitions.map((p) => new RecordSet(columns, p[P.recordSet], int64, p, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]), index++)),
+        partitions: t.partitions.map(
+          (p) => new RecordSet(columns, p[P.recordSet], int64, p, fetchOffsetFor(o.fetchOffsets, topic, t.topicId, p[P.partition]), index++),
+        ),
       };
     }),
     nodeEndpoints: r.nodeEndpoints,

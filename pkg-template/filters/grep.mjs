@@ -17,7 +17,8 @@ const nativeIndexOf = typeof Buffer === 'function' ? Buffer.prototype.indexOf : 
 
 /** Whether `bytes` holds `needle` (any Uint8Arrays). */
 export function bytesHold(bytes, needle) {
-  if (nativeIndexOf) return nativeIndexOf.call(bytes, needle.constructor === Buffer ? needle : Buffer.from(needle.buffer, needle.byteOffset, needle.length)) !== -1;
+  if (nativeIndexOf)
+    return nativeIndexOf.call(bytes, needle.constructor === Buffer ? needle : Buffer.from(needle.buffer, needle.byteOffset, needle.length)) !== -1;
   if (needle.length === 0) return true;
   const first = needle[0];
   const last = bytes.length - needle.length;
@@ -61,7 +62,8 @@ export function grepTest(pattern, places = 'key,value,headers') {
   const inValue = where.includes('value');
   const inHeaders = where.includes('headers');
   const names = where.filter((w) => w.startsWith('header:')).map((w) => w.slice(7));
-  return (r) => (inKey && r.key !== null && test(r.key, r.decodedKey))
-    || (inValue && r.value !== null && test(r.value, r.decodedValue))
-    || r.headers.some((h) => h.value !== null && (inHeaders || names.includes(h.key)) && test(h.value, null));
+  return (r) =>
+    (inKey && r.key !== null && test(r.key, r.decodedKey)) ||
+    (inValue && r.value !== null && test(r.value, r.decodedValue)) ||
+    r.headers.some((h) => h.value !== null && (inHeaders || names.includes(h.key)) && test(h.value, null));
 }

@@ -52,14 +52,23 @@ export function parseWhere(source) {
       if (peek()?.text === '.') {
         next();
         const name = next();
-        if (!name || (name.kind !== 'word' && name.kind !== 'number')) { at--; fail('a field name'); }
+        if (!name || (name.kind !== 'word' && name.kind !== 'number')) {
+          at--;
+          fail('a field name');
+        }
         steps.push(name.text);
       } else if (peek()?.text === '[') {
         next();
         const index = next();
-        if (!index || (index.kind !== 'number' && index.kind !== 'string')) { at--; fail('an index or a quoted name'); }
+        if (!index || (index.kind !== 'number' && index.kind !== 'string')) {
+          at--;
+          fail('an index or a quoted name');
+        }
         steps.push(index.kind === 'number' ? Number(index.text) : index.value);
-        if (next()?.text !== ']') { at--; fail('"]"'); }
+        if (next()?.text !== ']') {
+          at--;
+          fail('"]"');
+        }
       } else {
         return steps;
       }
@@ -199,7 +208,10 @@ function tokenize(source) {
   let i = 0;
   while (i < source.length) {
     const c = source[i];
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     const pos = i;
     if (c === '"' || c === "'") {
       let j = i + 1;

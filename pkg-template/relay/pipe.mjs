@@ -119,16 +119,21 @@ export function relayConnection(ws, target, options) {
   ws.on('close', () => end(1000, ''));
   ws.on('error', () => end(1011, ''));
 
-  targets.connect(target, connectionOptions).then((connection) => {
-    broker = connection;
-    if (closed) return connection.close();
-    socket = connection.pipe(toBrowser, (error) => end(CLOSE.BROKER_CLOSED, `broker ${connection.name} closed the connection${error ? `: ${error.message}` : ''}`));
-    for (const message of waiting.splice(0)) socket.write(message);
-  }, (e) => {
-    if (closed) return;
-    log(`${from}: ${printable(e.message, 300)}`);
-    // the reason a page sees names no credentials and repeats no broker's text about them
-    const reason = e.code === 'AUTHENTICATION' ? `the relay could not authenticate to ${e.broker ?? 'the broker'} (its log says why)` : e.message;
-    end(CLOSE.BROKER_UNREACHABLE, reason);
-  });
+  targets.connect(target, connectionOptions).then(
+    (connection) => {
+      broker = connection;
+      if (closed) return connection.close();
+      socket = connection.pipe(toBrowser, (error) =>
+        end(CLOSE.BROKER_CLOSED, `broker ${connection.name} closed the connection${error ? `: ${error.message}` : ''}`),
+      );
+      for (const message of waiting.splice(0)) socket.write(message);
+    },
+    (e) => {
+      if (closed) return;
+      log(`${from}: ${printable(e.message, 300)}`);
+      // the reason a page sees names no credentials and repeats no broker's text about them
+      const reason = e.code === 'AUTHENTICATION' ? `the relay could not authenticate to ${e.broker ?? 'the broker'} (its log says why)` : e.message;
+      end(CLOSE.BROKER_UNREACHABLE, reason);
+    },
+  );
 }

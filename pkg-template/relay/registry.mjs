@@ -45,7 +45,10 @@ const DEFAULTS = { timeoutMs: 10_000, maxResponseBytes: 16 * 1024 * 1024, maxCon
  * { url, username, password, token, timeoutMs, maxResponseBytes, maxConcurrent }; `refusal(req)`:
  * why the request's Host or Origin is not the relay's, or null.
  */
-export function registryProxy({ url, username, password, token, timeoutMs = DEFAULTS.timeoutMs, maxResponseBytes = DEFAULTS.maxResponseBytes, maxConcurrent = DEFAULTS.maxConcurrent }, { prefix, refusal, log }) {
+export function registryProxy(
+  { url, username, password, token, timeoutMs = DEFAULTS.timeoutMs, maxResponseBytes = DEFAULTS.maxResponseBytes, maxConcurrent = DEFAULTS.maxConcurrent },
+  { prefix, refusal, log },
+) {
   let base;
   try {
     base = new URL(url);
@@ -90,8 +93,10 @@ export function registryProxy({ url, username, password, token, timeoutMs = DEFA
       res.writeHead(upstream.status, { ...ANSWER_HEADERS, ...corsHeaders(req) });
       res.end(body);
     } catch (e) {
-      const message = controller.signal.aborted ? `the registry gave no answer within ${timeoutMs} ms`
-        : e?.tooLarge ? `the registry's answer is over ${maxResponseBytes} bytes`
+      const message = controller.signal.aborted
+        ? `the registry gave no answer within ${timeoutMs} ms`
+        : e?.tooLarge
+          ? `the registry's answer is over ${maxResponseBytes} bytes`
           : `the registry did not answer: ${printable(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? e, 200)}`;
       if (!res.destroyed) refuse(502, message);
     } finally {

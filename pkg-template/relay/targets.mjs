@@ -25,12 +25,16 @@ export class Targets {
 
   async #refresh() {
     if (Date.now() - this.refreshedAt < Math.min(MIN_REFRESH_INTERVAL_MS, this.maxAgeMs)) return;
-    this.refreshing ??= this.client.metadata([]).then((md) => {
-      this.listed = new Set(md.brokers.map(addressName));
-    }).catch((e) => this.log(`metadata refresh failed: ${printable(e?.message ?? e, 300)}`)).finally(() => {
-      this.refreshedAt = Date.now();
-      this.refreshing = null;
-    });
+    this.refreshing ??= this.client
+      .metadata([])
+      .then((md) => {
+        this.listed = new Set(md.brokers.map(addressName));
+      })
+      .catch((e) => this.log(`metadata refresh failed: ${printable(e?.message ?? e, 300)}`))
+      .finally(() => {
+        this.refreshedAt = Date.now();
+        this.refreshing = null;
+      });
     await this.refreshing;
   }
 
@@ -73,8 +77,9 @@ export class Targets {
     }
     // a refused login stays one (the relay tells a page less about it than its log does)
     const refused = failures.find((e) => e.code === 'AUTHENTICATION');
-    throw new KafkaClientError(refused ? 'AUTHENTICATION' : 'CONNECTION', `no bootstrap broker answered: ${failures.map((e) => e.message).join('; ')}`,
-      { broker: refused?.broker ?? null });
+    throw new KafkaClientError(refused ? 'AUTHENTICATION' : 'CONNECTION', `no bootstrap broker answered: ${failures.map((e) => e.message).join('; ')}`, {
+      broker: refused?.broker ?? null,
+    });
   }
 
   close() {

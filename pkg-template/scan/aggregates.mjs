@@ -162,7 +162,7 @@ class DistinctKeys {
       sum += 2 ** -r;
       if (r === 0) zeros++;
     }
-    const raw = (0.7213 / (1 + 1.079 / m)) * m * m / sum;
+    const raw = ((0.7213 / (1 + 1.079 / m)) * m * m) / sum;
     // small ranges: linear counting over the empty registers
     return raw <= 2.5 * m && zeros > 0 ? m * Math.log(m / zeros) : raw;
   }
@@ -255,8 +255,15 @@ class SizeHistogram {
       return this.max;
     };
     return {
-      count: this.count, nulls: this.nulls, min: this.min, max: this.max, mean: Math.round((this.sum / this.count) * 10) / 10,
-      p50: at(0.5), p90: at(0.9), p99: at(0.99), p999: at(0.999),
+      count: this.count,
+      nulls: this.nulls,
+      min: this.min,
+      max: this.max,
+      mean: Math.round((this.sum / this.count) * 10) / 10,
+      p50: at(0.5),
+      p90: at(0.9),
+      p99: at(0.99),
+      p999: at(0.999),
     };
   }
 }

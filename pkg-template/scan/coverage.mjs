@@ -24,9 +24,18 @@ export class Coverage {
    */
   constructor(ranges) {
     this.ranges = ranges.map((r, id) => ({
-      id, topic: r.topic, partition: r.partition, from: r.from, to: r.to, bound: r.bound ?? 'end', untilTime: r.untilTime ?? null,
-      next: r.next ?? r.from, records: r.records ?? 0, matches: r.matches ?? 0,
-      stop: r.pruned ? 'pruned' : (final(r) ? r.stop : null), error: null,
+      id,
+      topic: r.topic,
+      partition: r.partition,
+      from: r.from,
+      to: r.to,
+      bound: r.bound ?? 'end',
+      untilTime: r.untilTime ?? null,
+      next: r.next ?? r.from,
+      records: r.records ?? 0,
+      matches: r.matches ?? 0,
+      stop: r.pruned ? 'pruned' : final(r) ? r.stop : null,
+      error: null,
     }));
   }
 
@@ -74,7 +83,16 @@ export class Coverage {
     return {
       complete: this.complete,
       partitions: this.ranges.map((r) => {
-        const entry = rangeJson({ topic: r.topic, partition: r.partition, from: r.from, to: r.to, next: r.next, records: r.records, matches: r.matches, stop: r.stop ?? 'interrupted' });
+        const entry = rangeJson({
+          topic: r.topic,
+          partition: r.partition,
+          from: r.from,
+          to: r.to,
+          next: r.next,
+          records: r.records,
+          matches: r.matches,
+          stop: r.stop ?? 'interrupted',
+        });
         if (r.bound !== 'end') entry.bound = r.bound;
         if (r.untilTime !== null) entry.untilTime = r.untilTime;
         if (r.error) entry.error = r.error;

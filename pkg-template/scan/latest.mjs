@@ -57,11 +57,15 @@ export class LatestPerKey {
       for (const [k, e] of keys) {
         const wk = `${topic}\u0000${k}`;
         const had = winners.get(wk);
-        const later = !had || e.timestamp > had.timestamp || (e.timestamp === had.timestamp && (partition > had.partition || (partition === had.partition && e.offset > had.offset)));
+        const later =
+          !had ||
+          e.timestamp > had.timestamp ||
+          (e.timestamp === had.timestamp && (partition > had.partition || (partition === had.partition && e.offset > had.offset)));
         if (later) winners.set(wk, { topic, partition, ...e });
       }
     }
-    return [...winners.values()].filter((w) => !w.tombstone)
+    return [...winners.values()]
+      .filter((w) => !w.tombstone)
       .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0)));
   }
 }

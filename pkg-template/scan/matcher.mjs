@@ -29,13 +29,17 @@ export function makeMatcher(filters = {}, { extra = null, plain = false } = {}) 
     const where = parseWhere(filters.where);
     const skip = plain ? where.skip : null;
     if (skip) tests.push((r) => !skip(r));
-    tests.push(filters.strict ? (r, topic, partition) => where(recordView(topic, partition, r)) : (r, topic, partition) => {
-      try {
-        return where(recordView(topic, partition, r));
-      } catch {
-        return false;
-      }
-    });
+    tests.push(
+      filters.strict
+        ? (r, topic, partition) => where(recordView(topic, partition, r))
+        : (r, topic, partition) => {
+            try {
+              return where(recordView(topic, partition, r));
+            } catch {
+              return false;
+            }
+          },
+    );
   }
   const test = tests.length === 1 ? tests[0] : (r, topic, partition) => tests.every((t) => t(r, topic, partition));
   return (topic, partition, records) => {

@@ -37,7 +37,8 @@ export async function planScan(client, query) {
     const count = t.partitions.length;
     const chosen = q.partitions ?? t.partitions.map((p) => p.partition);
     for (const p of chosen) {
-      if (!t.partitions.some((x) => x.partition === p)) throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${count})`, { topic, partition: p });
+      if (!t.partitions.some((x) => x.partition === p))
+        throw new KafkaClientError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${p} (it has ${count})`, { topic, partition: p });
     }
     const keyPartition = q.key !== null && q.keyPruning ? partitionOfKey(q.key, count) : null;
     const read = (p) => keyPartition === null || p === keyPartition;
@@ -65,11 +66,14 @@ export async function planScan(client, query) {
 
 function planQuery(query) {
   const topics = [].concat(query.topics ?? query.topic ?? []);
-  if (!topics.length || topics.some((t) => typeof t !== 'string' || !t)) throw new KafkaClientError('INVALID_ARGUMENT', 'a scan needs one or more topics (names)');
+  if (!topics.length || topics.some((t) => typeof t !== 'string' || !t))
+    throw new KafkaClientError('INVALID_ARGUMENT', 'a scan needs one or more topics (names)');
   const rangeRecords = query.rangeRecords ?? DEFAULT_RANGE_RECORDS;
-  if (!Number.isSafeInteger(rangeRecords) || rangeRecords < 1) throw new KafkaClientError('INVALID_ARGUMENT', `rangeRecords must be a positive integer, got ${rangeRecords}`);
+  if (!Number.isSafeInteger(rangeRecords) || rangeRecords < 1)
+    throw new KafkaClientError('INVALID_ARGUMENT', `rangeRecords must be a positive integer, got ${rangeRecords}`);
   const isolationLevel = query.isolationLevel ?? 'read_uncommitted';
-  if (!['read_uncommitted', 'read_committed'].includes(isolationLevel)) throw new KafkaClientError('INVALID_ARGUMENT', `isolationLevel must be 'read_uncommitted' or 'read_committed'`);
+  if (!['read_uncommitted', 'read_committed'].includes(isolationLevel))
+    throw new KafkaClientError('INVALID_ARGUMENT', `isolationLevel must be 'read_uncommitted' or 'read_committed'`);
   const key = query.key === undefined || query.key === null ? null : typeof query.key === 'string' ? new TextEncoder().encode(query.key) : query.key;
   if (key !== null && !(key instanceof Uint8Array)) throw new KafkaClientError('INVALID_ARGUMENT', 'key is a string (its UTF-8 bytes) or a Uint8Array');
   return {
@@ -101,7 +105,7 @@ async function partitionBounds(client, topic, partitions, read, q) {
   const startAt = q.start.time !== undefined ? await byTime(q.start.time) : null;
   const untilAt = q.until?.time !== undefined ? await byTime(q.until.time) : null;
   // a time's offset, the broker's answer checked (time-offsets.mjs) where the partition is read
-  const atTime = (p, answers, time, low, end) => (read(p) ? timeOffset(client, topic, p, { low, end, time, answer: answers(p) }, q) : answers(p) ?? end);
+  const atTime = (p, answers, time, low, end) => (read(p) ? timeOffset(client, topic, p, { low, end, time, answer: answers(p) }, q) : (answers(p) ?? end));
   const out = new Map();
   for (const p of partitions) {
     const low = earliest.get(p).offset;
@@ -133,15 +137,27 @@ async function partitionBounds(client, topic, partitions, read, q) {
  */
 async function endOffsets(client, topic, partitions, latest, q) {
   if (!partitions.length) return new Map();
-  const answers = await client.fetch(topic, partitions.map((p) => ({ partition: p, offset: latest.get(p).offset, maxBytes: 1 })), {
-    maxWaitMs: 1, isolationLevel: q.isolationLevel, decode: { crc: 'skip', int64: 'bigint' }, signal: q.signal,
-  });
+  const answers = await client.fetch(
+    topic,
+    partitions.map((p) => ({ partition: p, offset: latest.get(p).offset, maxBytes: 1 })),
+    {
+      maxWaitMs: 1,
+      isolationLevel: q.isolationLevel,
+      decode: { crc: 'skip', int64: 'bigint' },
+      signal: q.signal,
+    },
+  );
   const ends = new Map();
   for (const { broker, response } of answers) {
     for (const t of response.topics) {
       for (const p of t.partitions) {
         if (p.errorCode !== 0) {
-          throw new KafkaClientError('BROKER_ERROR', `Fetch ${topic}/${p.partition} at broker ${broker} failed while planning: error ${p.errorCode}`, { broker, topic, partition: p.partition, errorCode: p.errorCode });
+          throw new KafkaClientError('BROKER_ERROR', `Fetch ${topic}/${p.partition} at broker ${broker} failed while planning: error ${p.errorCode}`, {
+            broker,
+            topic,
+            partition: p.partition,
+            errorCode: p.errorCode,
+          });
         }
         const lso = p.lastStableOffset === null ? -1n : BigInt(p.lastStableOffset);
         const end = q.isolationLevel === 'read_committed' && lso >= 0n ? lso : BigInt(p.highWatermark);
@@ -159,7 +175,8 @@ async function withAttempts(fn, signal) {
     try {
       return await fn();
     } catch (e) {
-      if (attempt >= PLAN_ATTEMPTS || signal?.aborted || !(e instanceof KafkaClientError) || !['BROKER_ERROR', 'CONNECTION', 'TIMEOUT'].includes(e.code)) throw e;
+      if (attempt >= PLAN_ATTEMPTS || signal?.aborted || !(e instanceof KafkaClientError) || !['BROKER_ERROR', 'CONNECTION', 'TIMEOUT'].includes(e.code))
+        throw e;
       await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
     }
   }

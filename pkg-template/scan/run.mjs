@@ -55,7 +55,14 @@ export class ScanRun {
   /** Runs the pending ranges; resolves when every one stopped. `signal` ends it as interrupted. */
   async run(signal) {
     const pending = dealOrder(this.coverage.pending());
-    for (const r of this.coverage.ranges) this.state.set(r.id, { attempts: 0, base: { records: r.records, matches: r.matches }, queue: [], done: r.stop !== null, seen: { records: 0, matches: 0 } });
+    for (const r of this.coverage.ranges)
+      this.state.set(r.id, {
+        attempts: 0,
+        base: { records: r.records, matches: r.matches },
+        queue: [],
+        done: r.stop !== null,
+        seen: { records: 0, matches: 0 },
+      });
     // partitions' ranges in offset order: a range's data is written once those before it are done
     this.order = new Map();
     for (const r of this.coverage.ranges) {
@@ -92,10 +99,11 @@ export class ScanRun {
     let current = null;
     let wake = null;
     const inbox = [];
-    const next = () => new Promise((resolve) => {
-      if (inbox.length) resolve(inbox.shift());
-      else wake = resolve;
-    });
+    const next = () =>
+      new Promise((resolve) => {
+        if (inbox.length) resolve(inbox.shift());
+        else wake = resolve;
+      });
     const deliver = (m) => {
       if (wake) {
         const w = wake;

@@ -10,9 +10,36 @@ import { Coverage, readCoverage } from './coverage.mjs';
 import { planScan, readPlan, shardOf } from './plan.mjs';
 import { ScanRun } from './run.mjs';
 
-const SCAN_OPTIONS = ['topic', 'topics', 'partitions', 'from', 'until', 'isolationLevel', 'key', 'keyPruning', 'rangeRecords', 'plan', 'shard', 'resume',
-  'grep', 'grepIn', 'where', 'strict', 'values', 'crc', 'int64', 'limit', 'aggregate', 'latestPerKey', 'workers', 'output', 'startWorker', 'workerData',
-  'onProgress', 'signal'];
+const SCAN_OPTIONS = [
+  'topic',
+  'topics',
+  'partitions',
+  'from',
+  'until',
+  'isolationLevel',
+  'key',
+  'keyPruning',
+  'rangeRecords',
+  'plan',
+  'shard',
+  'resume',
+  'grep',
+  'grepIn',
+  'where',
+  'strict',
+  'values',
+  'crc',
+  'int64',
+  'limit',
+  'aggregate',
+  'latestPerKey',
+  'workers',
+  'output',
+  'startWorker',
+  'workerData',
+  'onProgress',
+  'signal',
+];
 // how often onProgress is called at most
 const PROGRESS_MS = 250;
 const OUTPUTS = ['records', 'arrow', 'none'];
@@ -69,7 +96,8 @@ export class Scan {
     }
     this.#client = client;
     this.#clientOptions = clientOptions;
-    if (options.output !== undefined && !OUTPUTS.includes(options.output)) throw new KafkaClientError('INVALID_ARGUMENT', `scan output is one of ${OUTPUTS.join(', ')}, got '${options.output}'`);
+    if (options.output !== undefined && !OUTPUTS.includes(options.output))
+      throw new KafkaClientError('INVALID_ARGUMENT', `scan output is one of ${OUTPUTS.join(', ')}, got '${options.output}'`);
     this.#o = { ...options, shard: shardSpec(options.shard) };
     /** The plan the scan runs (set once planned; null when it resumes a coverage). */
     this.plan = null;
@@ -88,7 +116,11 @@ export class Scan {
       const { coverage, plan } = await startingPoint(this.#client, o);
       this.plan = plan;
       const startWorker = o.startWorker ? () => webWorker(o.startWorker()) : defaults.startWorker;
-      if (!startWorker) throw new KafkaClientError('INVALID_ARGUMENT', "scan runs on workers: in browsers, give startWorker: () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' })");
+      if (!startWorker)
+        throw new KafkaClientError(
+          'INVALID_ARGUMENT',
+          "scan runs on workers: in browsers, give startWorker: () => new Worker(new URL('kafka-fetch-decoder/scan-worker', import.meta.url), { type: 'module' })",
+        );
       const latest = o.latestPerKey ? { asOf: o.latestPerKey === true ? null : toMs(o.latestPerKey.asOf) } : null;
       this.run = new ScanRun({
         coverage,
@@ -104,11 +136,16 @@ export class Scan {
           crc: o.crc,
           int64: o.int64 ?? 'number',
           values: o.values ?? null,
-          filters: { key: plan?.key ?? keyOf(o.key), grep: o.grep ? { pattern: o.grep, in: o.grepIn } : null, where: o.where ?? null, strict: Boolean(o.strict) },
+          filters: {
+            key: plan?.key ?? keyOf(o.key),
+            grep: o.grep ? { pattern: o.grep, in: o.grepIn } : null,
+            where: o.where ?? null,
+            strict: Boolean(o.strict),
+          },
           limit: o.limit ?? null,
           aggregate: o.aggregate ?? [],
           latest,
-          output: latest ? 'none' : o.output ?? 'records',
+          output: latest ? 'none' : (o.output ?? 'records'),
           workerData: o.workerData ?? null,
         },
         progress: progressOf(o.onProgress, () => this.coverage()),
@@ -136,7 +173,9 @@ export class Scan {
     this.#chunks.push(payload);
     this.#notify();
     // the worker waits until the reader took it: a slow reader slows the scan, not memory
-    return new Promise((resolve) => { this.#waiting = resolve; });
+    return new Promise((resolve) => {
+      this.#waiting = resolve;
+    });
   }
 
   #notify() {
@@ -159,7 +198,9 @@ export class Scan {
         if (this.#error) throw this.#error;
         return;
       }
-      await new Promise((resolve) => { this.#wake = resolve; });
+      await new Promise((resolve) => {
+        this.#wake = resolve;
+      });
     }
   }
 }
@@ -181,10 +222,11 @@ function webWorker(w) {
   return {
     post: (message, transfer) => w.postMessage(message, transfer ?? []),
     onMessage: (handler) => w.addEventListener('message', (e) => handler(e.data)),
-    onExit: (handler) => w.addEventListener('error', (e) => {
-      e.preventDefault?.();
-      handler(`error: ${e.message ?? 'the worker failed'}`);
-    }),
+    onExit: (handler) =>
+      w.addEventListener('error', (e) => {
+        e.preventDefault?.();
+        handler(`error: ${e.message ?? 'the worker failed'}`);
+      }),
     terminate: () => w.terminate(),
   };
 }

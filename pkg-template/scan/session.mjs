@@ -63,13 +63,22 @@ export function librarySession(spec) {
     client: new KafkaClient(spec.client),
     consume: rangeConsumeOptions(spec, values),
     match: makeMatcher(spec.filters, { plain: !values }),
-    output: spec.output === 'none' ? { kind: 'none' } : {
-      kind: 'stream',
-      encode: spec.output === 'arrow' ? (topic, partition, records, chunk) => {
-        const ipc = arrowIPC(matchesTable(chunk, records, Boolean(values)));
-        return { payload: { topic, partition, ipc }, transfer: ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? [ipc.buffer] : [] };
-      } : (topic, partition, records) => ({ payload: { topic, partition, records: records.map(plain) }, transfer: [] }),
-    },
+    output:
+      spec.output === 'none'
+        ? { kind: 'none' }
+        : {
+            kind: 'stream',
+            encode:
+              spec.output === 'arrow'
+                ? (topic, partition, records, chunk) => {
+                    const ipc = arrowIPC(matchesTable(chunk, records, Boolean(values)));
+                    return {
+                      payload: { topic, partition, ipc },
+                      transfer: ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? [ipc.buffer] : [],
+                    };
+                  }
+                : (topic, partition, records) => ({ payload: { topic, partition, records: records.map(plain) }, transfer: [] }),
+          },
     line: (topic, partition, r) => ({ topic, partition, record: plain(r) }),
   };
 }

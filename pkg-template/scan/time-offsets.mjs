@@ -11,7 +11,10 @@
 async function firstRecordFrom(client, topic, partition, offset, end, q) {
   for (let at = offset; at < end;) {
     const answers = await client.fetch(topic, [{ partition, offset: at, maxBytes: 1 }], {
-      maxWaitMs: 1, isolationLevel: q.isolationLevel, decode: { crc: 'skip', int64: 'bigint' }, signal: q.signal,
+      maxWaitMs: 1,
+      isolationLevel: q.isolationLevel,
+      decode: { crc: 'skip', int64: 'bigint' },
+      signal: q.signal,
     });
     const p = answers[0]?.response.topics[0]?.partitions.find((x) => x.partition === partition);
     if (!p || p.errorCode !== 0) return null;
@@ -29,7 +32,13 @@ async function firstRecordFrom(client, topic, partition, offset, end, q) {
  * The first offset in [low, end) whose record is stamped at or after `time` (ms), else `end`.
  * `answer`: the broker's ListOffsets answer (an offset, or null for none found).
  */
-export async function timeOffset(client, topic, partition, /** @type {{ low: bigint, end: bigint, time: number | bigint, answer: bigint | null }} */ { low, end, time, answer }, q) {
+export async function timeOffset(
+  client,
+  topic,
+  partition,
+  /** @type {{ low: bigint, end: bigint, time: number | bigint, answer: bigint | null }} */ { low, end, time, answer },
+  q,
+) {
   const t = BigInt(time);
   if (low >= end) return end;
   if (answer !== null && answer >= low && answer < end) {

@@ -51,10 +51,12 @@ export class ScanWorker {
   receive(msg) {
     switch (msg.type) {
       case 'init':
-        this.queue = this.queue.then(async () => {
-          this.session = await this.makeSession(msg.session);
-          this.post({ type: 'ready' });
-        }).catch((e) => this.post({ type: 'fatal', error: errorOf(e) }));
+        this.queue = this.queue
+          .then(async () => {
+            this.session = await this.makeSession(msg.session);
+            this.post({ type: 'ready' });
+          })
+          .catch((e) => this.post({ type: 'fatal', error: errorOf(e) }));
         break;
       case 'range':
         this.queue = this.queue.then(() => this.#read(msg.range)).catch((e) => this.post({ type: 'fatal', error: errorOf(e) }));
@@ -76,7 +78,9 @@ export class ScanWorker {
   }
 
   #wait(what) {
-    return new Promise((resolve) => { this.waiting[what] = resolve; });
+    return new Promise((resolve) => {
+      this.waiting[what] = resolve;
+    });
   }
 
   #wake(what, value) {
@@ -103,12 +107,19 @@ export class ScanWorker {
       /** @type {bigint | null} */
       let brokerEnd = null;
       const pass = s.client.consume({
-        ...s.consume, topic, partitions: [partition], from: start, until: to, untilEnd: true, signal: controller.signal,
+        ...s.consume,
+        topic,
+        partitions: [partition],
+        from: start,
+        until: to,
+        untilEnd: true,
+        signal: controller.signal,
         // where the broker said the partition ends when the range began: a range past it (a log
         // truncated since the plan) ends there
         onResponse: ({ response }) => {
           if (brokerEnd === null) {
-            for (const t of response.topics) for (const p of t.partitions) if (p.partition === partition && p.errorCode === 0) brokerEnd = endOf(p, s.consume.isolationLevel);
+            for (const t of response.topics)
+              for (const p of t.partitions) if (p.partition === partition && p.errorCode === 0) brokerEnd = endOf(p, s.consume.isolationLevel);
           }
           // a session that hands out whole responses sees each before its chunks
           s.onResponse?.(response);
@@ -144,8 +155,16 @@ export class ScanWorker {
       }
     }
     this.post({
-      type: 'done', id, next: state.next, records: state.records, matches: state.matches, stop, error,
-      partial: aggregates?.partial() ?? null, latest: latest?.partial() ?? null, file: written,
+      type: 'done',
+      id,
+      next: state.next,
+      records: state.records,
+      matches: state.matches,
+      stop,
+      error,
+      partial: aggregates?.partial() ?? null,
+      latest: latest?.partial() ?? null,
+      file: written,
     });
   }
 
@@ -223,5 +242,12 @@ function endOf(p, isolationLevel) {
 
 /** An error as a message carries it: its fields, enough to throw it again on the other side. */
 export function errorOf(e) {
-  return { name: e?.name ?? 'Error', code: e?.code ?? null, message: String(e?.message ?? e), broker: e?.broker ?? null, topic: e?.topic ?? null, partition: e?.partition ?? null };
+  return {
+    name: e?.name ?? 'Error',
+    code: e?.code ?? null,
+    message: String(e?.message ?? e),
+    broker: e?.broker ?? null,
+    topic: e?.topic ?? null,
+    partition: e?.partition ?? null,
+  };
 }

@@ -21,10 +21,13 @@ let started = false;
 export function runScanWorker(customize = (session) => session) {
   started = true;
   const loaded = init();
-  const worker = new ScanWorker((message, transfer) => self.postMessage(message, transfer), async (spec) => {
-    await loaded;
-    return customize(librarySession(spec), spec);
-  });
+  const worker = new ScanWorker(
+    (message, transfer) => self.postMessage(message, transfer),
+    async (spec) => {
+      await loaded;
+      return customize(librarySession(spec), spec);
+    },
+  );
   self.onmessage = ({ data }) => worker.receive(data);
 }
 

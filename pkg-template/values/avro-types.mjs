@@ -137,7 +137,9 @@ function recordReader(record) {
     };
   } else {
     // eslint-disable-next-line no-new-func
-    read = new Function('types', `return function (tap) { return { ${names.map((n, i) => `${JSON.stringify(n)}: types[${i}]._read(tap)`).join(', ')} }; };`)(fieldTypes);
+    read = new Function('types', `return function (tap) { return { ${names.map((n, i) => `${JSON.stringify(n)}: types[${i}]._read(tap)`).join(', ')} }; };`)(
+      fieldTypes,
+    );
   }
   if (!recursive) return read;
   return (tap) => {
@@ -194,7 +196,8 @@ function minWidth(type, inProgress = new Set()) {
   if (Object.hasOwn(WIDTH, name)) w = WIDTH[name];
   else if (name === 'fixed') w = type.size;
   else if (name.startsWith('union')) w = 1;
-  else if (name.startsWith('abstract')) w = 1; // a long read by another class (BigInts)
+  else if (name.startsWith('abstract'))
+    w = 1; // a long read by another class (BigInts)
   else if (name === 'record' || name === 'error') {
     // a record inside itself (through other records) is counted as taking nothing: the safe side
     if (inProgress.has(type)) return 0;

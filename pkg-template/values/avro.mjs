@@ -50,7 +50,8 @@ export async function compileAvro(schema, references, { int64 = 'number' } = {})
     try {
       decoded = type.decode(wrap(bytes), at);
     } catch (e) {
-      if (/precision loss/.test(e?.message)) throw new RangeError("a long beyond 2^53, which a JS number cannot hold exactly; use int64: 'bigint'", { cause: e });
+      if (/precision loss/.test(e?.message))
+        throw new RangeError("a long beyond 2^53, which a JS number cannot hold exactly; use int64: 'bigint'", { cause: e });
       throw e;
     }
     const { value, offset } = decoded;

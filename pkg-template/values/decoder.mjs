@@ -53,8 +53,12 @@ export class ValueDecoder {
    * others with bytes as base64 and 64-bit integers as strings).
    */
   constructor({ key = 'auto', value = 'auto', registry = null, keySchema = null, valueSchema = null, int64 = 'number', json = false } = {}) {
-    for (const [side, format] of [['key', key], ['value', value]]) {
-      if (!VALUE_FORMATS.includes(format)) throw new TypeError(`kafka-fetch-decoder: ${side} format must be one of ${VALUE_FORMATS.join(', ')}, got '${format}'`);
+    for (const [side, format] of [
+      ['key', key],
+      ['value', value],
+    ]) {
+      if (!VALUE_FORMATS.includes(format))
+        throw new TypeError(`kafka-fetch-decoder: ${side} format must be one of ${VALUE_FORMATS.join(', ')}, got '${format}'`);
     }
     if (int64 !== 'number' && int64 !== 'bigint') throw new TypeError(`kafka-fetch-decoder: int64 must be 'number' or 'bigint', got '${int64}'`);
     this.formats = { key, value };
@@ -75,7 +79,14 @@ export class ValueDecoder {
     const loads = [];
     // MessagePack's decoder, for msgpack and for auto's last try (a failed load: said per record, as UNLOADED)
     if (!this.msgpack && Object.values(this.formats).some((f) => f === 'msgpack' || f === 'auto')) {
-      loads.push(msgpackDecoder({ int64: this.int64 }).then((d) => { this.msgpack = d; }, () => {}));
+      loads.push(
+        msgpackDecoder({ int64: this.int64 }).then(
+          (d) => {
+            this.msgpack = d;
+          },
+          () => {},
+        ),
+      );
     }
     for (const side of ['key', 'value']) {
       const format = this.formats[side];
@@ -183,7 +194,14 @@ export class ValueDecoder {
     const { text, invalidAt } = utf8Text(bytes);
     const control = invalidAt === null ? text.search(CONTROL) : -1;
     if (invalidAt === null && control < 0) return { format: 'text', value: text };
-    tried.push({ format: 'text', code: 'DECODE', error: invalidAt !== null ? `not UTF-8 (byte ${invalidAt})` : `control character U+${text.charCodeAt(control).toString(16).padStart(4, '0').toUpperCase()} at character ${control}` });
+    tried.push({
+      format: 'text',
+      code: 'DECODE',
+      error:
+        invalidAt !== null
+          ? `not UTF-8 (byte ${invalidAt})`
+          : `control character U+${text.charCodeAt(control).toString(16).padStart(4, '0').toUpperCase()} at character ${control}`,
+    });
     const msgpack = this.#msgpack(bytes, tried);
     if (msgpack) return msgpack;
     try {
@@ -221,10 +239,12 @@ export class ValueDecoder {
     const framing = framingOf(bytes, headers, side, asked !== 'auto' && !this.local[side]);
     let compiled;
     if (framing) {
-      if (!this.registry && !this.local[side]) throw new ValueError('NO_SCHEMA', `schema ${framing.id ?? framing.guid}, and no registry to ask (option registry)`);
+      if (!this.registry && !this.local[side])
+        throw new ValueError('NO_SCHEMA', `schema ${framing.id ?? framing.guid}, and no registry to ask (option registry)`);
       if (this.registry) {
         const loaded = this.schemas.get(keyOf(framing));
-        if (!loaded || loaded instanceof Promise) throw new ValueError('UNLOADED', `schema ${framing.id ?? framing.guid} is not loaded (prepare the records first)`);
+        if (!loaded || loaded instanceof Promise)
+          throw new ValueError('UNLOADED', `schema ${framing.id ?? framing.guid} is not loaded (prepare the records first)`);
         if (loaded.error) throw loaded.error;
         compiled = loaded.ready;
       } else {
@@ -266,7 +286,10 @@ export class ValueDecoder {
     if (known) return known instanceof Promise ? known : null;
     const loading = (framing.guid ? this.registry.schemaByGuid(framing.guid) : this.registry.schemaById(framing.id))
       .then((s) => compileSchema(s.schemaType, s.schema, s.references, { int64: this.int64, json: this.json }))
-      .then((ready) => ({ ready }), (error) => ({ error }))
+      .then(
+        (ready) => ({ ready }),
+        (error) => ({ error }),
+      )
       .then((entry) => {
         this.schemas.set(key, entry);
       });

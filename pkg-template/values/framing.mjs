@@ -54,7 +54,15 @@ export function framingOf(bytes, headers, side, strict = false) {
     confluentId(bytes, 'payload'); // throws, saying what is missing
   }
   // Apicurio's legacy 8-byte global id: a Confluent id is never 0, so four zero bytes say which
-  if (bytes[0] === 0 && bytes.length >= 9 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0 && bytes[4] === 0 && bytes.subarray(5, 9).some((b) => b !== 0)) {
+  if (
+    bytes[0] === 0 &&
+    bytes.length >= 9 &&
+    bytes[1] === 0 &&
+    bytes[2] === 0 &&
+    bytes[3] === 0 &&
+    bytes[4] === 0 &&
+    bytes.subarray(5, 9).some((b) => b !== 0)
+  ) {
     return framing('apicurio', Number(readInt64(bytes, 1)), undefined, 'payload', 9, bytes, 9);
   }
   const id = confluentId(bytes, 'payload');

@@ -40,7 +40,8 @@ const SOURCE_TEXT = (() => {
     return false;
   }
 })();
-const exactIntegers = (key, value, context) => (typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '') ? BigInt(context.source) : value);
+const exactIntegers = (key, value, context) =>
+  typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '') ? BigInt(context.source) : value;
 
 /**
  * JSON text of UTF-8 `bytes` from `at`, parsed (with int64 'bigint', integers past 2^53 as BigInts

@@ -149,10 +149,12 @@ export function decodeProtobufRaw(bytes, { int64 = 'number' } = {}) {
 
 /** Fields (as decodeProtobufRaw reads them, or their JSON form) on one line, as protoc prints them: `1: 150 2 { 1: "a" }`. */
 export function protobufRawText(fields) {
-  return fields.map((f) => {
-    if (f.type === 'message' || f.type === 'group') return `${f.field} { ${protobufRawText(f.value)}${f.value.length ? ' ' : ''}}`;
-    if (f.type === 'string') return `${f.field}: ${JSON.stringify(f.value)}`;
-    if (f.type === 'bytes') return `${f.field}: <${typeof f.value === 'string' ? `base64 ${f.value}` : `${f.value.length} bytes`}>`;
-    return `${f.field}: ${f.value}`;
-  }).join(' ');
+  return fields
+    .map((f) => {
+      if (f.type === 'message' || f.type === 'group') return `${f.field} { ${protobufRawText(f.value)}${f.value.length ? ' ' : ''}}`;
+      if (f.type === 'string') return `${f.field}: ${JSON.stringify(f.value)}`;
+      if (f.type === 'bytes') return `${f.field}: <${typeof f.value === 'string' ? `base64 ${f.value}` : `${f.value.length} bytes`}>`;
+      return `${f.field}: ${f.value}`;
+    })
+    .join(' ');
 }

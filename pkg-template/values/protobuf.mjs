@@ -45,7 +45,11 @@ export async function compileProto(schema, references, { int64 = 'number', json 
       const path = [];
       for (const [depth, i] of indexes.entries()) {
         const node = level[i];
-        if (!node) throw new FramingError(`message indexes [${indexes}]: the schema has ${level.length} message type${level.length === 1 ? '' : 's'} at depth ${depth}`, 0);
+        if (!node)
+          throw new FramingError(
+            `message indexes [${indexes}]: the schema has ${level.length} message type${level.length === 1 ? '' : 's'} at depth ${depth}`,
+            0,
+          );
         if (node.mapEntry) throw new FramingError(`message indexes [${indexes}]: the entry type of map field ${node.field}, not a message of the schema`, 0);
         path.push(node.name);
         level = node.nested;
@@ -151,9 +155,8 @@ function fromDescriptors({ protobuf, descriptor }, schema, references) {
   }
   if (needed) files.unshift(...wellKnown.toDescriptor('proto3').file);
   const root = protobuf.Root.fromDescriptor({ file: [...files, main] }, { keepCase: true });
-  const treeOf = (messages) => messages.map((m) => (m.options?.mapEntry
-    ? { mapEntry: true, field: m.name, nested: [] }
-    : { name: m.name, nested: treeOf(m.nestedType ?? []) }));
+  const treeOf = (messages) =>
+    messages.map((m) => (m.options?.mapEntry ? { mapEntry: true, field: m.name, nested: [] } : { name: m.name, nested: treeOf(m.nestedType ?? []) }));
   return { root, pkg: main.package ?? '', tree: treeOf(main.messageType ?? []) };
 }
 
@@ -175,7 +178,9 @@ function eachReference(refs, visit, seen = new Set()) {
 
 function findReference(refs, name) {
   let found = false;
-  eachReference(refs, (ref) => { found ||= ref.name === name; });
+  eachReference(refs, (ref) => {
+    found ||= ref.name === name;
+  });
   return found;
 }
 
@@ -253,11 +258,14 @@ const isLabel = (t) => t === 'optional' || t === 'required' || t === 'repeated';
 /** `(bytes, at) => value` of one message type. */
 function messageDecoder({ protojson }, type, int64, json) {
   if (json) return (bytes, at) => protojson.toJson(type, type.decode(at ? bytes.subarray(at) : bytes));
-  const toLong = int64 === 'bigint' ? BigInt : (s) => {
-    const n = Number(s);
-    if (!Number.isSafeInteger(n)) throw new RangeError(`${s} is beyond 2^53 and cannot be a JS number exactly; use int64: 'bigint'`);
-    return n;
-  };
+  const toLong =
+    int64 === 'bigint'
+      ? BigInt
+      : (s) => {
+          const n = Number(s);
+          if (!Number.isSafeInteger(n)) throw new RangeError(`${s} is beyond 2^53 and cannot be a JS number exactly; use int64: 'bigint'`);
+          return n;
+        };
   const convert = longConverter(type, toLong, new Map());
   const options = { longs: String, enums: String, defaults: true, arrays: true, objects: true, oneofs: true };
   return (bytes, at) => convert(type.toObject(type.decode(at ? bytes.subarray(at) : bytes), options));
@@ -287,11 +295,19 @@ function longConverter(type, toLong, seen) {
     }
     // map keys stay the strings object keys are
     if (field.map && one) {
-      steps.push((o) => { const m = o[name]; if (m) for (const k of Object.keys(m)) m[k] = one(m[k]); });
+      steps.push((o) => {
+        const m = o[name];
+        if (m) for (const k of Object.keys(m)) m[k] = one(m[k]);
+      });
     } else if (field.repeated && one) {
-      steps.push((o) => { const a = o[name]; if (a) for (let i = 0; i < a.length; i++) a[i] = one(a[i]); });
+      steps.push((o) => {
+        const a = o[name];
+        if (a) for (let i = 0; i < a.length; i++) a[i] = one(a[i]);
+      });
     } else if (one) {
-      steps.push((o) => { if (o[name] != null) o[name] = one(o[name]); });
+      steps.push((o) => {
+        if (o[name] != null) o[name] = one(o[name]);
+      });
     }
   }
   return steps.length ? converter : (obj) => obj;

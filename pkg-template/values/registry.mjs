@@ -41,7 +41,16 @@ export class RegistryClient {
    * fetch function; the runtime's by default).
    * @param {Partial<import('../index.d.ts').RegistryOptions> & { maxConcurrent?: number }} [options] (url checked here)
    */
-  constructor({ url, username, password, token, timeoutMs = DEFAULTS.timeoutMs, maxResponseBytes = DEFAULTS.maxResponseBytes, maxConcurrent = DEFAULTS.maxConcurrent, fetch = globalThis.fetch } = {}) {
+  constructor({
+    url,
+    username,
+    password,
+    token,
+    timeoutMs = DEFAULTS.timeoutMs,
+    maxResponseBytes = DEFAULTS.maxResponseBytes,
+    maxConcurrent = DEFAULTS.maxConcurrent,
+    fetch = globalThis.fetch,
+  } = {}) {
     let base;
     try {
       base = new URL(url);
@@ -59,7 +68,8 @@ export class RegistryClient {
     // called as a plain function: a browser's fetch refuses to run as another object's method
     this.fetch = (input, init) => fetch(input, init);
     this.cache = new Map(); // path -> Promise of the parsed answer
-    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RegistryError(`maxConcurrent is a whole number of requests, 1 or more, got ${maxConcurrent}`);
+    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)
+      throw new RegistryError(`maxConcurrent is a whole number of requests, 1 or more, got ${maxConcurrent}`);
     this.pool = new RequestPool(maxConcurrent);
   }
 
@@ -103,11 +113,13 @@ export class RegistryClient {
     const resolve = async (ans, depth) => {
       if (typeof ans?.schema !== 'string') throw new RegistryError('the registry answered without a schema');
       const refs = Array.isArray(ans.references) ? ans.references : [];
-      if (refs.length && depth >= MAX_REFERENCE_DEPTH) throw new RegistryError(`schema references nested deeper than ${MAX_REFERENCE_DEPTH}`, { code: 'LIMIT' });
+      if (refs.length && depth >= MAX_REFERENCE_DEPTH)
+        throw new RegistryError(`schema references nested deeper than ${MAX_REFERENCE_DEPTH}`, { code: 'LIMIT' });
       const paths = refs.map((ref) => `/subjects/${encodeURIComponent(ref?.subject)}/versions/${encodeURIComponent(ref?.version)}`);
       // this level's answers asked for at once (the pool bounds them); resolved one after the other
       const room = MAX_REFERENCES - nodes.size;
-      for (const [k, path] of paths.slice(0, room).entries()) if (!nodes.has(keyOf(refs[k]))) this.#cached(`version ${path}`, () => this.#get(path)).catch(() => {});
+      for (const [k, path] of paths.slice(0, room).entries())
+        if (!nodes.has(keyOf(refs[k]))) this.#cached(`version ${path}`, () => this.#get(path)).catch(() => {});
       const references = [];
       for (const [k, ref] of refs.entries()) {
         const key = keyOf(ref);

@@ -21,7 +21,11 @@ export async function buildVendor(outDir) {
     const common = { entryPoints, bundle: true, minifyWhitespace: true, minifySyntax: true, legalComments: 'eof', logLevel: 'warning', absWorkingDir: root };
     await build({ ...common, platform: 'node', format: 'cjs', target: 'node20', outfile: path.join(outDir, `${name}.cjs`) });
     await build({
-      ...common, platform: 'browser', format: 'esm', target: 'es2022', outfile: path.join(outDir, `${name}.mjs`),
+      ...common,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      outfile: path.join(outDir, `${name}.mjs`),
       alias: { util: path.join(here, 'util-browser.cjs'), crypto: path.join(here, 'crypto-browser.cjs'), buffer: 'buffer' },
     });
   }

@@ -40,7 +40,9 @@ async function decodedIn(dir) {
     route.fulfill({ body: fs.readFileSync(file), contentType: types[path.extname(file)] ?? 'application/octet-stream' });
   });
   const failed = [];
-  const onResponse = (res) => { if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`); };
+  const onResponse = (res) => {
+    if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+  };
   browser.page.on('response', onResponse);
   await browser.page.goto('http://bundle.test/index.html');
   await browser.page.waitForFunction(() => window.decoded !== undefined || window.failed !== undefined, null, { timeout: 30_000 });
@@ -61,11 +63,18 @@ const guarded = (body) => `try {\n${body}\n} catch (e) { window.failed = String(
 
 test('esbuild, with the documented file-loader line', async () => {
   const src = path.join(work, 'esbuild.js');
-  fs.writeFileSync(src, `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
+  fs.writeFileSync(
+    src,
+    `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
 import wasmUrl from 'kafka-fetch-decoder/kafka_fetch_decoder_bg.wasm';
-${guarded(`await init(new URL(wasmUrl, import.meta.url));${DECODE}`)}`);
+${guarded(`await init(new URL(wasmUrl, import.meta.url));${DECODE}`)}`,
+  );
   const out = path.join(work, 'dist-esbuild');
-  execFileSync(path.join(root, 'node_modules/.bin/esbuild'), [src, '--bundle', '--format=esm', `--outdir=${out}`, '--loader:.wasm=file', '--log-level=warning'], { cwd: work });
+  execFileSync(
+    path.join(root, 'node_modules/.bin/esbuild'),
+    [src, '--bundle', '--format=esm', `--outdir=${out}`, '--loader:.wasm=file', '--log-level=warning'],
+    { cwd: work },
+  );
   page(out, './esbuild.js');
   assert.equal(await decodedIn(out), 88);
 });
@@ -73,26 +82,44 @@ ${guarded(`await init(new URL(wasmUrl, import.meta.url));${DECODE}`)}`);
 test('vite, with no configuration', async () => {
   const dir = path.join(work, 'vite-app');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'main.js'), `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
-${guarded(`await init();${DECODE}`)}`);
+  fs.writeFileSync(
+    path.join(dir, 'main.js'),
+    `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
+${guarded(`await init();${DECODE}`)}`,
+  );
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>');
   const { build } = await import('vite');
   const out = path.join(work, 'dist-vite');
   await build({ root: dir, base: './', logLevel: 'warn', build: { outDir: out, emptyOutDir: true } });
   fs.copyFileSync(SAMPLE, path.join(out, 'sample.bin'));
-  assert.ok(fs.readdirSync(path.join(out, 'assets')).some((f) => f.endsWith('.wasm')), 'vite emitted the .wasm');
+  assert.ok(
+    fs.readdirSync(path.join(out, 'assets')).some((f) => f.endsWith('.wasm')),
+    'vite emitted the .wasm',
+  );
   assert.equal(await decodedIn(out), 88);
 });
 
 test('webpack 5, with no configuration beyond an entry', async () => {
   const src = path.join(work, 'webpack.js');
-  fs.writeFileSync(src, `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
-${guarded(`await init();${DECODE}`)}`);
+  fs.writeFileSync(
+    src,
+    `import init, { decodeFetchResponse } from 'kafka-fetch-decoder';
+${guarded(`await init();${DECODE}`)}`,
+  );
   const out = path.join(work, 'dist-webpack');
   const { default: webpack } = await import('webpack');
-  const stats = await new Promise((resolve, reject) => webpack({
-    mode: 'production', context: work, entry: src, output: { path: out, filename: 'main.js' }, experiments: { topLevelAwait: true },
-  }, (err, s) => (err ? reject(err) : resolve(s))));
+  const stats = await new Promise((resolve, reject) =>
+    webpack(
+      {
+        mode: 'production',
+        context: work,
+        entry: src,
+        output: { path: out, filename: 'main.js' },
+        experiments: { topLevelAwait: true },
+      },
+      (err, s) => (err ? reject(err) : resolve(s)),
+    ),
+  );
   assert.ok(!stats.hasErrors(), stats.toString('errors-only'));
   page(out, './main.js');
   assert.equal(await decodedIn(out), 88);

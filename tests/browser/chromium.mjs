@@ -11,8 +11,15 @@ import { root } from '../js/helpers.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // Without the background-networking flags Chromium keeps dialing hosts this closed network refuses.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /**
  * Starts the dev server of this repository (or of the checkout at `checkout`: an older one has it
@@ -41,7 +48,9 @@ export function startUi(bootstrap, { cli = path.join(root, 'pkg', 'cli.cjs'), ar
   const child = spawn(process.execPath, [cli, 'ui', '--bootstrap', bootstrap, '--port', '0', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let err = '';
-  child.stderr.on('data', (d) => { err += d; });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -68,7 +77,7 @@ export async function launchChromium(options = {}) {
   assert.ok(fs.existsSync(path.join(root, 'pkg', 'web.mjs')), 'pkg/web.mjs not found: build the package first (npm run build)');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, ...options });
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   const close = async () => {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });

@@ -17,7 +17,14 @@ import { startRegistry } from '../live/registry.mjs';
 
 const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const ORDER_V1 = JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 'id', type: 'long' }] });
-const ORDER_V2 = JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 'id', type: 'long' }, { name: 'note', type: ['null', 'string'], default: null }] });
+const ORDER_V2 = JSON.stringify({
+  type: 'record',
+  name: 'Order',
+  fields: [
+    { name: 'id', type: 'long' },
+    { name: 'note', type: ['null', 'string'], default: null },
+  ],
+});
 const MONEY = 'syntax = "proto3";\npackage common;\nmessage Money { int64 units = 1; string currency = 2; }\n';
 const PAYMENT = 'syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Payment { string id = 1; common.Money amount = 2; }\n';
 
@@ -33,7 +40,9 @@ before(async () => {
   tansu = await startTansu({ nice: 10 });
   // one record per batch: Tansu's "latest" is then the high watermark (its last batch's base + 1)
   await produce(tansu, {
-    topic: 'orders', create: { partitions: 2, config: { 'retention.ms': '86400000', 'cleanup.policy': 'delete' } }, flush_every: 1,
+    topic: 'orders',
+    create: { partitions: 2, config: { 'retention.ms': '86400000', 'cleanup.policy': 'delete' } },
+    flush_every: 1,
     records: Array.from({ length: 20 }, (_, i) => ({ partition: i % 2, value_b64: Buffer.from(`order ${i}`).toString('base64') })),
   });
   group = await startGroup(tansu, { group: 'billing', topics: ['orders'], client_id: 'billing' });
@@ -42,7 +51,11 @@ before(async () => {
   registry.register('orders-value', { schema: ORDER_V1 });
   registry.register('orders-value', { schema: ORDER_V2 });
   registry.register('common/money.proto', { schema: MONEY, schemaType: 'PROTOBUF' });
-  registry.register('payments-value', { schema: PAYMENT, schemaType: 'PROTOBUF', references: [{ name: 'common/money.proto', subject: 'common/money.proto', version: 1 }] });
+  registry.register('payments-value', {
+    schema: PAYMENT,
+    schemaType: 'PROTOBUF',
+    references: [{ name: 'common/money.proto', subject: 'common/money.proto', version: 1 }],
+  });
   ui = await startUi(tansu.bootstrap, { args: ['--schema-registry', registry.url] });
   browser = await launchChromium({ viewport: { width: 1500, height: 1100 } });
   ({ page } = browser);
@@ -63,7 +76,7 @@ after(async () => {
 /** The cells of a table's body rows, as text. */
 const cells = (selector) => page.$$eval(`${selector} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
 
-test('brokers, the topic\'s configuration, and the groups with their lag per partition, read again while open', async () => {
+test("brokers, the topic's configuration, and the groups with their lag per partition, read again while open", async () => {
   await page.goto(`${ui.origin}/`);
   await page.waitForSelector('#topic-list tr.topic-row[data-topic="orders"]', { timeout: 20_000 });
   await page.click('#topic-list tr.topic-row[data-topic="orders"]');
@@ -73,7 +86,13 @@ test('brokers, the topic\'s configuration, and the groups with their lag per par
   assert.deepEqual((await cells('#cluster-brokers table'))[0].slice(0, 2), ['111', '127.0.0.1']);
   // the configuration the topic was created with (Tansu names both DEFAULT_CONFIG)
   await page.waitForSelector('#config-table', { timeout: 15_000 });
-  assert.deepEqual((await cells('#config-table')).map((r) => r.slice(0, 2)), [['cleanup.policy', 'delete'], ['retention.ms', '86400000']]);
+  assert.deepEqual(
+    (await cells('#config-table')).map((r) => r.slice(0, 2)),
+    [
+      ['cleanup.policy', 'delete'],
+      ['retention.ms', '86400000'],
+    ],
+  );
   assert.equal(await page.textContent('#cluster-topic-name'), ': orders');
 
   // the groups: AdminClient and the watermarks say what the lag is
@@ -85,7 +104,9 @@ test('brokers, the topic\'s configuration, and the groups with their lag per par
   assert.deepEqual([row[0], row[1], row[3], row[4]], ['billing', 'Stable', '1', String(total)]);
   await page.click('#groups-table tr[data-group="billing"]');
   await page.waitForSelector('#lag-table', { timeout: 15_000 });
-  const lags = await page.$$eval('#lag-table tbody tr', (trs) => trs.map((tr) => [`${tr.dataset.topic}/${tr.dataset.partition}`, tr.cells[2].textContent, tr.cells[3].textContent, tr.dataset.lag]));
+  const lags = await page.$$eval('#lag-table tbody tr', (trs) =>
+    trs.map((tr) => [`${tr.dataset.topic}/${tr.dataset.partition}`, tr.cells[2].textContent, tr.cells[3].textContent, tr.dataset.lag]),
+  );
   for (const [tp, current, end, lag] of lags) {
     assert.equal(end, String(oracle.watermarks[tp][1]), tp);
     assert.equal(current, String(committed[tp]), tp);
@@ -99,14 +120,18 @@ test('brokers, the topic\'s configuration, and the groups with their lag per par
   await group.consume(20 - 6);
   await page.waitForFunction(() => document.querySelector('.group-detail')?.dataset.totalLag === '0', null, { timeout: 30_000 });
   assert.ok(Number(await page.getAttribute('.lag-figure', 'data-points')) >= 3);
-  assert.equal((await cells('#groups-table'))[0][4], '0', 'the list follows the group\'s readings');
+  assert.equal((await cells('#groups-table'))[0][4], '0', "the list follows the group's readings");
   await page.screenshot({ path: path.join(ARTIFACTS, 'cluster-groups-caught-up.png'), fullPage: false });
   assert.deepEqual(problems, []);
 });
 
-test('the Schema Registry: subjects, a subject\'s versions, the schema text and its references', async () => {
+test("the Schema Registry: subjects, a subject's versions, the schema text and its references", async () => {
   await page.waitForSelector('#registry-subjects button[data-subject="orders-value"]', { timeout: 15_000 });
-  assert.deepEqual(await page.$$eval('#registry-subjects button', (bs) => bs.map((b) => b.dataset.subject)), ['common/money.proto', 'orders-value', 'payments-value']);
+  assert.deepEqual(await page.$$eval('#registry-subjects button', (bs) => bs.map((b) => b.dataset.subject)), [
+    'common/money.proto',
+    'orders-value',
+    'payments-value',
+  ]);
   await page.click('#registry-subjects button[data-subject="orders-value"]');
   await page.waitForSelector('#registry-schema .versions button[data-version="2"].chosen');
   assert.equal(JSON.parse(await page.textContent('#registry-text')).fields[1].name, 'note');

@@ -32,18 +32,21 @@ after(async () => {
 test(`every corpus capture agrees with its ground truth in ${engine}`, async () => {
   const names = corpusNames();
   assert.equal(names.length, 77);
-  const result = await browser.page.evaluate(async ({ names, base }) => {
-    const api = await import('/pkg/web.mjs');
-    await api.init();
-    const { checkCapture } = await import('/tests/js/ground-truth.mjs');
-    const problems = [];
-    for (const name of names) {
-      const frame = new Uint8Array(await (await fetch(`${base}/${name}.bin`)).arrayBuffer());
-      const meta = await (await fetch(`${base}/${name}.json`)).json();
-      problems.push(...checkCapture(api.decodeFetchResponse, name, frame, meta));
-    }
-    return { checked: names.length, problems, agent: navigator.userAgent };
-  }, { names, base: `http://127.0.0.1:${corpus.address().port}` });
+  const result = await browser.page.evaluate(
+    async ({ names, base }) => {
+      const api = await import('/pkg/web.mjs');
+      await api.init();
+      const { checkCapture } = await import('/tests/js/ground-truth.mjs');
+      const problems = [];
+      for (const name of names) {
+        const frame = new Uint8Array(await (await fetch(`${base}/${name}.bin`)).arrayBuffer());
+        const meta = await (await fetch(`${base}/${name}.json`)).json();
+        problems.push(...checkCapture(api.decodeFetchResponse, name, frame, meta));
+      }
+      return { checked: names.length, problems, agent: navigator.userAgent };
+    },
+    { names, base: `http://127.0.0.1:${corpus.address().port}` },
+  );
   assert.match(result.agent, userAgentPattern);
   assert.equal(result.checked, 77);
   assert.deepEqual(result.problems, []);

@@ -8,8 +8,17 @@ import { pkg, sample, b64 } from '../js/helpers.mjs';
 
 let browser;
 const multibatch = sample('tansu_v12_multibatch');
-const expected = pkg.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.flatMap((t) => t.partitions).flatMap((p) => p.records)
-  .map((r) => ({ offset: r.offset, key: b64(r.key), value: b64(r.value), headers: r.headers.map((h) => [h.key, b64(h.value)]), compression: r.batch.compression }));
+const expected = pkg
+  .decodeFetchResponse(multibatch.frame, { apiVersion: 12 })
+  .topics.flatMap((t) => t.partitions)
+  .flatMap((p) => p.records)
+  .map((r) => ({
+    offset: r.offset,
+    key: b64(r.key),
+    value: b64(r.value),
+    headers: r.headers.map((h) => [h.key, b64(h.value)]),
+    compression: r.batch.compression,
+  }));
 
 before(async () => {
   browser = await openServedPage();
@@ -25,12 +34,21 @@ const DECODE = async () => {
   return { api, res: api.decodeFetchResponse(frame, { apiVersion: 12 }) };
 };
 
-test("page.evaluate returns a response and its records with every field", async () => {
+test('page.evaluate returns a response and its records with every field', async () => {
   const res = await browser.page.evaluate(`(${DECODE})().then(({ res }) => res)`);
   const records = res.topics.flatMap((t) => t.partitions).flatMap((p) => p.records);
   // page.evaluate serialises typed arrays as arrays of numbers
   const bytes = (v) => (v == null ? null : Buffer.from(Object.values(v)).toString('base64'));
-  assert.deepEqual(records.map((r) => ({ offset: r.offset, key: bytes(r.key), value: bytes(r.value), headers: r.headers.map((h) => [h.key, bytes(h.value)]), compression: r.batch.compression })), expected);
+  assert.deepEqual(
+    records.map((r) => ({
+      offset: r.offset,
+      key: bytes(r.key),
+      value: bytes(r.value),
+      headers: r.headers.map((h) => [h.key, bytes(h.value)]),
+      compression: r.batch.compression,
+    })),
+    expected,
+  );
 });
 
 test('postMessage to a Web Worker, and toTransferable: the records arrive with their data', async () => {
@@ -62,6 +80,16 @@ test('text, JSON and header helpers in the browser', async () => {
     const r = res.topics.flatMap((t) => t.partitions).flatMap((p) => p.records).find((x) => x.header('trace-id'));
     return { isUint8Array: r.value instanceof Uint8Array, key: r.keyText(), json: r.valueJson(), trace: new TextDecoder().decode(r.header('trace-id')), n: r.headerValues('trace-id').length };
   })`);
-  const r = pkg.decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.flatMap((t) => t.partitions).flatMap((p) => p.records).find((x) => x.header('trace-id'));
-  assert.deepEqual(got, { isUint8Array: true, key: r.keyText(), json: r.valueJson(), trace: r.header('trace-id').toString(), n: r.headerValues('trace-id').length });
+  const r = pkg
+    .decodeFetchResponse(multibatch.frame, { apiVersion: 12 })
+    .topics.flatMap((t) => t.partitions)
+    .flatMap((p) => p.records)
+    .find((x) => x.header('trace-id'));
+  assert.deepEqual(got, {
+    isUint8Array: true,
+    key: r.keyText(),
+    json: r.valueJson(),
+    trace: r.header('trace-id').toString(),
+    n: r.headerValues('trace-id').length,
+  });
 });

@@ -85,7 +85,9 @@ function startRefusingProxy() {
 // In the page, before its scripts: the error events that come with no exception (a ResizeObserver
 // loop, for one) logged as console errors, since Firefox reports only exceptions over BiDi.
 function reportErrorEvents() {
-  addEventListener('error', (e) => { if (e.error == null) console.error(e.message); });
+  addEventListener('error', (e) => {
+    if (e.error == null) console.error(e.message);
+  });
 }
 
 /** The primitives page-api.mjs needs, on a puppeteer page. */
@@ -100,17 +102,37 @@ class FirefoxDriver {
     page.on('response', (res) => emit('response', { url: () => res.url(), status: () => res.status(), body: () => res.buffer() }));
   }
 
-  goto(url) { return this.page.goto(url); }
-  evaluate(source) { return this.page.evaluate(source); }
-  async element(source) { return (await this.page.evaluateHandle(source)).asElement(); }
-  click(handle) { return handle.click(); }
-  setFiles(handle, file) { return handle.uploadFile(file); }
-  press(key) { return this.page.keyboard.press(key); }
-  screenshot(file) { return this.page.screenshot({ path: file }); }
-  setViewport(width, height) { return this.page.setViewport({ width, height }); }
-  close() { return this.page.close(); }
+  goto(url) {
+    return this.page.goto(url);
+  }
+  evaluate(source) {
+    return this.page.evaluate(source);
+  }
+  async element(source) {
+    return (await this.page.evaluateHandle(source)).asElement();
+  }
+  click(handle) {
+    return handle.click();
+  }
+  setFiles(handle, file) {
+    return handle.uploadFile(file);
+  }
+  press(key) {
+    return this.page.keyboard.press(key);
+  }
+  screenshot(file) {
+    return this.page.screenshot({ path: file });
+  }
+  setViewport(width, height) {
+    return this.page.setViewport({ width, height });
+  }
+  close() {
+    return this.page.close();
+  }
 
-  nextDownload() { return nextFileIn(this.downloads, '.part'); }
+  nextDownload() {
+    return nextFileIn(this.downloads, '.part');
+  }
 }
 
 /** Firefox ESR in a fresh profile; resolves with { page, context: { newPage() }, close() }. */
@@ -140,8 +162,11 @@ export async function launchFirefox({ viewport = { width: 1280, height: 720 } } 
   let page;
   try {
     browser = await puppeteer.launch({
-      browser: 'firefox', executablePath: FIREFOX, headless: true,
-      extraPrefsFirefox: preferences(proxy.port), protocolTimeout: 300_000,
+      browser: 'firefox',
+      executablePath: FIREFOX,
+      headless: true,
+      extraPrefsFirefox: preferences(proxy.port),
+      protocolTimeout: 300_000,
       // Firefox's own guard, as in its test harness: a connection beyond the machine ends it at once
       env: { ...process.env, MOZ_DISABLE_NONLOCAL_CONNECTIONS: '1' },
     });

@@ -33,7 +33,7 @@ after(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-test('the installed package\'s ui page loads with no failed request, and lists and opens only the samples it ships', async (t) => {
+test("the installed package's ui page loads with no failed request, and lists and opens only the samples it ships", async (t) => {
   const { page } = browser;
   const failed = [];
   const requests = [];
@@ -47,8 +47,13 @@ test('the installed package\'s ui page loads with no failed request, and lists a
   await page.goto(`${ui.origin}/`);
   await page.waitForSelector('#topic-list tr.topic-row[data-topic="orders"]', { timeout: 15_000 });
   await page.waitForLoadState('networkidle');
-  assert.deepEqual(await page.$$eval('#topic-list tr.partition-row', (trs) => trs.map((tr) => [tr.dataset.partition, tr.dataset.earliest, tr.dataset.latest])),
-    [['0', '0', '42'], ['1', '0', '42']]);
+  assert.deepEqual(
+    await page.$$eval('#topic-list tr.partition-row', (trs) => trs.map((tr) => [tr.dataset.partition, tr.dataset.earliest, tr.dataset.latest])),
+    [
+      ['0', '0', '42'],
+      ['1', '0', '42'],
+    ],
+  );
   const shipped = fs.readdirSync(path.join(work, 'node_modules/kafka-fetch-decoder/samples')).filter((f) => /\.(bin|log)$/.test(f));
   assert.deepEqual(await page.$$eval('#samples button[data-sample]', (bs) => bs.map((b) => b.dataset.sample)), shipped);
   await page.click('#mode-file');

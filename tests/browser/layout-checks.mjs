@@ -16,13 +16,17 @@ export function controlsCut(page) {
     };
     // bars: nothing runs past their edge
     for (const bar of document.querySelectorAll('.topbar, .optbar, .filter-row, .side-relay, #status, #detail .tabs')) {
-      if (visible(bar) && bar.scrollWidth > bar.clientWidth + 1) problems.push(`${bar.className || bar.id}: content ${bar.scrollWidth}px in ${bar.clientWidth}px`);
+      if (visible(bar) && bar.scrollWidth > bar.clientWidth + 1)
+        problems.push(`${bar.className || bar.id}: content ${bar.scrollWidth}px in ${bar.clientWidth}px`);
     }
-    const controls = document.querySelectorAll('.topbar :is(button, select, label, summary, .count), .optbar :is(button, select, label), .filters :is(button, select, label, summary, .count), .side-title button, #status-actions button, #detail .tabs button');
+    const controls = document.querySelectorAll(
+      '.topbar :is(button, select, label, summary, .count), .optbar :is(button, select, label), .filters :is(button, select, label, summary, .count), .side-title button, #status-actions button, #detail .tabs button',
+    );
     for (const el of controls) {
       if (!visible(el) || el.closest('details:not([open]) > .menu-body')) continue;
       const r = el.getBoundingClientRect();
-      if (r.left < -0.5 || r.right > window.innerWidth + 0.5) problems.push(`${name(el)} is cut by the window (${Math.round(r.left)}–${Math.round(r.right)} of ${window.innerWidth})`);
+      if (r.left < -0.5 || r.right > window.innerWidth + 0.5)
+        problems.push(`${name(el)} is cut by the window (${Math.round(r.left)}–${Math.round(r.right)} of ${window.innerWidth})`);
       // one line: a control is about as tall as one line of its text
       if (r.height > 34) problems.push(`${name(el)} is wrapped (${Math.round(r.height)}px tall)`);
       if (el.tagName === 'SELECT') {
@@ -34,7 +38,8 @@ export function controlsCut(page) {
     }
     // the panels' tables fit their panel
     for (const box of document.querySelectorAll('#stats .partitions, #stats-sizes, #summary .partitions')) {
-      if (visible(box) && box.scrollWidth > box.clientWidth + 1) problems.push(`${box.id || box.className} of ${box.closest('section').id}: ${box.scrollWidth}px in ${box.clientWidth}px`);
+      if (visible(box) && box.scrollWidth > box.clientWidth + 1)
+        problems.push(`${box.id || box.className} of ${box.closest('section').id}: ${box.scrollWidth}px in ${box.clientWidth}px`);
     }
     for (const head of document.querySelectorAll('#records .vhead .vcell')) {
       if (head.scrollWidth > head.clientWidth + 1) problems.push(`header ${head.dataset.column} is cut`);

@@ -63,19 +63,25 @@ const kept = async (p) => Number(await p.getAttribute('#live-stats', 'data-kept'
 /** Waits until the tail has taken `n` records in and the table shows what is kept of them. */
 async function receivedAtLeast(p, n, timeout = 15_000, polling = 50) {
   try {
-    await p.waitForFunction((want) => {
-      const stats = document.getElementById('live-stats').dataset;
-      const cap = Number(document.getElementById('live-cap').value);
-      return Number(stats.received) >= want && Number(stats.kept) <= cap && document.getElementById('match-count').dataset.count === stats.kept;
-    }, n, { timeout, polling });
+    await p.waitForFunction(
+      (want) => {
+        const stats = document.getElementById('live-stats').dataset;
+        const cap = Number(document.getElementById('live-cap').value);
+        return Number(stats.received) >= want && Number(stats.kept) <= cap && document.getElementById('match-count').dataset.count === stats.kept;
+      },
+      n,
+      { timeout, polling },
+    );
   } catch (e) {
     // say where the tail stood: a stall, an error shown on the page, or a table behind the tail
-    const where = await p.evaluate(() => ({
-      state: document.getElementById('live-state').dataset.state,
-      ...document.getElementById('live-stats').dataset,
-      shown: document.getElementById('match-count').dataset.count,
-      status: document.getElementById('status-text').textContent,
-    })).catch((err) => ({ unreadable: err.message }));
+    const where = await p
+      .evaluate(() => ({
+        state: document.getElementById('live-state').dataset.state,
+        ...document.getElementById('live-stats').dataset,
+        shown: document.getElementById('match-count').dataset.count,
+        status: document.getElementById('status-text').textContent,
+      }))
+      .catch((err) => ({ unreadable: err.message }));
     throw new Error(`${n} records not received in ${timeout} ms: ${JSON.stringify(where)}; problems: ${JSON.stringify(problems)}`, { cause: e });
   }
 }
@@ -98,11 +104,15 @@ async function stopTail(p) {
 
 /** Exports what the filter shows and returns the parsed JSON lines. */
 async function exportLines(p, mode = 'base64') {
-  if (!await p.isVisible('#export')) await p.click('#export-menu > summary');
+  if (!(await p.isVisible('#export'))) await p.click('#export-menu > summary');
   await p.selectOption('#export-format', 'ndjson');
   await p.selectOption('#export-mode', mode);
   const [download] = await Promise.all([p.waitForEvent('download'), p.click('#export')]);
-  return fs.readFileSync(await download.path(), 'utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line));
+  return fs
+    .readFileSync(await download.path(), 'utf8')
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line));
 }
 
 /** Records as produce() takes them, with keys, values and headers that tell them apart. */
@@ -111,20 +121,31 @@ function makeRecords(prefix, count, partitions) {
     partition: i % partitions,
     key_b64: b64(`${prefix}-key-${i}`),
     value_b64: b64(JSON.stringify({ prefix, seq: i, note: i % 7 === 0 ? 'lucky' : 'plain' })),
-    headers: [['trace', b64(`t-${i}`)], ['empty', null]],
+    headers: [
+      ['trace', b64(`t-${i}`)],
+      ['empty', null],
+    ],
   }));
 }
 
 /** What the page's export should hold for produced records and their acks, in partition/offset order. */
 function expected(topic, records, acks) {
-  return records.map((r, i) => ({
-    topic, partition: acks[i].partition, offset: String(acks[i].offset), key: r.key_b64, value: r.value_b64,
-    headers: r.headers.map(([key, value]) => ({ key, value })),
-  })).sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
+  return records
+    .map((r, i) => ({
+      topic,
+      partition: acks[i].partition,
+      offset: String(acks[i].offset),
+      key: r.key_b64,
+      value: r.value_b64,
+      headers: r.headers.map(([key, value]) => ({ key, value })),
+    }))
+    .sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
 }
 
-const exported = (lines) => lines.map((l) => ({ topic: l.topic, partition: l.partition, offset: l.offset, key: l.key, value: l.value, headers: l.headers }))
-  .sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
+const exported = (lines) =>
+  lines
+    .map((l) => ({ topic: l.topic, partition: l.partition, offset: l.offset, key: l.key, value: l.value, headers: l.headers }))
+    .sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
 
 // ---- tests --------------------------------------------------------------------------------------
 
@@ -137,17 +158,27 @@ test('served by ui, the page fills in the relay and lists the topics with partit
   assert.equal(await page.inputValue('#live-relay'), ui.relay);
   assert.equal(await liveState(page), 'connected');
   // the side list: partition count and records of each topic, and the chosen topic's partitions with their offsets
-  const rows = Object.fromEntries(await page.$$eval('#topic-list tbody tr.topic-row', (trs) => trs.map((tr) => [tr.dataset.topic, [...tr.cells].slice(1).map((td) => td.textContent)])));
+  const rows = Object.fromEntries(
+    await page.$$eval('#topic-list tbody tr.topic-row', (trs) => trs.map((tr) => [tr.dataset.topic, [...tr.cells].slice(1).map((td) => td.textContent)])),
+  );
   const latest = [0, 1, 2].map((p) => Math.max(...acks.filter((a) => a.partition === p).map((a) => a.offset)) + 1);
   assert.deepEqual(rows.orders, ['3', '12']);
   assert.deepEqual(rows.clicks, ['2', '0']);
   const partitionsOf = async (topic) => {
     await page.click(`#topic-list tr.topic-row[data-topic="${topic}"]`);
     assert.equal(await page.inputValue('#live-topic'), topic);
-    return page.$$eval('#topic-list tr.partition-row', (trs) => trs.map((tr) => [tr.dataset.partition, tr.dataset.earliest, tr.dataset.latest, tr.cells[1].textContent]));
+    return page.$$eval('#topic-list tr.partition-row', (trs) =>
+      trs.map((tr) => [tr.dataset.partition, tr.dataset.earliest, tr.dataset.latest, tr.cells[1].textContent]),
+    );
   };
-  assert.deepEqual(await partitionsOf('orders'), latest.map((end, p) => [String(p), '0', String(end), `0 – ${end}`]));
-  assert.deepEqual(await partitionsOf('clicks'), [['0', '0', '0', '0 – 0'], ['1', '0', '0', '0 – 0']]);
+  assert.deepEqual(
+    await partitionsOf('orders'),
+    latest.map((end, p) => [String(p), '0', String(end), `0 – ${end}`]),
+  );
+  assert.deepEqual(await partitionsOf('clicks'), [
+    ['0', '0', '0', '0 – 0'],
+    ['1', '0', '0', '0 – 0'],
+  ]);
 });
 
 test('a tail of chosen partitions from an offset', async () => {
@@ -155,7 +186,12 @@ test('a tail of chosen partitions from an offset', async () => {
   await startTail(page, { topic: 'orders', partitions: '0,2', from: 'offset', at: 2 });
   await receivedAtLeast(page, 4);
   const lines = await exportLines(page);
-  assert.deepEqual(lines.map((l) => [l.partition, l.offset]).sort(), [[0, '2'], [0, '3'], [2, '2'], [2, '3']]);
+  assert.deepEqual(lines.map((l) => [l.partition, l.offset]).sort(), [
+    [0, '2'],
+    [0, '3'],
+    [2, '2'],
+    [2, '3'],
+  ]);
   assert.deepEqual(await page.$$eval('#partitions tbody tr', (trs) => trs.map((tr) => tr.cells[1].textContent)), ['0', '2']);
   await stopTail(page);
 });
@@ -226,13 +262,24 @@ test('a compressed topic: every codec decoded in the worker, and a cap that drop
   const lines = await exportLines(page);
   assert.equal(lines.length, 150);
   const want = expected('zipped', records, acks);
-  for (const line of exported(lines)) assert.deepEqual(line, want.find((r) => r.partition === line.partition && r.offset === line.offset));
+  for (const line of exported(lines))
+    assert.deepEqual(
+      line,
+      want.find((r) => r.partition === line.partition && r.offset === line.offset),
+    );
   // each record came in a batch of its producer's codec (its key starts with the codec's name)
   for (const line of lines) assert.equal(line.compression, Buffer.from(line.key, 'base64').toString().split('-key-')[0]);
   // the summary (redrawn at most once a second) counts the kept batches by codec
   const keptCodecs = [...codecs].sort().filter((c) => lines.some((l) => l.compression === c));
-  await page.waitForFunction((want) => [...document.querySelectorAll('#codec-counts .chip[data-codec]')].map((c) => c.dataset.codec).sort().join() === want,
-    keptCodecs.join(), { timeout: 5000 });
+  await page.waitForFunction(
+    (want) =>
+      [...document.querySelectorAll('#codec-counts .chip[data-codec]')]
+        .map((c) => c.dataset.codec)
+        .sort()
+        .join() === want,
+    keptCodecs.join(),
+    { timeout: 5000 },
+  );
 
   await stopTail(page);
 });
@@ -282,12 +329,15 @@ test('a page of another origin is refused by the relay, and the page says how to
 
 test('the page server answers loopback names only, and a bad path is a 400, not a crash', only('chromium', 'no browser takes part'), async () => {
   const { hostname, port } = new URL(ui.origin);
-  const get = (pathname, host) => new Promise((resolve, reject) => {
-    http.get({ hostname, port, path: pathname, headers: { host } }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    }).on('error', reject);
-  });
+  const get = (pathname, host) =>
+    new Promise((resolve, reject) => {
+      http
+        .get({ hostname, port, path: pathname, headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+        .on('error', reject);
+    });
   assert.equal(await get('/ui.json', `127.0.0.1:${port}`), 200);
   assert.equal(await get('/ui.json', `localhost:${port}`), 200);
   // a page of another site whose name points at 127.0.0.1 (DNS rebinding) names its own host
@@ -330,43 +380,69 @@ test('a broker killed mid-tail shows an error, the records stay, and the page st
   }
 });
 
-test('the page thread has no task over 50 ms while a producer writes 300,000 records at 50,000/s or more', only('chromium', 'traced with the Chrome DevTools Protocol'), async (t) => {
-  await produce(tansu, { topic: 'busy', create: { partitions: 2 }, records: [] });
-  await startTail(page, { topic: 'busy', from: 'earliest', cap: 100_000 });
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-  });
-  const stopTracing = await traceLongTasks(page);
-  // 300,000 small records from two librdkafka producers at once (lz4, 20 ms linger), 150,000 each:
-  // one Python producer alone is CPU-bound near this rate on 2 cores. They share the machine's cores
-  // with the page: the page's tasks are held to their CPU time (above). Each writes a partition of
-  // its own: when two producers write one partition at once, Tansu can answer a fetch with a batch
-  // while an earlier one of the same partition is not visible yet (seen here: a fetch from offset
-  // 36742 answered with only the batch at 38182, high watermark 39071), and every consumer skips
-  // the earlier batch then, as the Java consumer does.
-  const count = 300_000;
-  const runs = await Promise.all([0, 1].map((partition) => produce(tansu, {
-    topic: 'busy', compression: 'lz4', linger_ms: 20, config: { 'queue.buffering.max.messages': count },
-    generate: { count: count / 2, value_bytes: 64, first_partition: partition, seed: partition + 1, samples: 0, repeat: 1000 },
-  }, { timeoutMs: 60_000 })));
-  // from the first record written by either to the last ack of both
-  const started = Math.min(...runs.map((r) => r.generated.started_at_ms));
-  const spanMs = Math.max(...runs.map((r) => r.generated.started_at_ms + r.generated.seconds * 1000)) - started;
-  const producedAt = Date.now();
-  await receivedAtLeast(page, count, 20_000, 250);
-  const caughtUpMs = Date.now() - producedAt;
-  const longTasks = await page.evaluate(() => window.longTasks);
-  const traced = await stopTracing();
-  const rate = Math.round(count / (spanMs / 1000));
-  const cpu = traced.length ? ` (in the trace: ${traced.map((x) => `${x.wallMs} ms of which ${x.cpuMs} ms on the CPU`).join(', ')})` : '';
-  t.diagnostic(`produced ${count} records in ${Math.round(spanMs)} ms (${rate} records/s); the page showed them all ${caughtUpMs} ms after the last ack;`
-    + ` long tasks meanwhile: ${longTasks.length ? longTasks.map((d) => `${d.toFixed(0)} ms`).join(', ') : 'none'}${cpu}`);
-  assert.ok(rate >= 50_000, `produced ${rate} records/s`);
-  assert.equal(await kept(page), 100_000);
-  assert.equal(Number(await page.getAttribute('#live-stats', 'data-dropped')), count - 100_000);
-  assert.deepEqual(traced.filter((x) => x.cpuMs > 50), [], 'tasks of the page thread with over 50 ms on the CPU');
-  if (os.availableParallelism() >= 4) assert.deepEqual(longTasks.filter((d) => d > 50), [], `long tasks on the page thread${cpu}`);
-  await stopTail(page);
-  assert.deepEqual(problems, []);
-});
+test(
+  'the page thread has no task over 50 ms while a producer writes 300,000 records at 50,000/s or more',
+  only('chromium', 'traced with the Chrome DevTools Protocol'),
+  async (t) => {
+    await produce(tansu, { topic: 'busy', create: { partitions: 2 }, records: [] });
+    await startTail(page, { topic: 'busy', from: 'earliest', cap: 100_000 });
+    await page.evaluate(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+    });
+    const stopTracing = await traceLongTasks(page);
+    // 300,000 small records from two librdkafka producers at once (lz4, 20 ms linger), 150,000 each:
+    // one Python producer alone is CPU-bound near this rate on 2 cores. They share the machine's cores
+    // with the page: the page's tasks are held to their CPU time (above). Each writes a partition of
+    // its own: when two producers write one partition at once, Tansu can answer a fetch with a batch
+    // while an earlier one of the same partition is not visible yet (seen here: a fetch from offset
+    // 36742 answered with only the batch at 38182, high watermark 39071), and every consumer skips
+    // the earlier batch then, as the Java consumer does.
+    const count = 300_000;
+    const runs = await Promise.all(
+      [0, 1].map((partition) =>
+        produce(
+          tansu,
+          {
+            topic: 'busy',
+            compression: 'lz4',
+            linger_ms: 20,
+            config: { 'queue.buffering.max.messages': count },
+            generate: { count: count / 2, value_bytes: 64, first_partition: partition, seed: partition + 1, samples: 0, repeat: 1000 },
+          },
+          { timeoutMs: 60_000 },
+        ),
+      ),
+    );
+    // from the first record written by either to the last ack of both
+    const started = Math.min(...runs.map((r) => r.generated.started_at_ms));
+    const spanMs = Math.max(...runs.map((r) => r.generated.started_at_ms + r.generated.seconds * 1000)) - started;
+    const producedAt = Date.now();
+    await receivedAtLeast(page, count, 20_000, 250);
+    const caughtUpMs = Date.now() - producedAt;
+    const longTasks = await page.evaluate(() => window.longTasks);
+    const traced = await stopTracing();
+    const rate = Math.round(count / (spanMs / 1000));
+    const cpu = traced.length ? ` (in the trace: ${traced.map((x) => `${x.wallMs} ms of which ${x.cpuMs} ms on the CPU`).join(', ')})` : '';
+    t.diagnostic(
+      `produced ${count} records in ${Math.round(spanMs)} ms (${rate} records/s); the page showed them all ${caughtUpMs} ms after the last ack;` +
+        ` long tasks meanwhile: ${longTasks.length ? longTasks.map((d) => `${d.toFixed(0)} ms`).join(', ') : 'none'}${cpu}`,
+    );
+    assert.ok(rate >= 50_000, `produced ${rate} records/s`);
+    assert.equal(await kept(page), 100_000);
+    assert.equal(Number(await page.getAttribute('#live-stats', 'data-dropped')), count - 100_000);
+    assert.deepEqual(
+      traced.filter((x) => x.cpuMs > 50),
+      [],
+      'tasks of the page thread with over 50 ms on the CPU',
+    );
+    if (os.availableParallelism() >= 4)
+      assert.deepEqual(
+        longTasks.filter((d) => d > 50),
+        [],
+        `long tasks on the page thread${cpu}`,
+      );
+    await stopTail(page);
+    assert.deepEqual(problems, []);
+  },
+);

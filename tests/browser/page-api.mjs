@@ -79,8 +79,12 @@ export async function nextFileIn(folder, partial, timeout = 30_000) {
 
 /** A Playwright download: the file the browser saved. */
 class Download {
-  constructor(file) { this.file = file; }
-  async path() { return this.file; }
+  constructor(file) {
+    this.file = file;
+  }
+  async path() {
+    return this.file;
+  }
 }
 
 /**
@@ -98,11 +102,21 @@ export class EnginePage extends EventEmitter {
     this.keyboard = { press: (key) => this.driver.press(key) };
   }
 
-  goto(url) { return this.driver.goto(url); }
-  close() { return this.driver.close(); }
-  waitForTimeout(ms) { return sleep(ms); }
-  screenshot({ path }) { return this.driver.screenshot(path); }
-  setViewportSize({ width, height }) { return this.driver.setViewport(width, height); }
+  goto(url) {
+    return this.driver.goto(url);
+  }
+  close() {
+    return this.driver.close();
+  }
+  waitForTimeout(ms) {
+    return sleep(ms);
+  }
+  screenshot({ path }) {
+    return this.driver.screenshot(path);
+  }
+  setViewportSize({ width, height }) {
+    return this.driver.setViewport(width, height);
+  }
 
   /** `fn` (a function or the source of an expression) run in the page with `arg`. */
   async evaluate(fn, arg) {
@@ -123,10 +137,16 @@ export class EnginePage extends EventEmitter {
 
   /** Waits until `selector` is visible (state visible), out of view or gone (hidden), or in the DOM (attached). */
   waitForSelector(selector, { state = 'visible', timeout } = {}) {
-    return this.waitForFunction(`((find, visible) => {
+    return this.waitForFunction(
+      `((find, visible) => {
       const el = find(${JSON.stringify(selector)})[0];
       return ${JSON.stringify(state)} === 'attached' ? Boolean(el) : ${JSON.stringify(state)} === 'hidden' ? !visible(el) : visible(el);
-    })(find, visible)`, undefined, { timeout }).catch((e) => { throw new Error(`waitForSelector ${selector} (${state}): ${e.message}`); });
+    })(find, visible)`,
+      undefined,
+      { timeout },
+    ).catch((e) => {
+      throw new Error(`waitForSelector ${selector} (${state}): ${e.message}`);
+    });
   }
 
   // ---- reading ----------------------------------------------------------------------------------
@@ -142,51 +162,72 @@ export class EnginePage extends EventEmitter {
     return this.evaluate(`(${fn})(find(${JSON.stringify(selector)}), ${JSON.stringify(arg)})`);
   }
 
-  textContent(selector) { return this.$eval(selector, (el) => el.textContent); }
-  getAttribute(selector, name) { return this.$eval(selector, (el, n) => el.getAttribute(n), name); }
-  inputValue(selector) { return this.$eval(selector, (el) => el.value); }
-  isVisible(selector) { return this.evaluate(`visible(find(${JSON.stringify(selector)})[0])`); }
-  async isHidden(selector) { return !await this.isVisible(selector); }
+  textContent(selector) {
+    return this.$eval(selector, (el) => el.textContent);
+  }
+  getAttribute(selector, name) {
+    return this.$eval(selector, (el, n) => el.getAttribute(n), name);
+  }
+  inputValue(selector) {
+    return this.$eval(selector, (el) => el.value);
+  }
+  isVisible(selector) {
+    return this.evaluate(`visible(find(${JSON.stringify(selector)})[0])`);
+  }
+  async isHidden(selector) {
+    return !(await this.isVisible(selector));
+  }
 
   // ---- acting -----------------------------------------------------------------------------------
 
   /** The element `selector` names once it is visible and enabled, as the driver's handle. */
   async #actionable(selector, nth = 0) {
     const pick = `find(${JSON.stringify(selector)})[${nth}]`;
-    await this.waitForFunction(`((el) => visible(el) && !el.disabled)(${pick})`)
-      .catch((e) => { throw new Error(`${selector}: not visible and enabled: ${e.message}`); });
+    await this.waitForFunction(`((el) => visible(el) && !el.disabled)(${pick})`).catch((e) => {
+      throw new Error(`${selector}: not visible and enabled: ${e.message}`);
+    });
     return this.driver.element(`(() => { ${IN_PAGE} return ${pick}; })()`);
   }
 
-  async click(selector, nth) { await this.driver.click(await this.#actionable(selector, nth)); }
+  async click(selector, nth) {
+    await this.driver.click(await this.#actionable(selector, nth));
+  }
 
   /** As Playwright's fill: the value set and an input event (and change, as leaving the field would). */
   async fill(selector, value) {
     await this.#actionable(selector);
-    await this.$eval(selector, (el, v) => {
-      el.focus();
-      el.value = v;
-      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: v }));
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-    }, value);
+    await this.$eval(
+      selector,
+      (el, v) => {
+        el.focus();
+        el.value = v;
+        el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: v }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      value,
+    );
   }
 
   /** As Playwright's selectOption: by value, or { label }; then input and change. */
   async selectOption(selector, option) {
     await this.#actionable(selector);
-    const found = await this.$eval(selector, (el, want) => {
-      const o = [...el.options].find((x) => (typeof want === 'string' ? x.value === want : x.label === want.label));
-      if (!o) return false;
-      el.value = o.value;
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-      return true;
-    }, option);
+    const found = await this.$eval(
+      selector,
+      (el, want) => {
+        const o = [...el.options].find((x) => (typeof want === 'string' ? x.value === want : x.label === want.label));
+        if (!o) return false;
+        el.value = o.value;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+        return true;
+      },
+      option,
+    );
     if (!found) throw new Error(`selectOption: no option ${JSON.stringify(option)} in ${selector}`);
   }
 
   async setChecked(selector, checked) {
-    if (await this.$eval(selector, (el) => el.checked) !== checked) await this.click(selector);
+    if ((await this.$eval(selector, (el) => el.checked)) !== checked) await this.click(selector);
   }
 
   async setInputFiles(selector, file) {

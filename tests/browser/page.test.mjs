@@ -75,14 +75,19 @@ async function clearFilters() {
 
 /** Exports the view; resolves with the file's bytes. */
 async function exportAs(format, mode = 'base64') {
-  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  if (!(await page.isVisible('#export'))) await page.click('#export-menu > summary');
   await page.selectOption('#export-format', format);
   await page.selectOption('#export-mode', mode);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
   return fs.readFileSync(await download.path());
 }
 
-const ndjson = (buf) => buf.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const ndjson = (buf) =>
+  buf
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 /** RFC 4180 CSV: rows of fields. */
 function parseCsv(text) {
@@ -93,21 +98,38 @@ function parseCsv(text) {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; } else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
   }
   return rows;
 }
 
 /** The CLI's output for the same capture (the page's export must be the same). */
-const cli = (...args) => execFileSync(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), path.join(root, 'samples', `${SAMPLE}.bin`), '--api-version', '12', ...args], { maxBuffer: 64 << 20 });
+const cli = (...args) =>
+  execFileSync(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), path.join(root, 'samples', `${SAMPLE}.bin`), '--api-version', '12', ...args], {
+    maxBuffer: 64 << 20,
+  });
 
 // ---- tests --------------------------------------------------------------------------------------
 
 test('at 1280x720 and 1920x1080, file and live mode: 15 rows or more, no control cut or wrapped', async (t) => {
-  for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+  for (const [width, height] of [
+    [1280, 720],
+    [1920, 1080],
+  ]) {
     await page.setViewportSize({ width, height });
     for (const mode of ['file', 'live']) {
       await page.click(`#mode-${mode}`);
@@ -159,7 +181,10 @@ test('keys: up and down move the selection, Enter opens the detail, Escape goes 
 
 test('the search: non-ASCII text in any case, and header keys and values', async () => {
   await openSample();
-  const greek = await (async () => { await page.fill('#filter-text', 'ΕΛΛΗΝΙΚΆ'); return settled(); })();
+  const greek = await (async () => {
+    await page.fill('#filter-text', 'ΕΛΛΗΝΙΚΆ');
+    return settled();
+  })();
   const has = (b64) => b64 != null && bytesOf(b64).toString().toLowerCase().includes('ελληνικά');
   const want = records.filter((r) => has(r.key_b64) || has(r.value_b64));
   assert.ok(want.length > 0);
@@ -176,7 +201,10 @@ test('Where: a field path on the JSON values, and its count against the records'
   await openSample();
   await page.fill('#filter-where', 'value.user.country == "CA" && value.seq >= 10 && value.user.premium');
   const count = await settled();
-  const want = records.filter((r) => { const v = jsonOf(r); return v && v.user?.country === 'CA' && v.seq >= 10 && v.user.premium; });
+  const want = records.filter((r) => {
+    const v = jsonOf(r);
+    return v && v.user?.country === 'CA' && v.seq >= 10 && v.user.premium;
+  });
   assert.ok(want.length > 0 && want.length < records.length);
   assert.equal(count, want.length);
   assert.match(await page.textContent('#match-count'), new RegExp(`^${want.length} matches of 1,680 scanned$`));
@@ -196,8 +224,10 @@ test('JS: an expression over the record in a worker; a record that never ends is
   assert.equal(count, want.length);
   assert.match(await page.textContent('#match-count'), /^[\d,]+ matches of 1,680 scanned$/);
   assert.equal(await page.textContent('#filter-not-evaluated'), '1 not evaluated');
-  assert.equal(await page.textContent('#status-text'),
-    'The JS filter took more than 100 ms on a record (partition 0 offset 5): 1 record is not evaluated, neither matched nor left out.');
+  assert.equal(
+    await page.textContent('#status-text'),
+    'The JS filter took more than 100 ms on a record (partition 0 offset 5): 1 record is not evaluated, neither matched nor left out.',
+  );
   assert.equal(await page.getAttribute('#filter-js', 'aria-invalid'), 'true');
   // never dropped in silence: the record is there to see, and the matches are there to go back to
   await page.click('#status-actions button:text("Show them")');
@@ -225,7 +255,10 @@ test('JS: an expression over the record in a worker; a record that never ends is
 test('JS: a filter stopped after three records that never end: the records it did not reach are not evaluated, none lost', async () => {
   await openSample();
   const stuck = (r) => r.topic === 'payments-gzip' && r.partition === 0 && r.offset < 3;
-  await page.fill('#filter-js', `topic === 'payments-gzip' && partition === 0 && offset < 3 ? (() => { for (;;) {} })() : value !== null && value.type === 'click' && headers['trace-id'] !== undefined`);
+  await page.fill(
+    '#filter-js',
+    `topic === 'payments-gzip' && partition === 0 && offset < 3 ? (() => { for (;;) {} })() : value !== null && value.type === 'click' && headers['trace-id'] !== undefined`,
+  );
   await settled();
   const ids = async () => ndjson(await exportAs('ndjson')).map((l) => `${l.topic}/${l.partition}@${l.offset}`);
   assert.match(await page.textContent('#status-text'), /and was stopped: [\d,]+ records are not evaluated/);
@@ -235,9 +268,14 @@ test('JS: a filter stopped after three records that never end: the records it di
   await page.click('#filter-not-evaluated');
   await page.waitForFunction((n) => document.getElementById('match-count').dataset.count === String(n), notEvaluated);
   // every record that matches is a match or not evaluated: none left out for the stop
-  const shown = new Set([...matched, ...await ids()]);
-  const lost = records.filter((r) => !stuck(r) && jsonOf(r)?.type === 'click' && r.headers.some((h) => h.key === 'trace-id') && !shown.has(`${r.topic}/${r.partition}@${r.offset}`));
-  assert.deepEqual(lost.map((r) => `${r.topic}/${r.partition}@${r.offset}`), []);
+  const shown = new Set([...matched, ...(await ids())]);
+  const lost = records.filter(
+    (r) => !stuck(r) && jsonOf(r)?.type === 'click' && r.headers.some((h) => h.key === 'trace-id') && !shown.has(`${r.topic}/${r.partition}@${r.offset}`),
+  );
+  assert.deepEqual(
+    lost.map((r) => `${r.topic}/${r.partition}@${r.offset}`),
+    [],
+  );
   await page.click('#filter-not-evaluated:text("back to the matches")');
   await clearFilters();
   assert.doesNotMatch(await page.textContent('#status-text'), /JS filter/);
@@ -246,8 +284,11 @@ test('JS: a filter stopped after three records that never end: the records it di
 test('sorting by a column: sizes and keys, ascending and descending, kept by the export', async () => {
   await openSample();
   const valueLength = (r) => (r.value_b64 == null ? -1 : bytesOf(r.value_b64).length);
-  const order = (key, dir) => records.map((r, i) => ({ r, i, k: key(r) }))
-    .sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.i - b.i)).map(({ r }) => `${r.topic}/${r.partition}@${r.offset}`);
+  const order = (key, dir) =>
+    records
+      .map((r, i) => ({ r, i, k: key(r) }))
+      .sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.i - b.i))
+      .map(({ r }) => `${r.topic}/${r.partition}@${r.offset}`);
   const exported = async () => ndjson(await exportAs('ndjson')).map((l) => `${l.topic}/${l.partition}@${l.offset}`);
   await page.click('.vhead [data-column="vsize"]');
   await settled();
@@ -258,19 +299,37 @@ test('sorting by a column: sizes and keys, ascending and descending, kept by the
   assert.equal(await page.getAttribute('.vhead [data-column="vsize"]', 'aria-sort'), 'descending');
   assert.deepEqual(await exported(), order(valueLength, -1));
   // the table's first rows are the largest values
-  await page.$eval('#records', (el) => { el.scrollTop = 0; });
+  await page.$eval('#records', (el) => {
+    el.scrollTop = 0;
+  });
   await page.waitForSelector('.vrow[data-row="0"]:not([hidden])');
-  const shown = await page.$$eval('.vrow:not([hidden])', (rows) => rows.sort((a, b) => a.dataset.row - b.dataset.row).slice(0, 3).map((r) => r.querySelector('[data-column="vsize"]').textContent));
-  assert.deepEqual(shown, order(valueLength, -1).slice(0, 3).map((id) => valueLength(records.find((r) => `${r.topic}/${r.partition}@${r.offset}` === id)).toLocaleString('en-US')));
+  const shown = await page.$$eval('.vrow:not([hidden])', (rows) =>
+    rows
+      .sort((a, b) => a.dataset.row - b.dataset.row)
+      .slice(0, 3)
+      .map((r) => r.querySelector('[data-column="vsize"]').textContent),
+  );
+  assert.deepEqual(
+    shown,
+    order(valueLength, -1)
+      .slice(0, 3)
+      .map((id) => valueLength(records.find((r) => `${r.topic}/${r.partition}@${r.offset}` === id)).toLocaleString('en-US')),
+  );
   await page.click('.vhead [data-column="key"]');
   await settled();
   // text sorts by what its cells show: the text, or the hex of binary bytes
-  assert.deepEqual(await exported(), order((r) => (r.key_b64 == null ? '' : preview(bytesOf(r.key_b64)).text), 1));
+  assert.deepEqual(
+    await exported(),
+    order((r) => (r.key_b64 == null ? '' : preview(bytesOf(r.key_b64)).text), 1),
+  );
   await page.click('.vhead [data-column="key"]');
   await page.click('.vhead [data-column="key"]'); // a third click: the records' own order
   await settled();
   assert.equal(await page.getAttribute('.vhead [data-column="key"]', 'aria-sort'), null);
-  assert.deepEqual(await exported(), records.map((r) => `${r.topic}/${r.partition}@${r.offset}`));
+  assert.deepEqual(
+    await exported(),
+    records.map((r) => `${r.topic}/${r.partition}@${r.offset}`),
+  );
 });
 
 test('the state is in the URL: a reload shows the same filter, sort and record', async () => {
@@ -280,7 +339,9 @@ test('the state is in the URL: a reload shows the same filter, sort and record',
   await page.click('.vhead [data-column="offset"]');
   await page.click('.vhead [data-column="offset"]');
   await settled();
-  await page.$eval('#records', (el) => { el.scrollTop = 0; });
+  await page.$eval('#records', (el) => {
+    el.scrollTop = 0;
+  });
   await page.click('.vrow[data-row="3"]');
   const detail = await page.textContent('#detail h2');
   // the URL is written a moment after the last change: read it from the page once it has both
@@ -311,20 +372,37 @@ test('the statistics panel: counts, sizes, records per minute, per partition, as
   assert.equal(await text('stats-null-values'), String(records.length - values.length));
   assert.equal(await text('stats-distinct-keys'), new Set(keys.map((r) => r.key_b64)).size.toLocaleString('en-US'));
   const rank = (sizes, p) => [...sizes].sort((a, b) => a - b)[Math.ceil(p * sizes.length) - 1];
-  for (const [side, list, field] of [['key', keys, 'key_b64'], ['value', values, 'value_b64']]) {
+  for (const [side, list, field] of [
+    ['key', keys, 'key_b64'],
+    ['value', values, 'value_b64'],
+  ]) {
     const sizes = list.map((r) => bytesOf(r[field]).length);
     const cells = Object.fromEntries(await page.$$eval(`#stats-sizes tr[data-side="${side}"] td`, (tds) => tds.map((td) => [td.dataset.stat, td.textContent])));
-    assert.deepEqual([cells.count, cells.p50, cells.p90, cells.p99, cells.max].map((s) => Number(s.replace(/,/g, ''))),
-      [sizes.length, rank(sizes, 0.5), rank(sizes, 0.9), rank(sizes, 0.99), Math.max(...sizes)], side);
+    assert.deepEqual(
+      [cells.count, cells.p50, cells.p90, cells.p99, cells.max].map((s) => Number(s.replace(/,/g, ''))),
+      [sizes.length, rank(sizes, 0.5), rank(sizes, 0.9), rank(sizes, 0.99), Math.max(...sizes)],
+      side,
+    );
   }
   const perMinute = new Map();
   for (const r of records) perMinute.set(Math.floor(r.timestamp / 60_000) * 60_000, (perMinute.get(Math.floor(r.timestamp / 60_000) * 60_000) ?? 0) + 1);
   assert.equal(await page.getAttribute('#stats-chart', 'data-bucket-ms'), '60000');
   const bars = await page.$$eval('#stats-chart rect', (rects) => rects.map((r) => [Number(r.dataset.start), Number(r.dataset.count)]));
-  assert.deepEqual(bars, [...perMinute].sort((a, b) => a[0] - b[0]));
+  assert.deepEqual(
+    bars,
+    [...perMinute].sort((a, b) => a[0] - b[0]),
+  );
   const rows = await page.$$eval('#stats-partitions tbody tr', (trs) => trs.map((tr) => [...tr.cells].slice(0, 5).map((td) => td.textContent)));
-  const want = meta.expected.topics.flatMap((t) => t.partitions.map((p) => [t.topic, String(p.partition), String(p.records.length),
-    String(p.records.filter((r) => r.key_b64 == null).length), String(p.records.filter((r) => r.value_b64 == null).length)]))
+  const want = meta.expected.topics
+    .flatMap((t) =>
+      t.partitions.map((p) => [
+        t.topic,
+        String(p.partition),
+        String(p.records.length),
+        String(p.records.filter((r) => r.key_b64 == null).length),
+        String(p.records.filter((r) => r.value_b64 == null).length),
+      ]),
+    )
     .sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
   assert.deepEqual(rows, want);
   assert.deepEqual(await controlsCut(page), []);
@@ -335,14 +413,20 @@ test('the statistics panel: counts, sizes, records per minute, per partition, as
   await page.selectOption('#filter-partition', { label: 'payments-zstd/1' });
   await settled();
   await page.click('#view-stats');
-  await page.waitForFunction((n) => document.getElementById('stats-records')?.textContent === String(n), meta.expected.topics.find((t) => t.topic === 'payments-zstd').partitions[1].records.length);
+  await page.waitForFunction(
+    (n) => document.getElementById('stats-records')?.textContent === String(n),
+    meta.expected.topics.find((t) => t.topic === 'payments-zstd').partitions[1].records.length,
+  );
   await page.click('#view-records');
   await clearFilters();
 });
 
 test('export: NDJSON, JSON and CSV as the CLI writes them, Arrow as its --format arrow, and the records in them', async () => {
   await openSample();
-  for (const [mode, encoding] of [['base64', 'base64'], ['text', 'utf8']]) {
+  for (const [mode, encoding] of [
+    ['base64', 'base64'],
+    ['text', 'utf8'],
+  ]) {
     const lines = ndjson(await exportAs('ndjson', mode));
     assert.deepEqual(lines, ndjson(cli('--json', '--encoding', encoding)), `NDJSON, bytes as ${mode}`);
     assert.deepEqual(JSON.parse((await exportAs('json', mode)).toString()), lines, `JSON, bytes as ${mode}`);
@@ -351,20 +435,45 @@ test('export: NDJSON, JSON and CSV as the CLI writes them, Arrow as its --format
   }
   // the records themselves, read back from the base64 forms
   const lines = ndjson(await exportAs('ndjson'));
-  assert.deepEqual(lines.map((l) => [l.topic, l.partition, l.offset, l.timestamp, l.key, l.value, l.headers]),
-    records.map((r) => [r.topic, r.partition, String(r.offset), String(r.timestamp), r.key_b64, r.value_b64 ?? null, r.headers.map((h) => ({ key: h.key, value: h.value_b64 }))]));
+  assert.deepEqual(
+    lines.map((l) => [l.topic, l.partition, l.offset, l.timestamp, l.key, l.value, l.headers]),
+    records.map((r) => [
+      r.topic,
+      r.partition,
+      String(r.offset),
+      String(r.timestamp),
+      r.key_b64,
+      r.value_b64 ?? null,
+      r.headers.map((h) => ({ key: h.key, value: h.value_b64 })),
+    ]),
+  );
   const [head, ...rows] = parseCsv((await exportAs('csv')).toString());
   assert.deepEqual(head, ['topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'compression', 'leader_epoch']);
-  assert.deepEqual(rows.map((r) => [r[0], r[2], r[4], r[5]]), records.map((r) => [r.topic, String(r.offset), r.key_b64 ?? '', r.value_b64 ?? '']));
+  assert.deepEqual(
+    rows.map((r) => [r[0], r[2], r[4], r[5]]),
+    records.map((r) => [r.topic, String(r.offset), r.key_b64 ?? '', r.value_b64 ?? '']),
+  );
   // Arrow: the CLI's table, value for value
   const arrow = tableFromIPC(await exportAs('arrow'), { useBigInt: true });
   const out = path.join(ARTIFACTS, 'cli-export.arrows');
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   cli('--format', 'arrow', '--out', out);
   const fromCli = tableFromIPC(fs.readFileSync(out), { useBigInt: true });
-  assert.deepEqual(arrow.schema.fields.map((f) => f.name), fromCli.schema.fields.map((f) => f.name));
+  assert.deepEqual(
+    arrow.schema.fields.map((f) => f.name),
+    fromCli.schema.fields.map((f) => f.name),
+  );
   assert.equal(arrow.numRows, records.length);
-  const plain = (v) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : typeof v === 'bigint' ? String(v) : Array.isArray(v) ? v.map(plain) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v);
+  const plain = (v) =>
+    v instanceof Uint8Array
+      ? Buffer.from(v).toString('base64')
+      : typeof v === 'bigint'
+        ? String(v)
+        : Array.isArray(v)
+          ? v.map(plain)
+          : v && typeof v === 'object'
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+            : v;
   assert.deepEqual(arrow.toArray().map(plain), fromCli.toArray().map(plain));
   // a filtered view: only its records
   await page.fill('#filter-text', 'purchase');
@@ -374,20 +483,29 @@ test('export: NDJSON, JSON and CSV as the CLI writes them, Arrow as its --format
   await clearFilters();
 });
 
-test('a frame opened with the wrong api version: the decoder\'s hint is said, with a button to open it right', async () => {
+test("a frame opened with the wrong api version: the decoder's hint is said, with a button to open it right", async () => {
   await openSample();
   await page.click('#mode-file');
   await page.selectOption('#opt-api', '12');
-  await page.evaluate(() => { document.body.dataset.state = 'pending'; });
+  await page.evaluate(() => {
+    document.body.dataset.state = 'pending';
+  });
   await page.setInputFiles('#file-input', path.join(root, 'samples', 'tansu_v13_partial_last_batch_body.bin'));
   await page.waitForSelector('body[data-state="loaded"], body[data-state="error"]');
   assert.match(await page.textContent('#status-text'), /Hint: this frame decodes as Fetch v13 or v14/);
-  await page.evaluate(() => { document.body.dataset.state = 'pending'; });
+  await page.evaluate(() => {
+    document.body.dataset.state = 'pending';
+  });
   await page.click('#status-actions button:text("Open as v13")');
   await page.waitForSelector('body[data-state="loaded"]');
   assert.equal(await page.inputValue('#opt-api'), '13');
-  assert.equal(await settled(), JSON.parse(fs.readFileSync(path.join(root, 'samples', 'tansu_v13_partial_last_batch_body.json'), 'utf8')).expected.topics
-    .reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.records.length, 0), 0));
+  assert.equal(
+    await settled(),
+    JSON.parse(fs.readFileSync(path.join(root, 'samples', 'tansu_v13_partial_last_batch_body.json'), 'utf8')).expected.topics.reduce(
+      (n, t) => n + t.partitions.reduce((m, p) => m + p.records.length, 0),
+      0,
+    ),
+  );
 });
 
 test('the samples menu lists samples/index.json; no request failed and no error was logged', async () => {

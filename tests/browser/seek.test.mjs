@@ -26,9 +26,13 @@ let between; // a time between its early and late records (Tansu finds times by 
 const problems = [];
 
 /** Records for produce(): `count` per partition of 3, one batch each (Tansu's latest offset is then the end). */
-const phase = (name, count) => Array.from({ length: 3 * count }, (_, i) => ({
-  partition: i % 3, key_b64: b64(`${name}-${i}`), value_b64: b64(JSON.stringify({ phase: name, seq: i })), headers: [['phase', b64(name)]],
-}));
+const phase = (name, count) =>
+  Array.from({ length: 3 * count }, (_, i) => ({
+    partition: i % 3,
+    key_b64: b64(`${name}-${i}`),
+    value_b64: b64(JSON.stringify({ phase: name, seq: i })),
+    headers: [['phase', b64(name)]],
+  }));
 
 before(async () => {
   tansu = await startTansu({ nice: 10 });
@@ -78,16 +82,27 @@ async function stoppedByItself() {
 }
 
 async function exported() {
-  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  if (!(await page.isVisible('#export'))) await page.click('#export-menu > summary');
   await page.selectOption('#export-format', 'ndjson');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
   await page.click('#records'); // the menu closes
-  return fs.readFileSync(await download.path(), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
-    .map((l) => `${l.partition}@${l.offset}`).sort();
+  return fs
+    .readFileSync(await download.path(), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .map((l) => `${l.partition}@${l.offset}`)
+    .sort();
 }
 
 const ids = (list) => list.map((r) => `${r.partition}@${r.offset}`).sort();
-const newest = (n) => [0, 1, 2].flatMap((p) => written.filter((r) => r.partition === p).sort((a, b) => a.offset - b.offset).slice(-n));
+const newest = (n) =>
+  [0, 1, 2].flatMap((p) =>
+    written
+      .filter((r) => r.partition === p)
+      .sort((a, b) => a.offset - b.offset)
+      .slice(-n),
+  );
 
 // ---- tests --------------------------------------------------------------------------------------
 
@@ -135,7 +150,10 @@ test('until N matching records: the Where filter picks them, the tail stops at t
 test('live: an empty topic says what to do next, and records written then appear', async () => {
   await startTail({ topic: 'quiet', from: ['latest'], until: ['none'] });
   await page.waitForSelector('#live-state[data-state="tailing"]', { timeout: 15_000 });
-  assert.match(await page.textContent('#records .vempty'), /^No record yet: the tail of quiet from latest \(new records only\) waits for new ones\. Produce to quiet, or start again from earliest/);
+  assert.match(
+    await page.textContent('#records .vempty'),
+    /^No record yet: the tail of quiet from latest \(new records only\) waits for new ones\. Produce to quiet, or start again from earliest/,
+  );
   await produce(tansu, { topic: 'quiet', records: phase('new', 1).slice(0, 2) });
   await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '2', null, { timeout: 15_000 });
   await page.click('#live-stop');
@@ -146,16 +164,32 @@ test('while a tail runs, the table, the counts next to it and the summary agree'
   await produce(tansu, { topic: 'busy', create: { partitions: 2 }, records: [] });
   await startTail({ topic: 'busy', from: ['earliest'], until: ['none'] });
   await page.waitForSelector('#live-state[data-state="tailing"]', { timeout: 15_000 });
-  const producing = produce(tansu, { topic: 'busy', compression: 'lz4', linger_ms: 5, generate: { count: 60_000, value_bytes: 100, partitions: 2, samples: 0, repeat: 500 } }, { timeoutMs: 60_000 });
+  const producing = produce(
+    tansu,
+    { topic: 'busy', compression: 'lz4', linger_ms: 5, generate: { count: 60_000, value_bytes: 100, partitions: 2, samples: 0, repeat: 500 } },
+    { timeoutMs: 60_000 },
+  );
   const samples = [];
-  const read = () => page.evaluate(() => {
-    const stats = document.getElementById('live-stats').dataset;
-    const facts = Object.fromEntries([...document.querySelectorAll('#summary-body dl.facts div')].map((d) => [d.firstChild.textContent, d.lastChild.textContent]));
-    const received = [...document.querySelectorAll('#partitions tbody tr')].reduce((s, tr) => s + Number(tr.cells[6].textContent.replace(/,/g, '')), 0);
-    return { shown: document.getElementById('match-count').dataset.count, kept: stats.kept, received: stats.received, summaryKept: facts.Kept, summaryReceived: facts.Received, partitionsReceived: received };
-  });
+  const read = () =>
+    page.evaluate(() => {
+      const stats = document.getElementById('live-stats').dataset;
+      const facts = Object.fromEntries(
+        [...document.querySelectorAll('#summary-body dl.facts div')].map((d) => [d.firstChild.textContent, d.lastChild.textContent]),
+      );
+      const received = [...document.querySelectorAll('#partitions tbody tr')].reduce((s, tr) => s + Number(tr.cells[6].textContent.replace(/,/g, '')), 0);
+      return {
+        shown: document.getElementById('match-count').dataset.count,
+        kept: stats.kept,
+        received: stats.received,
+        summaryKept: facts.Kept,
+        summaryReceived: facts.Received,
+        partitionsReceived: received,
+      };
+    });
   let done = false;
-  producing.finally(() => { done = true; });
+  producing.finally(() => {
+    done = true;
+  });
   while (!done || samples.length < 5) {
     samples.push(await read());
     await page.waitForTimeout(200);
@@ -171,13 +205,16 @@ test('while a tail runs, the table, the counts next to it and the summary agree'
   }
   t.diagnostic(`${samples.length} samples while 60,000 records came; the last: ${JSON.stringify(samples[samples.length - 1])}`);
   // the live view and its statistics, looked at
-  for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+  for (const [width, height] of [
+    [1280, 720],
+    [1920, 1080],
+  ]) {
     await page.setViewportSize({ width, height });
     await page.click('#view-records');
     await page.locator('.vrow:not([hidden])').nth(5).click();
     await page.waitForTimeout(300);
     assert.deepEqual(await controlsCut(page), [], `${width}x${height}`);
-    assert.ok(await fullRowsShown(page) >= 15, `${width}x${height}: ${await fullRowsShown(page)} rows`);
+    assert.ok((await fullRowsShown(page)) >= 15, `${width}x${height}: ${await fullRowsShown(page)} rows`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, `live-${width}x${height}.png`) });
     await page.click('#view-stats');

@@ -48,7 +48,11 @@ async function settled() {
   assert.equal(await page.getAttribute('#sql-state', 'data-kind'), 'ok', await page.textContent('#sql-state'));
 }
 
-const unsettle = () => page.evaluate(() => { const s = document.getElementById('sql-state'); if (s) s.dataset.kind = 'pending'; });
+const unsettle = () =>
+  page.evaluate(() => {
+    const s = document.getElementById('sql-state');
+    if (s) s.dataset.kind = 'pending';
+  });
 
 /** Runs `sql` in the panel; resolves with the result rows as the table shows them (text per cell). */
 async function runSql(sql) {
@@ -59,9 +63,10 @@ async function runSql(sql) {
   return shownRows();
 }
 
-const shownRows = () => page.$$eval('#sql-results .vrow:not([hidden])', (rows) => rows
-  .sort((a, b) => Number(a.dataset.row) - Number(b.dataset.row))
-  .map((r) => [...r.querySelectorAll('.vcell')].map((c) => c.textContent)));
+const shownRows = () =>
+  page.$$eval('#sql-results .vrow:not([hidden])', (rows) =>
+    rows.sort((a, b) => Number(a.dataset.row) - Number(b.dataset.row)).map((r) => [...r.querySelectorAll('.vcell')].map((c) => c.textContent)),
+  );
 
 /** Opens the panel; it loads what the page holds (a query loads it again if that changed since). */
 async function openPanel() {
@@ -72,7 +77,7 @@ async function openPanel() {
 }
 
 async function closePanel() {
-  if (await page.getAttribute('#sql-open', 'aria-pressed') === 'true') await page.click('#sql-open');
+  if ((await page.getAttribute('#sql-open', 'aria-pressed')) === 'true') await page.click('#sql-open');
   await page.waitForSelector('#sql', { state: 'hidden' });
 }
 
@@ -93,14 +98,18 @@ test('the first load fetches nothing of the SQL panel or DuckDB', async (t) => {
   t.diagnostic(`first load: ${requests.length} requests, ${bytes.reduce((a, b) => a + b, 0)} bytes, connected to the relay in ${ms} ms`);
 });
 
-test('ui serves DuckDB-wasm\'s three files and nothing else of its package', only('chromium', 'no browser takes part'), async () => {
+test("ui serves DuckDB-wasm's three files and nothing else of its package", only('chromium', 'no browser takes part'), async () => {
   const { hostname, port } = new URL(ui.origin);
-  const head = (pathname) => new Promise((resolve, reject) => {
-    http.request({ hostname, port, path: pathname, method: 'HEAD' }, (res) => {
-      res.resume();
-      resolve([res.statusCode, Number(res.headers['content-length'] ?? 0)]);
-    }).on('error', reject).end();
-  });
+  const head = (pathname) =>
+    new Promise((resolve, reject) => {
+      http
+        .request({ hostname, port, path: pathname, method: 'HEAD' }, (res) => {
+          res.resume();
+          resolve([res.statusCode, Number(res.headers['content-length'] ?? 0)]);
+        })
+        .on('error', reject)
+        .end();
+    });
   for (const file of ['duckdb-browser.mjs', 'duckdb-browser-eh.worker.js', 'duckdb-eh.wasm']) {
     const [status, length] = await head(`/duckdb/${file}`);
     assert.equal(status, 200, file);
@@ -126,10 +135,15 @@ test('a live topic: records per minute (with its chart) and the top 10 keys, as 
   for (let j = 0; j < 15; j++) {
     for (let n = 0; n <= j; n++) {
       const i = records.length;
-      records.push({ partition: i % 3, key_b64: b64(`key-${j}`), value_b64: b64(JSON.stringify({ j, n, city: ['Oslo', 'Lima', 'Kyiv'][i % 3] })), timestamp_ms: base + (i % 5) * 60_000 + (i % 40) * 1000 });
+      records.push({
+        partition: i % 3,
+        key_b64: b64(`key-${j}`),
+        value_b64: b64(JSON.stringify({ j, n, city: ['Oslo', 'Lima', 'Kyiv'][i % 3] })),
+        timestamp_ms: base + (i % 5) * 60_000 + (i % 40) * 1000,
+      });
     }
   }
-  records.push({ partition: 0, key_b64: null, value_b64: b64('no key') , timestamp_ms: base });
+  records.push({ partition: 0, key_b64: null, value_b64: b64('no key'), timestamp_ms: base });
   await produce(tansu, { topic: 'sql-live', create: { partitions: 3 }, records });
 
   await page.fill('#live-topic', 'sql-live');
@@ -145,7 +159,15 @@ test('a live topic: records per minute (with its chart) and the top 10 keys, as 
   await settled();
   const perMinute = new Map();
   for (const r of records) perMinute.set(r.timestamp_ms - (r.timestamp_ms % 60_000), (perMinute.get(r.timestamp_ms - (r.timestamp_ms % 60_000)) ?? 0) + 1);
-  const wantMinutes = [...perMinute].sort((a, b) => a[0] - b[0]).map(([ms, n]) => [new Date(ms).toISOString().replace('T', ' ').replace(/\.000Z$/, ''), String(n)]);
+  const wantMinutes = [...perMinute]
+    .sort((a, b) => a[0] - b[0])
+    .map(([ms, n]) => [
+      new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.000Z$/, ''),
+      String(n),
+    ]);
   assert.deepEqual(await shownRows(), wantMinutes);
   assert.equal(await page.locator('#sql-chart svg rect').count(), wantMinutes.length, 'a bar a minute');
 
@@ -159,7 +181,10 @@ test('a live topic: records per minute (with its chart) and the top 10 keys, as 
 
   // a field of the JSON values, with no json extension: value_fields
   const byCity = await runSql('SELECT value_fields.city AS city, count(*) AS n FROM records WHERE value_fields IS NOT NULL GROUP BY ALL ORDER BY city');
-  const cities = ['Kyiv', 'Lima', 'Oslo'].map((c) => [c, String(records.filter((r) => r.key_b64 && JSON.parse(Buffer.from(r.value_b64, 'base64')).city === c).length)]);
+  const cities = ['Kyiv', 'Lima', 'Oslo'].map((c) => [
+    c,
+    String(records.filter((r) => r.key_b64 && JSON.parse(Buffer.from(r.value_b64, 'base64')).city === c).length),
+  ]);
   assert.deepEqual(byCity, cities);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'sql.png') });
@@ -183,22 +208,30 @@ test('an error is shown in place, and the panel goes on answering', async () => 
   await closePanel();
 });
 
-test('a capture: rows, distinct keys and bytes per partition match the producer\'s records', async () => {
+test("a capture: rows, distinct keys and bytes per partition match the producer's records", async () => {
   const name = 'tansu_v12_multibatch';
   const { meta } = loadCapture(corpusDir, name);
   await page.click('#mode-file');
   await page.selectOption('#opt-api', String(meta.api_version));
   await page.setChecked('#opt-header', true);
-  await page.evaluate(() => { document.body.dataset.state = 'pending'; });
+  await page.evaluate(() => {
+    document.body.dataset.state = 'pending';
+  });
   await page.setInputFiles('#file-input', path.join(corpusDir, `${name}.bin`));
   await page.waitForSelector('body[data-state="loaded"]', { timeout: 60_000 });
   await openPanel();
-  const want = meta.expected.topics.flatMap((t) => t.partitions.map((p) => {
-    const keys = new Set(p.records.filter((r) => r.key_b64 != null).map((r) => r.key_b64));
-    const valueBytes = p.records.reduce((s, r) => s + (r.value_b64 == null ? 0 : Buffer.from(r.value_b64, 'base64').length), 0);
-    return [t.topic, String(p.partition), String(p.records.length), String(keys.size), String(valueBytes)];
-  })).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) || Number(a[1]) - Number(b[1]));
-  const rows = await runSql('SELECT topic, partition, count(*), count(DISTINCT key), coalesce(sum(octet_length(value)), 0) FROM records GROUP BY ALL ORDER BY topic, partition');
+  const want = meta.expected.topics
+    .flatMap((t) =>
+      t.partitions.map((p) => {
+        const keys = new Set(p.records.filter((r) => r.key_b64 != null).map((r) => r.key_b64));
+        const valueBytes = p.records.reduce((s, r) => s + (r.value_b64 == null ? 0 : Buffer.from(r.value_b64, 'base64').length), 0);
+        return [t.topic, String(p.partition), String(p.records.length), String(keys.size), String(valueBytes)];
+      }),
+    )
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) || Number(a[1]) - Number(b[1]));
+  const rows = await runSql(
+    'SELECT topic, partition, count(*), count(DISTINCT key), coalesce(sum(octet_length(value)), 0) FROM records GROUP BY ALL ORDER BY topic, partition',
+  );
   assert.deepEqual(rows, want);
   assert.deepEqual(problems, []);
 });

@@ -45,13 +45,26 @@ test('1,000,000 records tailed with a cap of 1,000,000: no page task over 50 ms 
   const stopTracing = await traceLongTasks(page);
   const started = Date.now();
   // two librdkafka producers, a partition each (see live.test.mjs), small records as a busy topic has
-  const runs = Promise.all([0, 1].map((partition) => produce(tansu, {
-    topic: 'million', compression: 'lz4', linger_ms: 20, config: { 'queue.buffering.max.messages': COUNT },
-    generate: { count: COUNT / 2, value_bytes: 64, first_partition: partition, seed: partition + 1, samples: 0, repeat: 1000 },
-  }, { timeoutMs: 300_000 })));
+  const runs = Promise.all(
+    [0, 1].map((partition) =>
+      produce(
+        tansu,
+        {
+          topic: 'million',
+          compression: 'lz4',
+          linger_ms: 20,
+          config: { 'queue.buffering.max.messages': COUNT },
+          generate: { count: COUNT / 2, value_bytes: 64, first_partition: partition, seed: partition + 1, samples: 0, repeat: 1000 },
+        },
+        { timeoutMs: 300_000 },
+      ),
+    ),
+  );
   // meanwhile the table is used: scrolled to its end, a record opened, a column sorted and unsorted
   await page.waitForFunction(() => Number(document.getElementById('live-stats').dataset.kept) > 200_000, null, { timeout: 300_000, polling: 500 });
-  await page.$eval('#records', (el) => { el.scrollTop = el.scrollHeight; });
+  await page.$eval('#records', (el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   await page.locator('.vrow:not([hidden])').last().click();
   await page.click('.vhead [data-column="offset"]');
   await page.waitForTimeout(1500);
@@ -59,8 +72,11 @@ test('1,000,000 records tailed with a cap of 1,000,000: no page task over 50 ms 
   await page.click('.vhead [data-column="offset"]');
   await runs;
   const producedMs = Date.now() - started;
-  await page.waitForFunction((n) => document.getElementById('live-stats').dataset.received === String(n)
-    && document.getElementById('match-count').dataset.count === String(n), COUNT, { timeout: 300_000, polling: 500 });
+  await page.waitForFunction(
+    (n) => document.getElementById('live-stats').dataset.received === String(n) && document.getElementById('match-count').dataset.count === String(n),
+    COUNT,
+    { timeout: 300_000, polling: 500 },
+  );
   const caughtUpMs = Date.now() - started;
   const traced = await stopTracing();
   const after = await pageMemory(page, browser.profile);
@@ -69,7 +85,11 @@ test('1,000,000 records tailed with a cap of 1,000,000: no page task over 50 ms 
   t.diagnostic(`memory before the records: ${JSON.stringify(before)}; with ${COUNT} kept: ${JSON.stringify(after)}`);
   assert.equal(await page.getAttribute('#live-stats', 'data-kept'), String(COUNT));
   assert.equal(await page.getAttribute('#live-stats', 'data-dropped'), '0');
-  assert.deepEqual(traced.filter((x) => x.cpuMs > 50), [], 'tasks of the page thread with over 50 ms on the CPU');
+  assert.deepEqual(
+    traced.filter((x) => x.cpuMs > 50),
+    [],
+    'tasks of the page thread with over 50 ms on the CPU',
+  );
   await page.click('#live-stop');
   await page.waitForSelector('#live-state[data-state="stopped"]');
   assert.deepEqual(problems, []);

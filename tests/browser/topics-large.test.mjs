@@ -37,7 +37,10 @@ before(async () => {
   // every long task of the page thread, wall-clock (PerformanceObserver)
   await page.addInitScript(() => {
     window.longTasks = [];
-    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({
+      type: 'longtask',
+      buffered: true,
+    });
   });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
@@ -55,18 +58,23 @@ test('10,000 topics and 40,000 partitions: listed within 1 s, searched and scrol
   // the page lists the topics by itself once it knows the relay; then time a listing by hand
   await page.waitForSelector('#topic-list tr.topic-row', { timeout: 30_000 });
   const stopTracing = await traceLongTasks(page);
-  await page.evaluate(() => { window.longTasks = []; });
+  await page.evaluate(() => {
+    window.longTasks = [];
+  });
   // from the click to the frame after the listing came and was drawn (the state is "connected" again)
-  const listedMs = await page.evaluate(() => new Promise((resolve) => {
-    const started = performance.now();
-    const state = document.getElementById('live-state');
-    new MutationObserver((_, observer) => {
-      if (state.dataset.state !== 'connected') return;
-      observer.disconnect();
-      requestAnimationFrame(() => resolve(performance.now() - started));
-    }).observe(state, { attributes: true, attributeFilter: ['data-state'] });
-    document.getElementById('live-list').click();
-  }));
+  const listedMs = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const started = performance.now();
+        const state = document.getElementById('live-state');
+        new MutationObserver((_, observer) => {
+          if (state.dataset.state !== 'connected') return;
+          observer.disconnect();
+          requestAnimationFrame(() => resolve(performance.now() - started));
+        }).observe(state, { attributes: true, attributeFilter: ['data-state'] });
+        document.getElementById('live-list').click();
+      }),
+  );
   assert.equal(await page.textContent('#topics-count'), '(10,000)');
   // the rows in view ask for their offsets: 4 partitions of 250 records each
   await page.waitForFunction(() => document.querySelector('#topic-list tr.topic-row')?.cells[2].textContent === '1,000', null, { timeout: 15_000 });
@@ -80,31 +88,53 @@ test('10,000 topics and 40,000 partitions: listed within 1 s, searched and scrol
   await page.fill('#topics-search', '');
 
   // scrolled to the end: the last topics are drawn, and still only a screenful of rows is in the page
-  await page.$eval('#topics', (el) => { el.scrollTop = el.scrollHeight; });
-  const last = [...TOPICS].map((t) => t.topic).sort((a, b) => a.localeCompare(b)).at(-1);
+  await page.$eval('#topics', (el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  const last = [...TOPICS]
+    .map((t) => t.topic)
+    .sort((a, b) => a.localeCompare(b))
+    .at(-1);
   await page.waitForSelector(`#topic-list tr.topic-row[data-topic="${last}"]`, { timeout: 5000 });
-  assert.ok(await rowsInPage() < 100, `${await rowsInPage()} rows in the page`);
+  assert.ok((await rowsInPage()) < 100, `${await rowsInPage()} rows in the page`);
   // a topic chosen there: its partitions under it, with their offsets
   await page.click(`#topic-list tr.topic-row[data-topic="${last}"]`);
-  await page.waitForFunction(() => document.querySelectorAll('#topic-list tr.partition-row[data-latest="250"]').length === 4, null, { timeout: 15_000 })
+  await page
+    .waitForFunction(() => document.querySelectorAll('#topic-list tr.partition-row[data-latest="250"]').length === 4, null, { timeout: 15_000 })
     .catch(async (e) => {
-      const rows = await page.$$eval('#topic-list tr', (trs) => trs.slice(-8).map((tr) => `${tr.className} ${JSON.stringify(tr.dataset)} ${tr.textContent} ${tr.title}`));
+      const rows = await page.$$eval('#topic-list tr', (trs) =>
+        trs.slice(-8).map((tr) => `${tr.className} ${JSON.stringify(tr.dataset)} ${tr.textContent} ${tr.title}`),
+      );
       throw new Error(`the chosen topic's offsets did not come: ${rows.join(' | ')}`, { cause: e });
     });
   assert.equal(await page.inputValue('#live-topic'), last);
   // half way down: the rows drawn are those of the middle of the list
-  await page.$eval('#topics', (el) => { el.scrollTop = el.scrollHeight / 2; });
+  await page.$eval('#topics', (el) => {
+    el.scrollTop = el.scrollHeight / 2;
+  });
   const sorted = [...TOPICS].map((t) => t.topic).sort((a, b) => a.localeCompare(b));
-  await page.waitForFunction((middle) => [...document.querySelectorAll('#topic-list tr.topic-row')].some((tr) => tr.dataset.topic === middle), sorted[5000], { timeout: 5000 });
+  await page.waitForFunction((middle) => [...document.querySelectorAll('#topic-list tr.topic-row')].some((tr) => tr.dataset.topic === middle), sorted[5000], {
+    timeout: 5000,
+  });
   // and their offsets, asked for as they came into view
-  await page.waitForFunction((middle) => document.querySelector(`#topic-list tr.topic-row[data-topic="${middle}"]`)?.cells[2].textContent === '1,000', sorted[5000], { timeout: 15_000 });
+  await page.waitForFunction(
+    (middle) => document.querySelector(`#topic-list tr.topic-row[data-topic="${middle}"]`)?.cells[2].textContent === '1,000',
+    sorted[5000],
+    { timeout: 15_000 },
+  );
   await page.screenshot({ path: path.join(ARTIFACTS, 'topics-10k.png') });
 
   const traced = await stopTracing();
   const observed = await page.evaluate(() => window.longTasks);
-  console.log(`# listed 10,000 topics in ${Math.round(listedMs)} ms; page-thread tasks over 50 ms: wall ${JSON.stringify(observed)}, traced ${JSON.stringify(traced)}`);
+  console.log(
+    `# listed 10,000 topics in ${Math.round(listedMs)} ms; page-thread tasks over 50 ms: wall ${JSON.stringify(observed)}, traced ${JSON.stringify(traced)}`,
+  );
   assert.ok(listedMs < 1000, `listed in ${Math.round(listedMs)} ms`);
   if (os.availableParallelism() >= 4) assert.deepEqual(observed, [], 'no page-thread task over 50 ms');
-  assert.deepEqual(traced.filter((t) => t.cpuMs > 50), [], 'no page-thread task over 50 ms of CPU');
+  assert.deepEqual(
+    traced.filter((t) => t.cpuMs > 50),
+    [],
+    'no page-thread task over 50 ms of CPU',
+  );
   assert.deepEqual(problems, []);
 });

@@ -19,7 +19,8 @@ export async function traceLongTasks(p) {
     await cdp.detach();
     // the renderers' main threads (the page is the only one at work)
     const mainThreads = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-    return events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur > 50_000 && mainThreads.has(`${e.pid}:${e.tid}`))
+    return events
+      .filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur > 50_000 && mainThreads.has(`${e.pid}:${e.tid}`))
       .map((e) => ({ wallMs: Math.round(e.dur / 1000), cpuMs: Math.round((e.tdur ?? 0) / 1000) }));
   };
 }
@@ -45,18 +46,26 @@ export async function pageMemory(p, profile) {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       procs.push({ pid, ppid: /PPid:\s+(\d+)/.exec(status)[1], rss: Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024, cmdline });
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   const root = procs.find((x) => x.cmdline.includes(profile) && !x.cmdline.includes('--type='));
   const ours = new Set(root ? [root.pid] : []);
   for (let grew = true; grew;) {
     grew = false;
-    for (const x of procs) if (!ours.has(x.pid) && ours.has(x.ppid)) { ours.add(x.pid); grew = true; }
+    for (const x of procs)
+      if (!ours.has(x.pid) && ours.has(x.ppid)) {
+        ours.add(x.pid);
+        grew = true;
+      }
   }
   const renderers = procs.filter((x) => ours.has(x.pid) && x.cmdline.includes('--type=renderer'));
   const mib = (n) => Math.round(n / 1048576);
   return {
-    jsHeapUsedMiB: mib(metric('JSHeapUsedSize')), jsHeapTotalMiB: mib(metric('JSHeapTotalSize')),
-    renderersRssMiB: mib(renderers.reduce((sum, x) => sum + x.rss, 0)), renderers: renderers.length,
+    jsHeapUsedMiB: mib(metric('JSHeapUsedSize')),
+    jsHeapTotalMiB: mib(metric('JSHeapTotalSize')),
+    renderersRssMiB: mib(renderers.reduce((sum, x) => sum + x.rss, 0)),
+    renderers: renderers.length,
   };
 }

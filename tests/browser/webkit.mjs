@@ -15,7 +15,12 @@ import { EnginePage, nextFileIn } from './page-api.mjs';
 
 const DRIVER = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebKitWebDriver';
 // libwebkit2gtk-4.1-0 installs it under the machine's multiarch folder
-const MINIBROWSER = process.env.MINIBROWSER ?? fs.readdirSync('/usr/lib').map((d) => path.join('/usr/lib', d, 'webkit2gtk-4.1', 'MiniBrowser')).find((f) => fs.existsSync(f));
+const MINIBROWSER =
+  process.env.MINIBROWSER ??
+  fs
+    .readdirSync('/usr/lib')
+    .map((d) => path.join('/usr/lib', d, 'webkit2gtk-4.1', 'MiniBrowser'))
+    .find((f) => fs.existsSync(f));
 const KEYS = { ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP, Enter: Key.ENTER, Escape: Key.ESCAPE };
 const SESSION_TRIES = 3; // MiniBrowser now and then dies as the session starts
 
@@ -30,18 +35,29 @@ function start(command, args, options, ready) {
 
 /** Xvfb on a free display number, which it writes to fd 3 once it is ready. */
 async function startXvfb() {
-  const { child, value } = await start('Xvfb', ['-displayfd', '3', '-screen', '0', '2560x1600x24', '-nolisten', 'tcp'],
+  const { child, value } = await start(
+    'Xvfb',
+    ['-displayfd', '3', '-screen', '0', '2560x1600x24', '-nolisten', 'tcp'],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] },
-    (xvfb) => new Promise((resolve) => {
-      let out = '';
-      xvfb.stdio[3].on('data', (d) => { out += d; if (out.includes('\n')) resolve(`:${out.trim()}`); });
-    }));
+    (xvfb) =>
+      new Promise((resolve) => {
+        let out = '';
+        xvfb.stdio[3].on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(`:${out.trim()}`);
+        });
+      }),
+  );
   return { xvfb: child, display: value };
 }
 
-const freePort = () => new Promise((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 /** WebKitWebDriver on a free port of 127.0.0.1, on `display`; resolves with its URL once it answers. */
 async function startDriver(env) {
@@ -49,7 +65,13 @@ async function startDriver(env) {
   const url = `http://127.0.0.1:${port}`;
   const { child } = await start(DRIVER, [`--port=${port}`], { env, stdio: 'ignore' }, async () => {
     for (;;) {
-      if (await fetch(`${url}/status`).then((r) => r.ok, () => false)) return;
+      if (
+        await fetch(`${url}/status`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await sleep(50);
     }
   });
@@ -64,7 +86,10 @@ function recorder() {
   addEventListener('error', (e) => events.push({ type: 'pageerror', message: e.message }));
   addEventListener('unhandledrejection', (e) => events.push({ type: 'pageerror', message: String(e.reason?.message ?? e.reason) }));
   const error = console.error.bind(console);
-  console.error = (...args) => { events.push({ type: 'console', text: args.map(String).join(' ') }); error(...args); };
+  console.error = (...args) => {
+    events.push({ type: 'console', text: args.map(String).join(' ') });
+    error(...args);
+  };
   new PerformanceObserver((list) => {
     for (const r of list.getEntries()) events.push({ type: 'request', url: r.name, status: r.responseStatus });
   }).observe({ type: 'resource', buffered: true });
@@ -92,7 +117,9 @@ class WebKitDriver {
   }
 
   async evaluate(source) {
-    const [value, events] = await (await this.use()).executeScript(`return (async () => {
+    const [value, events] = await (
+      await this.use()
+    ).executeScript(`return (async () => {
       const events = (${recorder})();
       const value = await (${source});
       return [value, events.splice(0)];
@@ -103,13 +130,16 @@ class WebKitDriver {
       if (e.type === 'request') {
         this.emit('request', { url: () => e.url });
         // the status where WebKit gives it; no bodies over WebDriver
-        if (e.status) this.emit('response', { url: () => e.url, status: () => e.status, body: () => Promise.reject(new Error('no response bodies over WebDriver')) });
+        if (e.status)
+          this.emit('response', { url: () => e.url, status: () => e.status, body: () => Promise.reject(new Error('no response bodies over WebDriver')) });
       }
     }
     return value;
   }
 
-  async element(source) { return (await this.use()).executeScript(`return ${source}`); }
+  async element(source) {
+    return (await this.use()).executeScript(`return ${source}`);
+  }
   /**
    * WebDriver's element click; where WebKitWebDriver calls an element not interactable (a table
    * row: it finds no point of it in view), the pointer's click at the centre of its box.
@@ -120,13 +150,28 @@ class WebKitDriver {
       await element.click();
     } catch (e) {
       if (e.name !== 'ElementNotInteractableError') throw e;
-      const [x, y] = await driver.executeScript('const r = arguments[0].getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]', element);
+      const [x, y] = await driver.executeScript(
+        'const r = arguments[0].getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]',
+        element,
+      );
       await driver.actions().move({ x, y, origin: 'viewport' }).click().perform();
     }
   }
-  async setFiles(element, file) { await this.use(); await element.sendKeys(file); }
-  async press(key) { await (await this.use()).actions().sendKeys(KEYS[key] ?? key).perform(); }
-  async screenshot(file) { fs.writeFileSync(file, await (await this.use()).takeScreenshot(), 'base64'); }
+  async setFiles(element, file) {
+    await this.use();
+    await element.sendKeys(file);
+  }
+  async press(key) {
+    await (
+      await this.use()
+    )
+      .actions()
+      .sendKeys(KEYS[key] ?? key)
+      .perform();
+  }
+  async screenshot(file) {
+    fs.writeFileSync(file, await (await this.use()).takeScreenshot(), 'base64');
+  }
 
   /** The window resized until its page has `width` x `height` (the window has its own frame). */
   async setViewport(width, height) {
@@ -136,7 +181,10 @@ class WebKitDriver {
       const [w, h] = await size();
       if (w === width && h === height) return;
       const rect = await driver.manage().window().getRect();
-      await driver.manage().window().setRect({ width: rect.width + width - w, height: rect.height + height - h });
+      await driver
+        .manage()
+        .window()
+        .setRect({ width: rect.width + width - w, height: rect.height + height - h });
       // the window manager-less X server applies it a little later
       for (let t = 0; t < 20 && (await size()).join() === [w, h].join(); t++) await sleep(25);
     }
@@ -152,7 +200,9 @@ class WebKitDriver {
     this.session.current = rest ?? null;
   }
 
-  nextDownload() { return nextFileIn(this.session.downloads, '.wkdownload'); }
+  nextDownload() {
+    return nextFileIn(this.session.downloads, '.wkdownload');
+  }
 }
 
 /** A WebDriver session on MiniBrowser, tried again when MiniBrowser dies as it starts. */
@@ -186,12 +236,14 @@ export async function launchWebKit({ viewport = { width: 1280, height: 720 } } =
   const session = { downloads, current: null };
   // resolves once both have exited: nothing of the run is left behind
   const stop = async () => {
-    await Promise.all([driverProcess, xvfb].filter(Boolean).map((child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return null;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill();
-      return exited;
-    }));
+    await Promise.all(
+      [driverProcess, xvfb].filter(Boolean).map((child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return null;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill();
+        return exited;
+      }),
+    );
     fs.rmSync(home, { recursive: true, force: true });
   };
   try {

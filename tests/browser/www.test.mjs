@@ -55,11 +55,14 @@ function asText(b64) {
     return { base64: b64 };
   }
 }
-const expectedRecords = (meta) => meta.expected.topics.flatMap((t) => t.partitions.flatMap((p) => p.records.map((r) => ({ topic: t.topic, partition: p.partition, ...r }))));
+const expectedRecords = (meta) =>
+  meta.expected.topics.flatMap((t) => t.partitions.flatMap((p) => p.records.map((r) => ({ topic: t.topic, partition: p.partition, ...r }))));
 
 /** Runs `action` and waits until the page has finished decoding (state loaded or error). */
 async function decoded(action) {
-  await page.evaluate(() => { document.body.dataset.state = 'pending'; });
+  await page.evaluate(() => {
+    document.body.dataset.state = 'pending';
+  });
   await action();
   await page.waitForSelector('body[data-state="loaded"], body[data-state="error"]', { timeout: 60_000 });
   const state = await page.evaluate(() => document.body.dataset.state);
@@ -89,13 +92,16 @@ async function clearFilters() {
 
 /** Exports the filtered records as NDJSON and returns the parsed JSON lines. */
 async function exportLines(mode) {
-  if (!await page.isVisible('#export')) await page.click('#export-menu > summary');
+  if (!(await page.isVisible('#export'))) await page.click('#export-menu > summary');
   await page.selectOption('#export-format', 'ndjson');
   await page.selectOption('#export-mode', mode);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
   const text = fs.readFileSync(await download.path(), 'utf8');
   assert.ok(text.endsWith('\n'), 'every JSON line ends with a newline');
-  return text.split('\n').slice(0, -1).map((line) => JSON.parse(line));
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line));
 }
 
 /** Byte search as the page does it: ASCII letters ignore case. */
@@ -119,22 +125,32 @@ test('a corpus capture opened through the file input shows every record and the 
   for (const p of partitions) {
     const row = rows.find((r) => r[0] === p.topic && r[1] === String(p.partition));
     assert.ok(row, `summary row for ${p.topic}/${p.partition}`);
-    assert.deepEqual(row.slice(2, 7), ['NONE (0)', String(p.high_watermark), String(p.last_stable_offset), String(p.log_start_offset), p.records.length.toLocaleString('en-US')]);
+    assert.deepEqual(row.slice(2, 7), [
+      'NONE (0)',
+      String(p.high_watermark),
+      String(p.last_stable_offset),
+      String(p.log_start_offset),
+      p.records.length.toLocaleString('en-US'),
+    ]);
   }
   const codecs = await page.$$eval('#codec-counts .chip[data-codec]', (chips) => chips.map((c) => c.dataset.codec));
   assert.deepEqual([...codecs].sort(), ['gzip', 'lz4', 'none', 'snappy', 'zstd']);
   // what the bytes were decoded as
-  const facts = await page.$$eval('#summary-body dl.facts > div', (ds) => Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
+  const facts = await page.$$eval('#summary-body dl.facts > div', (ds) =>
+    Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])),
+  );
   assert.equal(facts.Format, `Fetch v${meta.api_version} response with header`);
 
   // a partition's row shows the records panel filtered to it
   const p = partitions.find((x) => x.records.length > 0 && x.records.length < want.length);
   await page.click('#view-summary');
-  const count1 = await filtered(() => page.click(`#partitions tbody tr:nth-child(${rows.findIndex((r) => r[0] === p.topic && r[1] === String(p.partition)) + 1})`));
+  const count1 = await filtered(() =>
+    page.click(`#partitions tbody tr:nth-child(${rows.findIndex((r) => r[0] === p.topic && r[1] === String(p.partition)) + 1})`),
+  );
   assert.equal(count1, p.records.length);
   assert.equal(await page.$eval('#filter-partition', (s) => s.selectedOptions[0].textContent), `${p.topic}/${p.partition}`);
   assert.ok(await page.isVisible('#workspace'), 'the records panel is shown');
-  assert.ok(!await page.isVisible('#summary'), 'the summary is not');
+  assert.ok(!(await page.isVisible('#summary')), 'the summary is not');
   assert.equal(await clearFilters(), want.length);
 });
 
@@ -160,8 +176,13 @@ test('the detail pane shows one record: key, value (text and JSON), headers in o
   await page.click('#detail-value button[data-tab="json"]');
   assert.deepEqual(JSON.parse(await page.textContent('#detail-value pre.view')), JSON.parse(value.toString('utf8')));
 
-  const headers = await page.$$eval('#detail-headers tbody tr', (trs) => trs.map((tr) => [tr.querySelector('.hkey').firstChild.textContent, tr.querySelector('.hvalue').textContent]));
-  assert.deepEqual(headers, target.headers.map((h) => [h.key, h.value_b64 == null ? 'null' : fromB64(h.value_b64).toString('utf8')]));
+  const headers = await page.$$eval('#detail-headers tbody tr', (trs) =>
+    trs.map((tr) => [tr.querySelector('.hkey').firstChild.textContent, tr.querySelector('.hvalue').textContent]),
+  );
+  assert.deepEqual(
+    headers,
+    target.headers.map((h) => [h.key, h.value_b64 == null ? 'null' : fromB64(h.value_b64).toString('utf8')]),
+  );
 
   // Every byte of the value appears in the hex dump, in order (8 or 16 per line, by pane width).
   await page.click('#detail-value button[data-tab="hex"]');
@@ -188,8 +209,15 @@ test('filters by text and by time match the ground truth, and an export holds th
     const r = matching[i];
     assert.deepEqual(
       [line.topic, line.partition, line.offset, line.timestamp, line.key, line.value, line.headers],
-      [r.topic, r.partition, String(r.offset), String(r.timestamp), asText(r.key_b64), asText(r.value_b64),
-        r.headers.map((h) => ({ key: h.key, value: asText(h.value_b64) }))],
+      [
+        r.topic,
+        r.partition,
+        String(r.offset),
+        String(r.timestamp),
+        asText(r.key_b64),
+        asText(r.value_b64),
+        r.headers.map((h) => ({ key: h.key, value: asText(h.value_b64) })),
+      ],
     );
   });
 
@@ -207,8 +235,10 @@ test('a base64 export of every record is byte-exact', async () => {
   assert.equal(lines.length, want.length);
   lines.forEach((line, i) => {
     const r = want[i];
-    assert.deepEqual([line.offset, line.key, line.value, line.headers.map((h) => [h.key, h.value])],
-      [String(r.offset), r.key_b64, r.value_b64 ?? null, r.headers.map((h) => [h.key, h.value_b64])]);
+    assert.deepEqual(
+      [line.offset, line.key, line.value, line.headers.map((h) => [h.key, h.value])],
+      [String(r.offset), r.key_b64, r.value_b64 ?? null, r.headers.map((h) => [h.key, h.value_b64])],
+    );
   });
 });
 
@@ -218,8 +248,10 @@ test('aborted transactions are flagged as a read_committed Java consumer would s
   const lines = await exportLines('base64');
   assert.equal(lines.length, want.length);
   // the CLI's shape: "aborted": true on a record of an aborted transaction, "control" on a control record
-  assert.deepEqual(lines.map((l) => [l.offset, l.aborted === true, 'control' in l, l.control ?? null]),
-    want.map((r) => [String(r.offset), r.aborted === true, r.control === true, r.control ? r.control_type : null]));
+  assert.deepEqual(
+    lines.map((l) => [l.offset, l.aborted === true, 'control' in l, l.control ?? null]),
+    want.map((r) => [String(r.offset), r.aborted === true, r.control === true, r.control ? r.control_type : null]),
+  );
   const abortedRows = await page.$$eval('.vrow:not([hidden]) .badge.aborted', (badges) => badges.length);
   assert.equal(abortedRows, want.filter((r) => r.aborted).length);
 });

@@ -43,15 +43,18 @@ test('int64: numbers by default, BigInt on request, RangeError past 2^53', () =>
 
 test('crc: verify throws CRC_MISMATCH naming the batch, report flags it, skip does not compute it', () => {
   const opts = { apiVersion: 12, includeControlRecords: true };
-  assert.throws(() => decodeFetchResponse(marker.frame, opts), (e) => {
-    assert.ok(e instanceof KafkaDecodeError);
-    assert.equal(e.code, 'CRC_MISMATCH');
-    assert.equal(e.topic, 'orders-txn');
-    assert.equal(e.partition, 0);
-    assert.equal(e.batchOffset, '4');
-    assert.match(e.message, /orders-txn, partition 0, batch at offset 4/);
-    return true;
-  });
+  assert.throws(
+    () => decodeFetchResponse(marker.frame, opts),
+    (e) => {
+      assert.ok(e instanceof KafkaDecodeError);
+      assert.equal(e.code, 'CRC_MISMATCH');
+      assert.equal(e.topic, 'orders-txn');
+      assert.equal(e.partition, 0);
+      assert.equal(e.batchOffset, '4');
+      assert.match(e.message, /orders-txn, partition 0, batch at offset 4/);
+      return true;
+    },
+  );
   const report = decodeFetchResponse(marker.frame, { ...opts, crc: 'report' });
   assert.equal(report.topics[0].partitions[0].records[0].batch.crcValid, false);
   const skip = decodeFetchResponse(marker.frame, { ...opts, crc: 'skip' });
@@ -67,7 +70,10 @@ test('includeControlRecords and read_committed', () => {
   const data = allRecords(decodeFetchResponse(txn, base));
   const committed = allRecords(decodeFetchResponse(txn, { ...base, isolationLevel: 'read_committed' }));
   assert.equal(all.filter((r) => r.isControl).length, 3);
-  assert.deepEqual(all.filter((r) => r.isControl).map((r) => r.controlType), ['COMMIT', 'ABORT', 'COMMIT']);
+  assert.deepEqual(
+    all.filter((r) => r.isControl).map((r) => r.controlType),
+    ['COMMIT', 'ABORT', 'COMMIT'],
+  );
   assert.equal(data.length, all.length - 3);
   assert.ok(data.every((r) => !r.isControl));
   assert.deepEqual(data.filter((r) => !committed.includes(r)).length, data.length, 'fresh objects per call');
@@ -90,16 +96,25 @@ test('malformed input: typed error with code and offset, then a correct decode',
   badCodec[at + 22] |= 7;
   cases.push([badCodec, { apiVersion: 12, crc: 'skip' }, 'UNSUPPORTED_COMPRESSION']);
   for (const [frame, opts, code] of cases) {
-    assert.throws(() => d.decodeFetchResponse(frame, opts), (e) => {
-      assert.ok(e instanceof KafkaDecodeError, String(e));
-      assert.equal(e.code, code);
-      assert.ok(Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= frame.length, `offset ${e.offset}`);
-      return true;
-    });
+    assert.throws(
+      () => d.decodeFetchResponse(frame, opts),
+      (e) => {
+        assert.ok(e instanceof KafkaDecodeError, String(e));
+        assert.equal(e.code, code);
+        assert.ok(Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= frame.length, `offset ${e.offset}`);
+        return true;
+      },
+    );
     const ok = d.decodeFetchResponse(mixed.frame, { apiVersion: 12 });
     assert.equal(allRecords(ok).length, 88);
   }
-  const truncated = (() => { try { d.decodeFetchResponse(mixed.frame.subarray(0, 30), { apiVersion: 12 }); } catch (e) { return e; } })();
+  const truncated = (() => {
+    try {
+      d.decodeFetchResponse(mixed.frame.subarray(0, 30), { apiVersion: 12 });
+    } catch (e) {
+      return e;
+    }
+  })();
   assert.ok(truncated.offset <= 30);
   assert.throws(() => d.decodeFetchResponse(mixed.frame, {}), TypeError);
   assert.throws(() => d.decodeFetchResponse(mixed.frame, { apiVersion: 12, crc: 'maybe' }), TypeError);
@@ -119,14 +134,20 @@ test('records of one batch share one batch object; their bytes stay theirs throu
       copies.push([r, b64(r.key), b64(r.value), r.headers.map((h) => `${h.key}=${b64(h.value)}`)]);
     }
   }
-  assert.ok(copies.some(([r]) => r.batch.compression !== 'none'), 'decompressed bytes among them');
+  assert.ok(
+    copies.some(([r]) => r.batch.compression !== 'none'),
+    'decompressed bytes among them',
+  );
   // later calls reuse the decoder's memory (input buffer, arena, columns): kept records do not see it
   decodeFetchResponse(mixed.frame, { apiVersion: 12 });
   decodeFetchResponse(multibatch.frame, { apiVersion: 12, transient: true });
   for (const [r, key, value, headers] of copies) {
     assert.equal(b64(r.key), key);
     assert.equal(b64(r.value), value);
-    assert.deepEqual(r.headers.map((h) => `${h.key}=${b64(h.value)}`), headers);
+    assert.deepEqual(
+      r.headers.map((h) => `${h.key}=${b64(h.value)}`),
+      headers,
+    );
   }
 });
 
@@ -201,24 +222,38 @@ test('a partial trailing batch is not an error', () => {
 });
 
 test('decoding loads no WebSocket library: ws comes with the first relay connection or relay', () => {
-  const loaded = execFileSync(process.execPath, ['-e', `
+  const loaded = execFileSync(process.execPath, [
+    '-e',
+    `
     const { decodeFetchResponse } = require(${JSON.stringify(path.join(root, 'pkg'))});
     decodeFetchResponse(require('node:fs').readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
     console.log(Object.keys(require.cache).filter((f) => f.includes('node_modules/ws/')).length);
-  `]).toString().trim();
+  `,
+  ])
+    .toString()
+    .trim();
   assert.equal(loaded, '0');
 });
 
 test('ESM import, CommonJS require and the web build (init) all load', () => {
-  const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `
+  const esm = execFileSync(process.execPath, [
+    '--input-type=module',
+    '-e',
+    `
     import { decodeFetchResponse, init } from ${JSON.stringify(path.join(root, 'pkg/node.mjs'))};
     import fs from 'node:fs';
     await init();
     const r = decodeFetchResponse(fs.readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
     console.log(r.topics.flatMap((t) => t.partitions).reduce((n, p) => n + p.records.length, 0));
-  `]).toString().trim();
+  `,
+  ])
+    .toString()
+    .trim();
   assert.equal(esm, '88');
-  const web = execFileSync(process.execPath, ['--input-type=module', '-e', `
+  const web = execFileSync(process.execPath, [
+    '--input-type=module',
+    '-e',
+    `
     import { init, decodeFetchResponse } from ${JSON.stringify(path.join(root, 'pkg/web.mjs'))};
     import fs from 'node:fs';
     // a failed init() is retried by the next call
@@ -228,7 +263,10 @@ test('ESM import, CommonJS require and the web build (init) all load', () => {
     await init(await WebAssembly.compile(bytes));
     const r = decodeFetchResponse(fs.readFileSync(${JSON.stringify(path.join(root, 'samples/kpb_v12_mixed_magic.bin'))}), { apiVersion: 12 });
     console.log(r.topics[0].partitions.length);
-  `]).toString().trim();
+  `,
+  ])
+    .toString()
+    .trim();
   assert.equal(web, '2');
   assert.equal(typeof pkg.decodeFetchResponse, 'function');
 });
@@ -236,9 +274,30 @@ test('ESM import, CommonJS require and the web build (init) all load', () => {
 test('the package is complete: npm pack lists every file, and only files that ship are named in its README', () => {
   const out = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: path.join(root, 'pkg') }).toString());
   const files = out[0].files.map((f) => f.path);
-  for (const f of ['package.json', 'node.d.cts', 'node.d.mts', 'web.d.mts', 'node.cjs', 'node.mjs', 'web.mjs', 'api.mjs', 'lib.cjs',
-    'client/client.mjs', 'client/transport-websocket.mjs', 'cli.cjs', 'cli/args.cjs', 'cli/decode.cjs', 'cli/output.cjs',
-    'cli/consume.cjs', 'cli/serve.cjs', 'www/index.html', 'www/workers/decode/worker.js', 'README.md', 'LICENSE', 'kafka_fetch_decoder_bg.wasm']) {
+  for (const f of [
+    'package.json',
+    'node.d.cts',
+    'node.d.mts',
+    'web.d.mts',
+    'node.cjs',
+    'node.mjs',
+    'web.mjs',
+    'api.mjs',
+    'lib.cjs',
+    'client/client.mjs',
+    'client/transport-websocket.mjs',
+    'cli.cjs',
+    'cli/args.cjs',
+    'cli/decode.cjs',
+    'cli/output.cjs',
+    'cli/consume.cjs',
+    'cli/serve.cjs',
+    'www/index.html',
+    'www/workers/decode/worker.js',
+    'README.md',
+    'LICENSE',
+    'kafka_fetch_decoder_bg.wasm',
+  ]) {
     assert.ok(files.includes(f), `${f} in the package`);
   }
   // Node-only modules are inside lib.cjs; the browser build never names them

@@ -43,13 +43,25 @@ print(json.dumps(out))
 /** What pyarrow must read for the records of a result: the same fields, from the JS API. */
 function expectedRows(result) {
   const sets = result.topics ? result.topics.flatMap((t) => t.partitions.map((p) => [t.topic ?? t.topicId ?? '', p])) : [['', result]];
-  return sets.flatMap(([topic, p]) => p.records.map((r) => ({
-    topic, partition: p.partition ?? -1, offset: String(r.offset),
-    timestamp: String(r.timestamp) === '-1' ? null : String(r.timestamp), timestampType: r.batch.timestampType,
-    key: b64(r.key), value: b64(r.value), headers: r.headers.map((h) => ({ key: h.key, value: b64(h.value) })),
-    leaderEpoch: r.batch.partitionLeaderEpoch, compression: r.batch.compression, producerId: String(r.batch.producerId),
-    isTransactional: r.batch.isTransactional, isControl: r.isControl, controlType: r.controlType, isAborted: r.batch.isAborted,
-  })));
+  return sets.flatMap(([topic, p]) =>
+    p.records.map((r) => ({
+      topic,
+      partition: p.partition ?? -1,
+      offset: String(r.offset),
+      timestamp: String(r.timestamp) === '-1' ? null : String(r.timestamp),
+      timestampType: r.batch.timestampType,
+      key: b64(r.key),
+      value: b64(r.value),
+      headers: r.headers.map((h) => ({ key: h.key, value: b64(h.value) })),
+      leaderEpoch: r.batch.partitionLeaderEpoch,
+      compression: r.batch.compression,
+      producerId: String(r.batch.producerId),
+      isTransactional: r.batch.isTransactional,
+      isControl: r.isControl,
+      controlType: r.controlType,
+      isAborted: r.batch.isAborted,
+    })),
+  );
 }
 
 let dir;
@@ -65,9 +77,20 @@ test('every corpus capture: pyarrow reads from the Arrow IPC the records the JS 
   const expected = new Map();
   for (const name of corpusNames()) {
     const { frame, meta } = loadCapture(corpusDir, name);
-    const options = { apiVersion: meta.api_version, header: meta.header !== false, topicNames: meta.topic_names, includeControlRecords: true, onError: 'partition' };
+    const options = {
+      apiVersion: meta.api_version,
+      header: meta.header !== false,
+      topicNames: meta.topic_names,
+      includeControlRecords: true,
+      onError: 'partition',
+    };
     // built in JS from the columns, and from the arrays the wasm call writes with the arrow option
-    const variants = [['kept', {}], ['transient-bigint', { transient: true, int64: 'bigint' }], ['arrow', { arrow: true }], ['arrow-transient', { arrow: true, transient: true }]];
+    const variants = [
+      ['kept', {}],
+      ['transient-bigint', { transient: true, int64: 'bigint' }],
+      ['arrow', { arrow: true }],
+      ['arrow-transient', { arrow: true, transient: true }],
+    ];
     for (const [variant, extra] of variants) {
       let result;
       try {
@@ -90,7 +113,10 @@ test('every corpus capture: pyarrow reads from the Arrow IPC the records the JS 
     rows += got[file].rows.length;
   }
   assert.ok(rows > 10_000, `${rows} rows compared`);
-  assert.match(got[files[0]].schema, /^topic: dictionary<values=string, indices=int32, ordered=0> not null\npartition: int32 not null\noffset: int64 not null\ntimestamp: timestamp\[ms, tz=UTC\]/);
+  assert.match(
+    got[files[0]].schema,
+    /^topic: dictionary<values=string, indices=int32, ordered=0> not null\npartition: int32 not null\noffset: int64 not null\ntimestamp: timestamp\[ms, tz=UTC\]/,
+  );
 });
 
 test('a record set (a log segment), a table of several results, and the streaming writer', () => {
@@ -129,18 +155,32 @@ test('the streaming writer: tables of different topics replace the topic diction
   assert.deepEqual(got, expectedRows(response));
   // the whole response as one table: one dictionary of every topic, in their order
   const table = arrow.toArrow(response);
-  assert.deepEqual(table.getChild('topic').data[0].dictionary.toArray(), response.topics.map((t) => t.topic));
+  assert.deepEqual(
+    table.getChild('topic').data[0].dictionary.toArray(),
+    response.topics.map((t) => t.topic),
+  );
 });
 
-test('compact: a file holds the records\' bytes, not the frames they came in', () => {
+test("compact: a file holds the records' bytes, not the frames they came in", () => {
   const { frame, meta } = loadCapture(path.join(root, 'samples'), 'tansu_v12_multibatch');
   const table = arrow.toArrow(pkg.decodeFetchResponse(frame, { apiVersion: meta.api_version }));
   const ipc = arrow.arrowIPC(table);
-  const size = (col) => table.getChild(col).toArray().reduce((s, v) => s + (v?.length ?? 0), 0);
-  const headerBytes = table.getChild('headers').toArray().flat().reduce((s, h) => s + h.key.length + (h.value?.length ?? 0), 0);
+  const size = (col) =>
+    table
+      .getChild(col)
+      .toArray()
+      .reduce((s, v) => s + (v?.length ?? 0), 0);
+  const headerBytes = table
+    .getChild('headers')
+    .toArray()
+    .flat()
+    .reduce((s, h) => s + h.key.length + (h.value?.length ?? 0), 0);
   const content = size('key') + size('value') + headerBytes;
   // the records' bytes, 16-byte views and the fixed-width columns: no frame or decompressed batch around them
-  assert.ok(ipc.length < content + 200 * table.numRows + 65536, `${ipc.length} B of IPC for ${content} B of keys, values and headers in ${table.numRows} records`);
+  assert.ok(
+    ipc.length < content + 200 * table.numRows + 65536,
+    `${ipc.length} B of IPC for ${content} B of keys, values and headers in ${table.numRows} records`,
+  );
   const uncompacted = createRequire(import.meta.url)(path.join(root, 'pkg', 'vendor', 'flechette.cjs')).tableToIPC(table, { format: 'stream' });
   assert.ok(uncompacted.length > ipc.length + frame.length, 'the views refer to whole inputs until compacted');
 });
@@ -170,11 +210,17 @@ test('the streaming writer writes dense runs of values as they lie, and no byte 
   const spanned = [];
   const spans = new arrow.ArrowStreamWriter((bytes) => spanned.push(bytes));
   spans.write(table);
-  const values = table.getChild('value').toArray().reduce((s, v) => s + (v?.length > 12 ? v.length : 0), 0);
+  const values = table
+    .getChild('value')
+    .toArray()
+    .reduce((s, v) => s + (v?.length > 12 ? v.length : 0), 0);
   const written = Buffer.concat(spanned).length;
   assert.ok(written < arrow.arrowIPC(arrow.compact(table)).length + values / 3 + 1024, `${written} B written for ${values} B of long values`);
   const sources = new Set(table.getChild('value').data.flatMap((b) => b.data.map((d) => d.buffer)));
-  assert.ok(spanned.some((p) => sources.has(p.buffer) && p.length > 1024), 'values written from where they lie');
+  assert.ok(
+    spanned.some((p) => sources.has(p.buffer) && p.length > 1024),
+    'values written from where they lie',
+  );
 });
 
 test('DuckDB counts the rows and distinct keys of the file', () => {
@@ -209,9 +255,15 @@ test('arrowLibrary reads back what arrowIPC wrote; withDecoded adds the decoded 
   const back = f.tableFromIPC(arrow.arrowIPC(table), { useBigInt: true });
   assert.equal(back.numRows, table.numRows);
   const records = result.topics.flatMap((t) => t.partitions.flatMap((p) => p.records));
-  assert.deepEqual(Array.from(back.getChild('offset').toArray(), Number), records.map((r) => r.offset));
+  assert.deepEqual(
+    Array.from(back.getChild('offset').toArray(), Number),
+    records.map((r) => r.offset),
+  );
   const decoded = records.map((r, i) => (i % 2 ? null : { decodedKey: null, decodedValue: { format: 'text', value: `v${i}` } }));
   const withSides = arrow.withDecoded(table, decoded);
   const values = f.tableFromIPC(arrow.arrowIPC(withSides)).getChild('value_decoded').toArray();
-  assert.deepEqual([...values], decoded.map((d) => (d ? JSON.stringify(d.decodedValue.value) : null)));
+  assert.deepEqual(
+    [...values],
+    decoded.map((d) => (d ? JSON.stringify(d.decodedValue.value) : null)),
+  );
 });

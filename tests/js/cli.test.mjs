@@ -23,7 +23,10 @@ test('a table of the bundled sample, and JSON lines of a capture', () => {
   assert.match(table.out, /topic\s+part\s+offset\s+time\s+key\s+value\s+hdrs\s+codec\s+flags/);
   const json = cli(MULTIBATCH, '--json');
   assert.equal(json.code, 0, json.err);
-  const lines = json.out.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = json.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 1680);
   assert.equal(lines[0].topic, 'payments-none');
   assert.equal(typeof lines[0].offset, 'string');
@@ -56,7 +59,12 @@ test('--json marks a record of an aborted transaction "aborted"; control records
   const name = 'tansu_v12_txn_aborted_list';
   const meta = JSON.parse(fs.readFileSync(path.join(corpusDir, `${name}.json`), 'utf8'));
   const want = meta.expected.topics.flatMap((t) => t.partitions.flatMap((p) => p.records));
-  const marked = (out) => out.trim().split('\n').map((l) => JSON.parse(l)).map((l) => [l.offset, l.aborted ?? false, l.control ?? null]);
+  const marked = (out) =>
+    out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .map((l) => [l.offset, l.aborted ?? false, l.control ?? null]);
   const expected = want.map((x) => [String(x.offset), x.aborted === true, x.control ? x.control_type : null]);
   assert.ok(want.some((x) => x.aborted) && want.some((x) => !x.aborted) && want.some((x) => x.control));
   const r = cli(path.join(corpusDir, `${name}.bin`), '--api-version', String(meta.api_version), '--json', '--control-records');
@@ -65,7 +73,10 @@ test('--json marks a record of an aborted transaction "aborted"; control records
   // as consume prints them: without the markers
   const data = cli(path.join(corpusDir, `${name}.bin`), '--api-version', String(meta.api_version), '--json');
   assert.equal(data.code, 0, data.err);
-  assert.deepEqual(marked(data.out), expected.filter(([, , control]) => control === null));
+  assert.deepEqual(
+    marked(data.out),
+    expected.filter(([, , control]) => control === null),
+  );
 });
 
 test('a frame read at the wrong version says which one decodes it', () => {
@@ -93,19 +104,31 @@ test('every user error is one line and exit code 2', () => {
     [['capture', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--out', path.join(tmp, 'earlier-capture')], /already holds a capture \(000001\.bin/],
     [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '18446744073709551616'], /past the largest offset Kafka has/],
     // a scheme or no port: refused before any connection (tcp://host:9092 was tried as host 'tcp://host')
-    [['consume', '--bootstrap', 'tcp://127.0.0.1:9092', '--topic', 't'], /a broker address is HOST:PORT without a scheme, got 'tcp:\/\/127\.0\.0\.1:9092' \(give '127\.0\.0\.1:9092'\)/],
+    [
+      ['consume', '--bootstrap', 'tcp://127.0.0.1:9092', '--topic', 't'],
+      /a broker address is HOST:PORT without a scheme, got 'tcp:\/\/127\.0\.0\.1:9092' \(give '127\.0\.0\.1:9092'\)/,
+    ],
     [['metadata', '--bootstrap', 'kafka://broker:9092'], /without a scheme, got 'kafka:\/\/broker:9092' \(give 'broker:9092'\)/],
     [['offsets', '--bootstrap', 'localhost', '--topic', 't', '--at', 'latest'], /a broker address is HOST:PORT, got 'localhost' \(the port is missing\)/],
     [['consume', '--bootstrap', '127.0.0.1:1,::1', '--topic', 't'], /a broker address is HOST:PORT, got '::1'/],
     // an option that takes one value, given twice: the first would silently lose
-    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '5', '--from', '6'], /^kafka-fetch-decoder: --from was given twice: it takes one value$/m],
+    [
+      ['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '5', '--from', '6'],
+      /^kafka-fetch-decoder: --from was given twice: it takes one value$/m,
+    ],
     [[MULTIBATCH, '--api-version', '12', '--api-version', '11'], /--api-version was given twice/],
     [['metadata', '--bootstrap', '127.0.0.1:1', '--bootstrap', '127.0.0.1:2'], /--bootstrap was given twice/],
     // positions
     [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', 'stored'], /--from stored is a consumer group's position/],
-    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', 'yesterday'], /--from must be earliest \(or beginning\), latest \(or end\), an offset, -N/],
+    [
+      ['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', 'yesterday'],
+      /--from must be earliest \(or beginning\), latest \(or end\), an offset, -N/,
+    ],
     [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--until', '-15'], /--until must be end, an offset, or a time/],
-    [['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '-18446744073709551616'], /--from -N: 18446744073709551616 is past the largest offset/],
+    [
+      ['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--from', '-18446744073709551616'],
+      /--from -N: 18446744073709551616 is past the largest offset/,
+    ],
     [['consume', '--bootstrap', '127.0.0.1:1'], /--topic NAME \(or --topic-regex REGEX\) is required/],
     [['consume', '--bootstrap', '127.0.0.1:1', '--topic-regex', '(orders'], /--topic-regex \(orders: not a regular expression/],
     [['offsets', '--bootstrap', '127.0.0.1:1', '--topic', 't'], /--at is required: earliest, latest, or a time/],
@@ -177,7 +200,10 @@ test('--value-format protobuf-raw: fields by number in the table and in JSON; au
   assert.match(table.out.split('\n')[2], /1: 150 2: "abc"/);
   const json = JSON.parse(cli(file, '--crc', 'skip', '--value-format', 'protobuf-raw', '--json').out.split('\n')[0]);
   assert.equal(json.valueFormat, 'protobuf-raw');
-  assert.deepEqual(json.value, [{ field: 1, type: 'varint', value: '150' }, { field: 2, type: 'string', value: 'abc' }]);
+  assert.deepEqual(json.value, [
+    { field: 1, type: 'varint', value: '150' },
+    { field: 2, type: 'string', value: 'abc' },
+  ]);
   assert.equal(JSON.parse(cli(file, '--crc', 'skip', '--key-format', 'auto', '--json').out.split('\n')[0]).valueFormat, 'protobuf-raw');
 });
 
@@ -197,9 +223,31 @@ test('--help lists every command and option; --version prints the version', () =
   const r = cli('--help');
   assert.equal(r.code, 0);
   assert.equal(cli('--version').out, `${JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8')).version}\n`);
-  for (const word of ['decode', '--api-version', '--no-header', '--json', '--encoding', '--isolation-level', '--crc', '--record-set',
-    'metadata', 'offsets', '--offsets', '--at', '--topic-regex', '--until', '--grep', '--filter', '--connect-retry-ms',
-    'groups', 'group GROUP', '--max-lag', 'configs', '--broker', 'LOG-END-OFFSET']) {
+  for (const word of [
+    'decode',
+    '--api-version',
+    '--no-header',
+    '--json',
+    '--encoding',
+    '--isolation-level',
+    '--crc',
+    '--record-set',
+    'metadata',
+    'offsets',
+    '--offsets',
+    '--at',
+    '--topic-regex',
+    '--until',
+    '--grep',
+    '--filter',
+    '--connect-retry-ms',
+    'groups',
+    'group GROUP',
+    '--max-lag',
+    'configs',
+    '--broker',
+    'LOG-END-OFFSET',
+  ]) {
     assert.ok(r.out.includes(word), word);
   }
   // consume's JSON lines: the partition is a number (offset and timestamp are strings)
@@ -230,7 +278,10 @@ test('a FILE that does not decode says so in one line, with no empty table befor
 });
 
 test('--format arrow --out FILE, csv and ndjson: the records of --json, in each', () => {
-  const json = cli(MULTIBATCH, '--json').out.trim().split('\n').map((l) => JSON.parse(l));
+  const json = cli(MULTIBATCH, '--json')
+    .out.trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const file = path.join(tmp, 'multibatch.arrows');
   const arrow = cli(MULTIBATCH, '--format', 'arrow', '--out', file);
   assert.equal(arrow.code, 0, arrow.err);
@@ -244,7 +295,20 @@ b = lambda v: None if v is None else base64.b64encode(v).decode()
 print(json.dumps([{'topic': r['topic'], 'partition': r['partition'], 'offset': str(r['offset']), 'timestamp': str(ts[i]), 'key': b(r['key']), 'value': b(r['value']),
   'headers': [{'key': h['key'], 'value': b(h['value'])} for h in r['headers']], 'compression': r['compression'], 'leaderEpoch': r['leader_epoch']} for i, r in enumerate(t.to_pylist())]))`;
   const rows = JSON.parse(spawnSync(path.join(root, '.venv-brokers/bin/python'), ['-c', read, file], { maxBuffer: 1 << 28 }).stdout.toString());
-  assert.deepEqual(rows, json.map(({ topic, partition, offset, timestamp, key, value, headers, compression, leaderEpoch }) => ({ topic, partition, offset, timestamp, key, value, headers, compression, leaderEpoch })));
+  assert.deepEqual(
+    rows,
+    json.map(({ topic, partition, offset, timestamp, key, value, headers, compression, leaderEpoch }) => ({
+      topic,
+      partition,
+      offset,
+      timestamp,
+      key,
+      value,
+      headers,
+      compression,
+      leaderEpoch,
+    })),
+  );
   // ndjson is --json; csv: one line a record after the header, the same bytes
   assert.equal(cli(MULTIBATCH, '--format', 'ndjson').out, cli(MULTIBATCH, '--json').out);
   const csv = cli(MULTIBATCH, '--format', 'csv').out.trim().split('\n');
@@ -253,11 +317,23 @@ print(json.dumps([{'topic': r['topic'], 'partition': r['partition'], 'offset': s
   // a record set keeps its file name as the topic, as the table does
   const log = path.join(tmp, 'segment.arrows');
   assert.equal(cli(path.join(root, 'samples/segment.log'), '--format', 'arrow', '--out', log).code, 0);
-  const topics = spawnSync(path.join(root, '.venv-brokers/bin/python'), ['-c', "import sys, pyarrow.ipc as ipc; t = ipc.open_stream(open(sys.argv[1], 'rb')).read_all(); print(sorted(set(t.column('topic').to_pylist())), t.num_rows)", log]).stdout.toString().trim();
+  const topics = spawnSync(path.join(root, '.venv-brokers/bin/python'), [
+    '-c',
+    "import sys, pyarrow.ipc as ipc; t = ipc.open_stream(open(sys.argv[1], 'rb')).read_all(); print(sorted(set(t.column('topic').to_pylist())), t.num_rows)",
+    log,
+  ])
+    .stdout.toString()
+    .trim();
   assert.equal(topics, "['segment.log'] 288");
   // errors: a format that does not exist, two formats, a directory that does not exist
-  assert.match(cli(MULTIBATCH, '--format', 'xml').err, /^kafka-fetch-decoder: --format must be one of table, ndjson, kcat-json, csv, arrow, or a format string with tokens \(%t .*\), got 'xml'\n$/);
+  assert.match(
+    cli(MULTIBATCH, '--format', 'xml').err,
+    /^kafka-fetch-decoder: --format must be one of table, ndjson, kcat-json, csv, arrow, or a format string with tokens \(%t .*\), got 'xml'\n$/,
+  );
   assert.match(cli(MULTIBATCH, '--json', '--format', 'csv').err, /one output format/);
   const missing = cli(MULTIBATCH, '--format', 'arrow', '--out', path.join(tmp, 'no/such/dir/f.arrows'));
-  assert.deepEqual([missing.code, missing.err], [2, `kafka-fetch-decoder: --out ${path.join(tmp, 'no/such/dir/f.arrows')}: cannot write it (no such directory)\n`]);
+  assert.deepEqual(
+    [missing.code, missing.err],
+    [2, `kafka-fetch-decoder: --out ${path.join(tmp, 'no/such/dir/f.arrows')}: cannot write it (no such directory)\n`],
+  );
 });

@@ -10,11 +10,13 @@ const { FrameSplitter, KafkaClient, KafkaClientError, scramClient } = pkg;
 
 /** Bodies with their 4-byte big-endian size prefixes, as on the wire. */
 function framed(...bodies) {
-  return Buffer.concat(bodies.flatMap((b) => {
-    const size = Buffer.alloc(4);
-    size.writeUInt32BE(b.length);
-    return [size, b];
-  }));
+  return Buffer.concat(
+    bodies.flatMap((b) => {
+      const size = Buffer.alloc(4);
+      size.writeUInt32BE(b.length);
+      return [size, b];
+    }),
+  );
 }
 
 test('the frame splitter gives whole frames whatever the chunk boundaries', () => {
@@ -24,7 +26,11 @@ test('the frame splitter gives whole frames whatever the chunk boundaries', () =
     const s = new FrameSplitter();
     const got = [];
     for (let at = 0; at < stream.length; at += size) got.push(...s.push(stream.subarray(at, at + size)));
-    assert.deepEqual(got.map((f) => Buffer.from(f)), bodies, `chunks of ${size}`);
+    assert.deepEqual(
+      got.map((f) => Buffer.from(f)),
+      bodies,
+      `chunks of ${size}`,
+    );
     assert.equal(s.pending, 0);
   }
   // a random split too
@@ -35,7 +41,10 @@ test('the frame splitter gives whole frames whatever the chunk boundaries', () =
     got.push(...s.push(stream.subarray(at, at + n)));
     at += n;
   }
-  assert.deepEqual(got.map((f) => Buffer.from(f)), bodies);
+  assert.deepEqual(
+    got.map((f) => Buffer.from(f)),
+    bodies,
+  );
 });
 
 test('the frame splitter copies what it keeps: every chunk may come in one reused read buffer', () => {
@@ -50,14 +59,20 @@ test('the frame splitter copies what it keeps: every chunk may come in one reuse
     got.push(...s.push(readBuffer.subarray(0, n)));
     readBuffer.fill(0xee);
   }
-  assert.deepEqual(got.map((f) => Buffer.from(f)), bodies);
+  assert.deepEqual(
+    got.map((f) => Buffer.from(f)),
+    bodies,
+  );
 });
 
 test('a frame over the bound is a typed error before anything is allocated for it', () => {
   const s = new FrameSplitter({ maxFrameBytes: 1000 });
   const header = Buffer.alloc(4);
   header.writeUInt32BE(0xfffffff0);
-  assert.throws(() => s.push(header), (e) => e instanceof KafkaClientError && e.code === 'FRAME_TOO_LARGE' && /4294967280 bytes/.test(e.message));
+  assert.throws(
+    () => s.push(header),
+    (e) => e instanceof KafkaClientError && e.code === 'FRAME_TOO_LARGE' && /4294967280 bytes/.test(e.message),
+  );
   assert.throws(() => new FrameSplitter({ maxFrameBytes: -1 }), TypeError);
 });
 
@@ -66,10 +81,15 @@ test('SCRAM-SHA-256: the RFC 7677 example exchange, byte for byte', async () => 
   const text = (b) => Buffer.from(b).toString();
   assert.equal(text(scram.first()), 'n,,n=user,r=rOprNGfwEbeRWgbNEkqO');
   const serverFirst = Buffer.from('r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096');
-  assert.equal(text(await scram.final(serverFirst)),
-    'c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=');
+  assert.equal(
+    text(await scram.final(serverFirst)),
+    'c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=',
+  );
   scram.verify(Buffer.from('v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4='));
-  assert.throws(() => scram.verify(Buffer.from('v=AAAATRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=')), (e) => e.code === 'AUTHENTICATION');
+  assert.throws(
+    () => scram.verify(Buffer.from('v=AAAATRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=')),
+    (e) => e.code === 'AUTHENTICATION',
+  );
   assert.throws(() => scram.verify(Buffer.from('e=invalid-proof')), /invalid-proof/);
 });
 
@@ -107,7 +127,11 @@ test('client options are checked up front, in one clear message', () => {
     [{ bootstrap: 'h:1', decodeThreads: 1.5 }, /decodeThreads/],
   ];
   for (const [options, message] of bad) {
-    assert.throws(() => new KafkaClient(options), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && message.test(e.message), JSON.stringify(options));
+    assert.throws(
+      () => new KafkaClient(options),
+      (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && message.test(e.message),
+      JSON.stringify(options),
+    );
   }
 });
 
@@ -124,23 +148,57 @@ test('connection refused by every bootstrap broker: a BOOTSTRAP error naming eac
  */
 function scriptedBroker({ topic, offsets, fetchFrame }) {
   const requests = [];
-  const i16 = (v) => { const b = Buffer.alloc(2); b.writeInt16BE(v); return b; };
-  const i32 = (v) => { const b = Buffer.alloc(4); b.writeInt32BE(v); return b; };
-  const i64 = (v) => { const b = Buffer.alloc(8); b.writeBigInt64BE(BigInt(v)); return b; };
+  const i16 = (v) => {
+    const b = Buffer.alloc(2);
+    b.writeInt16BE(v);
+    return b;
+  };
+  const i32 = (v) => {
+    const b = Buffer.alloc(4);
+    b.writeInt32BE(v);
+    return b;
+  };
+  const i64 = (v) => {
+    const b = Buffer.alloc(8);
+    b.writeBigInt64BE(BigInt(v));
+    return b;
+  };
   const str = (s) => Buffer.concat([i16(Buffer.byteLength(s)), Buffer.from(s)]);
   const array = (items) => Buffer.concat([i32(items.length), ...items]);
   const partitions = Object.keys(offsets).map(Number);
   const answer = (apiKey, version, body) => {
     switch (apiKey) {
       case 18: // ApiVersions: Fetch 4-12, ListOffsets 1, Metadata 1
-        return Buffer.concat([i16(version === 0 ? 0 : 35), array([[1, 4, 12], [2, 1, 1], [3, 1, 1], [18, 0, 0]].map((k) => Buffer.concat(k.map(i16))))]);
+        return Buffer.concat([
+          i16(version === 0 ? 0 : 35),
+          array(
+            [
+              [1, 4, 12],
+              [2, 1, 1],
+              [3, 1, 1],
+              [18, 0, 0],
+            ].map((k) => Buffer.concat(k.map(i16))),
+          ),
+        ]);
       case 3: // Metadata v1: broker 1 (this one) leads every partition
-        return Buffer.concat([array([Buffer.concat([i32(1), str('scripted'), i32(9092), i16(-1)])]), i32(1),
-          array([Buffer.concat([i16(0), str(topic), Buffer.from([0]),
-            array(partitions.map((p) => Buffer.concat([i16(0), i32(p), i32(1), array([i32(1)]), array([i32(1)])])))])])]);
-      case 2: { // ListOffsets v1: [earliest, latest] per partition; the request's timestamp says which
+        return Buffer.concat([
+          array([Buffer.concat([i32(1), str('scripted'), i32(9092), i16(-1)])]),
+          i32(1),
+          array([
+            Buffer.concat([
+              i16(0),
+              str(topic),
+              Buffer.from([0]),
+              array(partitions.map((p) => Buffer.concat([i16(0), i32(p), i32(1), array([i32(1)]), array([i32(1)])]))),
+            ]),
+          ]),
+        ]);
+      case 2: {
+        // ListOffsets v1: [earliest, latest] per partition; the request's timestamp says which
         const at = body.readBigInt64BE(body.length - 8);
-        return array([Buffer.concat([str(topic), array(partitions.map((p) => Buffer.concat([i32(p), i16(0), i64(-1), i64(offsets[p][at === -2n ? 0 : 1])])))])]);
+        return array([
+          Buffer.concat([str(topic), array(partitions.map((p) => Buffer.concat([i32(p), i16(0), i64(-1), i64(offsets[p][at === -2n ? 0 : 1])])))]),
+        ]);
       }
       case 1:
         return null;
@@ -163,7 +221,9 @@ function scriptedBroker({ topic, offsets, fetchFrame }) {
         close() {},
         pause() {},
         resume() {},
-        onData: (fn) => { onData = fn; },
+        onData: (fn) => {
+          onData = fn;
+        },
         onClose() {},
       };
     },
@@ -185,12 +245,15 @@ test('consume reads legacy magic 0/1 message sets beside batches (positions from
   client.close();
   const want = expected.partitions.flatMap((p) => p.records.map((r) => [p.partition, r.offset, r.key_b64 ?? null, r.value_b64 ?? null]));
   assert.equal(want.length, 88);
-  assert.deepEqual(got.sort((a, b) => a[0] - b[0] || a[1] - b[1]), want);
+  assert.deepEqual(
+    got.sort((a, b) => a[0] - b[0] || a[1] - b[1]),
+    want,
+  );
   // one Fetch: where the partitions end came from its decode, and both were then at their end
   assert.equal(broker.requests.filter((r) => r.apiKey === 1).length, 1);
 });
 
-test("a chunk keeps its records until the next chunk is asked for, then builds them again if read", async () => {
+test('a chunk keeps its records until the next chunk is asked for, then builds them again if read', async () => {
   const { frame, meta } = sample('kpb_v12_mixed_magic');
   const [expected] = meta.expected.topics;
   const broker = scriptedBroker({ topic: expected.topic, offsets: { 0: [0, 70], 1: [100, 118] }, fetchFrame: frame });
@@ -200,12 +263,26 @@ test("a chunk keeps its records until the next chunk is asked for, then builds t
   const records = first.records;
   assert.equal(first.records, records, 'the same array while the chunk is the current one');
   assert.equal(records.length, first.recordCount);
-  assert.deepEqual(Object.keys(first).sort(), ['broker', 'brokerId', 'highWatermark', 'lastStableOffset', 'logStartOffset', 'nextOffset', 'partition', 'recordCount', 'records', 'topic']);
+  assert.deepEqual(Object.keys(first).sort(), [
+    'broker',
+    'brokerId',
+    'highWatermark',
+    'lastStableOffset',
+    'logStartOffset',
+    'nextOffset',
+    'partition',
+    'recordCount',
+    'records',
+    'topic',
+  ]);
   const second = (await it.next()).value;
   assert.ok(second.records.length > 0);
   const again = first.records;
   assert.notEqual(again, records, 'built anew once the iterator has moved on');
-  assert.deepEqual(again.map((r) => r.toJSON()), records.map((r) => r.toJSON()));
+  assert.deepEqual(
+    again.map((r) => r.toJSON()),
+    records.map((r) => r.toJSON()),
+  );
   assert.equal(first.records, again, 'and kept while that read lasts');
   // as ordinary data: a clone and JSON carry the records
   assert.equal(structuredClone(first).records.length, records.length);
@@ -226,7 +303,10 @@ test('consume hands out kept records, also when the decode options ask for trans
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.ok(broker.requests.filter((r) => r.apiKey === 1).length >= 2, 'the next response came in meanwhile');
   const want = expected.partitions.find((p) => p.partition === 0).records;
-  assert.deepEqual(first.records.map((r) => [r.offset, b64(r.value)]), want.map((r) => [r.offset, r.value_b64 ?? null]));
+  assert.deepEqual(
+    first.records.map((r) => [r.offset, b64(r.value)]),
+    want.map((r) => [r.offset, r.value_b64 ?? null]),
+  );
   assert.ok(Object.keys(first.records[0]).includes('value'), 'records with fields of their own');
   await it.return();
   client.close();
@@ -256,9 +336,16 @@ test('consume checks its options and `from` before it sends anything', async () 
   const broker = scriptedBroker({ topic: 't', offsets: { 0: [0, 10] }, fetchFrame: Buffer.alloc(0) });
   const client = new KafkaClient({ bootstrap: 'scripted:9092', transport: broker.transport });
   try {
-    await assert.rejects(client.consume({ topic: 't', untilend: true }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /unknown consume option 'untilend'; valid: topic, partitions, from, untilEnd/.test(e.message));
+    await assert.rejects(
+      client.consume({ topic: 't', untilend: true }).next(),
+      (e) => e.code === 'INVALID_ARGUMENT' && /unknown consume option 'untilend'; valid: topic, partitions, from, untilEnd/.test(e.message),
+    );
     for (const from of ['yesterday', 1.5, {}, 2n ** 63n, '18446744073709551616']) {
-      await assert.rejects(client.consume({ topic: 't', from }).next(), (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && /from is 'earliest', 'latest', an offset/.test(e.message), String(from));
+      await assert.rejects(
+        client.consume({ topic: 't', from }).next(),
+        (e) => e instanceof KafkaClientError && e.code === 'INVALID_ARGUMENT' && /from is 'earliest', 'latest', an offset/.test(e.message),
+        String(from),
+      );
     }
   } finally {
     client.close();
@@ -312,7 +399,10 @@ test('decodeThreads: consume and fetch decode on worker threads, to the same rec
   const onThreads = await read(2);
   assert.deepEqual(onThreads, await read(0));
   assert.equal(onThreads.got.length, 48);
-  assert.deepEqual(onThreads.got.map((r) => r[1]), Array.from({ length: 48 }, (_, i) => i));
+  assert.deepEqual(
+    onThreads.got.map((r) => r[1]),
+    Array.from({ length: 48 }, (_, i) => i),
+  );
   assert.equal(onThreads.fetches, 2); // one round reached the end; then the single fetch
 });
 
@@ -329,23 +419,54 @@ test('consume from the last N offsets, until an offset or a time; listOffsets by
   };
   const want = (pick) => expected.partitions.flatMap((p) => p.records.filter((r) => pick(p.partition, r)).map((r) => `${p.partition}/${r.offset}`)).sort();
   try {
-    assert.deepEqual(await read({ from: { last: 5 }, untilEnd: true }), want((p, r) => r.offset >= (p === 0 ? 65 : 113)));
+    assert.deepEqual(
+      await read({ from: { last: 5 }, untilEnd: true }),
+      want((p, r) => r.offset >= (p === 0 ? 65 : 113)),
+    );
     // more than a partition holds: from its first offset
-    assert.deepEqual(await read({ from: { last: 1000n }, untilEnd: true }), want(() => true));
+    assert.deepEqual(
+      await read({ from: { last: 1000n }, untilEnd: true }),
+      want(() => true),
+    );
     // until an offset: the records below it; ends without untilEnd once every partition is there
-    assert.deepEqual(await read({ partitions: [1], until: 103 }), want((p, r) => p === 1 && r.offset < 103));
-    assert.deepEqual(await read({ until: 50, untilEnd: true }), want((p, r) => p === 0 && r.offset < 50));
-    assert.deepEqual(await read({ until: 'end' }), want(() => true));
+    assert.deepEqual(
+      await read({ partitions: [1], until: 103 }),
+      want((p, r) => p === 1 && r.offset < 103),
+    );
+    assert.deepEqual(
+      await read({ until: 50, untilEnd: true }),
+      want((p, r) => p === 0 && r.offset < 50),
+    );
+    assert.deepEqual(
+      await read({ until: 'end' }),
+      want(() => true),
+    );
     // until a time: each partition ends at its first record stamped at or after it
     const at = expected.partitions[1].records[4].timestamp; // 104's; 103 is stamped earlier than 102
-    assert.deepEqual(await read({ partitions: [1], until: { time: at }, untilEnd: true }), want((p, r) => p === 1 && r.offset < 104));
-    assert.deepEqual(await read({ partitions: [1], until: new Date(at - 1), untilEnd: true }), want((p, r) => p === 1 && r.offset < 104));
+    assert.deepEqual(
+      await read({ partitions: [1], until: { time: at }, untilEnd: true }),
+      want((p, r) => p === 1 && r.offset < 104),
+    );
+    assert.deepEqual(
+      await read({ partitions: [1], until: new Date(at - 1), untilEnd: true }),
+      want((p, r) => p === 1 && r.offset < 104),
+    );
     for (const until of ['yesterday', -1, {}]) {
-      await assert.rejects(client.consume({ topic: expected.topic, until }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /until is 'end', an offset/.test(e.message), String(until));
+      await assert.rejects(
+        client.consume({ topic: expected.topic, until }).next(),
+        (e) => e.code === 'INVALID_ARGUMENT' && /until is 'end', an offset/.test(e.message),
+        String(until),
+      );
     }
-    await assert.rejects(client.consume({ topic: expected.topic, from: { last: -1 } }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /from: \{ last: N \}/.test(e.message));
+    await assert.rejects(
+      client.consume({ topic: expected.topic, from: { last: -1 } }).next(),
+      (e) => e.code === 'INVALID_ARGUMENT' && /from: \{ last: N \}/.test(e.message),
+    );
     // offsets as numbers, as records' int64 values are by default; BigInts with int64: 'bigint'
-    assert.deepEqual([...(await client.listOffsets(expected.topic, { at: 'latest' }))].sort(), [[0, { offset: 70, timestamp: -1 }], [1, { offset: 118, timestamp: -1 }]]);
+    assert.deepEqual([...(await client.listOffsets(expected.topic, { at: 'latest' }))].sort(), [
+      [0, { offset: 70, timestamp: -1 }],
+      [1, { offset: 118, timestamp: -1 }],
+    ]);
     assert.equal((await client.listOffsets(expected.topic, { at: 'earliest', int64: 'bigint' })).get(1).offset, 100n);
     await assert.rejects(client.listOffsets(expected.topic, { int64: 'string' }), /int64 must be 'number' or 'bigint'/);
   } finally {

@@ -9,9 +9,12 @@ import { pkg, corpusDir, corpusNames, loadCapture, root, b64, sample } from './h
 
 const native = new Map(
   execFileSync('cargo', ['run', '--quiet', '--example', 'dump_fields', '--', corpusDir], { cwd: root, maxBuffer: 1 << 30 })
-    .toString().trim().split('\n').map((line) => JSON.parse(line)).map((d) => [d.name, d.response]),
+    .toString()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .map((d) => [d.name, d.response]),
 );
-
 
 /** A decoded value in the dump's terms: int64 as strings, bytes as base64. */
 function plain(v) {
@@ -67,11 +70,41 @@ test('attach refuses a module whose contract this JS does not read, and keeps th
   };
   const refused = [
     ['another version', (c) => ({ ...c, version: c.version + 1 })],
-    ['two bool fields swapped', (c) => { swap(c.batchFields, 'isTransactional', 'isControl'); return c; }],
-    ['two name fields swapped', (c) => { swap(c.batchFields, 'compression', 'timestampType'); return c; }],
-    ['an int32 field read as a bool', (c) => { c.batchFields.find((f) => f.name === 'magic').type = 'bool'; return c; }],
-    ['a nullable bool read as a bool', (c) => { c.batchFields.find((f) => f.name === 'crcValid').type = 'bool'; return c; }],
-    ['a field more', (c) => { c.batchFields.push({ name: 'extra', type: 'int32' }); return c; }],
+    [
+      'two bool fields swapped',
+      (c) => {
+        swap(c.batchFields, 'isTransactional', 'isControl');
+        return c;
+      },
+    ],
+    [
+      'two name fields swapped',
+      (c) => {
+        swap(c.batchFields, 'compression', 'timestampType');
+        return c;
+      },
+    ],
+    [
+      'an int32 field read as a bool',
+      (c) => {
+        c.batchFields.find((f) => f.name === 'magic').type = 'bool';
+        return c;
+      },
+    ],
+    [
+      'a nullable bool read as a bool',
+      (c) => {
+        c.batchFields.find((f) => f.name === 'crcValid').type = 'bool';
+        return c;
+      },
+    ],
+    [
+      'a field more',
+      (c) => {
+        c.batchFields.push({ name: 'extra', type: 'int32' });
+        return c;
+      },
+    ],
   ];
   const { frame, meta } = sample('tansu_v12_multibatch');
   const decodeAll = () => {
@@ -84,6 +117,13 @@ test('attach refuses a module whose contract this JS does not read, and keeps th
     assert.equal(decodeAll(), before, what);
   }
   // a malformed description fails too, and also before anything is kept
-  assert.throws(() => lib.attach(withContract((c) => { delete c.partitionFields; return c; })));
+  assert.throws(() =>
+    lib.attach(
+      withContract((c) => {
+        delete c.partitionFields;
+        return c;
+      }),
+    ),
+  );
   assert.equal(decodeAll(), before, 'no partition fields');
 });

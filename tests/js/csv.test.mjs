@@ -12,17 +12,31 @@ const { recordOutput } = createRequire(import.meta.url)(path.join(root, 'pkg', '
 
 describe('CSV cells', () => {
   const batch = { compression: 'none' };
-  const row = (value, options = {}) => recordOutput.csvRow(options.topic ?? 't', 0, {
-    offset: 1n, timestamp: -1n, key: null, value: value === null ? null : typeof value === 'string' ? Buffer.from(value) : value, headers: [], batch, leaderEpoch: -1,
-  }, options.encoding ?? 'utf8', false, options.keepFormulas);
+  const row = (value, options = {}) =>
+    recordOutput.csvRow(
+      options.topic ?? 't',
+      0,
+      {
+        offset: 1n,
+        timestamp: -1n,
+        key: null,
+        value: value === null ? null : typeof value === 'string' ? Buffer.from(value) : value,
+        headers: [],
+        batch,
+        leaderEpoch: -1,
+      },
+      options.encoding ?? 'utf8',
+      false,
+      options.keepFormulas,
+    );
   const valueCell = (line) => line.split(',')[5];
 
-  test('cells a spreadsheet would run as a formula get a leading \' (and one that starts with \' too); numbers stay numbers', () => {
-    for (const text of ['=HYPERLINK("http://x","y")', '=cmd|\' /C calc\'!A0', '@SUM(1)', '+1+1', '-2+3', '\tx', '\rx', '\'quoted']) {
+  test("cells a spreadsheet would run as a formula get a leading ' (and one that starts with ' too); numbers stay numbers", () => {
+    for (const text of ['=HYPERLINK("http://x","y")', "=cmd|' /C calc'!A0", '@SUM(1)', '+1+1', '-2+3', '\tx', '\rx', "'quoted"]) {
       const cell = valueCell(row(text));
-      assert.ok(cell.startsWith('\'') || cell.startsWith('"\''), `${JSON.stringify(text)} -> ${cell}`);
+      assert.ok(cell.startsWith("'") || cell.startsWith('"\''), `${JSON.stringify(text)} -> ${cell}`);
     }
-    assert.equal(row('=1+1', { topic: '-t' }).split(',')[0], '\'-t', 'every column');
+    assert.equal(row('=1+1', { topic: '-t' }).split(',')[0], "'-t", 'every column');
     assert.equal(row('x'), 't,0,1,-1,,x,[],none,-1', 'numbers, -1 included, as they are');
     assert.equal(valueCell(row('=1+1', { keepFormulas: true })), '=1+1', 'the option keeps them');
   });

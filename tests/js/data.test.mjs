@@ -27,8 +27,8 @@ const fields = (r) => ({
   isControl: r.isControl,
   controlType: r.controlType,
 });
-const recordBytes = (rs) => rs.reduce((n, r) => n + (r.key?.length ?? 0) + (r.value?.length ?? 0)
-  + r.headers.reduce((m, h) => m + h.key.length + (h.value?.length ?? 0), 0), 0);
+const recordBytes = (rs) =>
+  rs.reduce((n, r) => n + (r.key?.length ?? 0) + (r.value?.length ?? 0) + r.headers.reduce((m, h) => m + h.key.length + (h.value?.length ?? 0), 0), 0);
 
 test('JSON.stringify of a record and of a whole response: every field, compact, int64 and BigInt safe', () => {
   const res = decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
@@ -36,8 +36,12 @@ test('JSON.stringify of a record and of a whole response: every field, compact, 
   const r = records.find((x) => x.headers.length > 1);
   const json = JSON.parse(JSON.stringify(r));
   assert.deepEqual(json, {
-    offset: r.offset, timestamp: r.timestamp, key: b64(r.key), value: b64(r.value),
-    headers: r.headers.map((h) => ({ key: h.key, value: b64(h.value) })), leaderEpoch: r.leaderEpoch,
+    offset: r.offset,
+    timestamp: r.timestamp,
+    key: b64(r.key),
+    value: b64(r.value),
+    headers: r.headers.map((h) => ({ key: h.key, value: b64(h.value) })),
+    leaderEpoch: r.leaderEpoch,
   });
   const text = JSON.stringify(res);
   const back = JSON.parse(text);
@@ -70,16 +74,25 @@ test('structuredClone of a record, a partition and a response keeps every field'
 
 test('postMessage to a worker_thread: the response arrives with its data', async () => {
   const res = decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { parentPort } = require('node:worker_threads');
     parentPort.once('message', (res) => {
       const records = res.topics.flatMap((t) => t.partitions).flatMap((p) => p.records);
       parentPort.postMessage(records.map((r) => [r.offset, r.value && Buffer.from(r.value).toString('base64'), r.headers.length, r.batch.compression]));
-    });`, { eval: true });
+    });`,
+    { eval: true },
+  );
   worker.postMessage(res);
-  const got = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  const got = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
   await worker.terminate();
-  assert.deepEqual(got, allRecords(res).map((r) => [r.offset, b64(r.value), r.headers.length, r.batch.compression]));
+  assert.deepEqual(
+    got,
+    allRecords(res).map((r) => [r.offset, b64(r.value), r.headers.length, r.batch.compression]),
+  );
 });
 
 test('toTransferable moves a whole result to a worker; fromTransferable rebuilds it', async () => {
@@ -88,14 +101,17 @@ test('toTransferable moves a whole result to a worker; fromTransferable rebuilds
   const { data, transfer } = toTransferable(res);
   // the input's copy, and one buffer for the columns and decompressed bytes
   assert.ok(transfer.length === 2 && transfer.every((b) => b instanceof ArrayBuffer));
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { parentPort } = require('node:worker_threads');
     const { fromTransferable } = require(${JSON.stringify(path.join(root, 'pkg'))});
     parentPort.once('message', (data) => {
       const res = fromTransferable(data);
       const records = res.topics.flatMap((t) => t.partitions).flatMap((p) => p.records);
       parentPort.postMessage(records.map((r) => ({ offset: r.offset, value: r.value && Buffer.from(r.value).toString('base64'), headers: r.headers.length, batch: String(r.batch.baseOffset) })));
-    });`, { eval: true });
+    });`,
+    { eval: true },
+  );
   worker.postMessage(data, transfer);
   assert.equal(transfer[0].byteLength, 0, 'the buffers moved');
   // records not built before the move: what stayed here says where they went, rather than failing
@@ -104,9 +120,15 @@ test('toTransferable moves a whole result to a worker; fromTransferable rebuilds
   const sent = toTransferable(unread);
   structuredClone(sent.data, { transfer: sent.transfer });
   assert.throws(() => unread.topics[0].partitions[0].records, /moved to another thread \(toTransferable\)/);
-  const got = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  const got = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
   await worker.terminate();
-  assert.deepEqual(got, expected.map((f) => ({ offset: f.offset, value: f.value, headers: f.headers.length, batch: f.batch })));
+  assert.deepEqual(
+    got,
+    expected.map((f) => ({ offset: f.offset, value: f.value, headers: f.headers.length, batch: f.batch })),
+  );
   // and in this thread too
   const again = fromTransferable(toTransferable(decodeFetchResponse(multibatch.frame, { apiVersion: 12 })).data);
   assert.deepEqual(allRecords(again).map(fields), expected);
@@ -123,7 +145,7 @@ test('a kept result has memory of its own: moving it moves that buffer, uncopied
   const after = decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
   assert.notEqual(own, kept.buffer, 'two calls, two buffers');
   const sent = toTransferable(moving);
-  assert.ok(sent.transfer.includes(own), 'the result\'s own buffer is transferred, not a copy');
+  assert.ok(sent.transfer.includes(own), "the result's own buffer is transferred, not a copy");
   const arrived = structuredClone(sent.data, { transfer: sent.transfer });
   assert.equal(own.byteLength, 0, 'moved');
   assert.deepEqual(allRecords(fromTransferable(arrived)).map(fields), beforeFields);
@@ -150,7 +172,7 @@ test('toTransferable leaves the input behind when no record points into it (comp
   assert.deepEqual(allRecords(fromTransferable(withInput)).map(fields), mixedExpected);
 });
 
-test('toTransferable never moves the caller\'s memory: a Buffer input stays whole after the transfer', () => {
+test("toTransferable never moves the caller's memory: a Buffer input stays whole after the transfer", () => {
   // a Buffer, as fs.readFileSync gives (Buffer.prototype.slice is a view, not a copy)
   const frame = fs.readFileSync(path.join(root, 'samples', 'tansu_v12_multibatch.bin'));
   const before = Buffer.from(frame).toString('base64');
@@ -163,7 +185,7 @@ test('toTransferable never moves the caller\'s memory: a Buffer input stays whol
   port1.close();
   port2.close();
   assert.ok(frame.buffer.byteLength > 0, 'not detached');
-  assert.equal(Buffer.from(frame).toString('base64'), before, 'the caller\'s frame is intact');
+  assert.equal(Buffer.from(frame).toString('base64'), before, "the caller's frame is intact");
   assert.deepEqual(allRecords(decodeFetchResponse(frame, { apiVersion: 12 })).map(fields), expected);
 });
 
@@ -183,7 +205,7 @@ test('toObject copies its bytes: a kept object keeps only itself alive', () => {
   const r = allRecords(res).find((x) => x.batch.compression !== 'none' && x.value);
   const o = r.toObject();
   assert.deepEqual(o.value, r.value);
-  assert.equal(o.value.buffer.byteLength, o.value.length, 'its own buffer, not the call\'s');
+  assert.equal(o.value.buffer.byteLength, o.value.length, "its own buffer, not the call's");
   assert.notEqual(o.batch, r.batch);
   assert.deepEqual(o.batch, { ...r.batch });
 });
@@ -202,7 +224,7 @@ test('text, JSON and header helpers; Node gives Buffers whose toString is the te
   assert.equal(r.header('no-such-header'), undefined);
 });
 
-test('errorName beside every error code, from Kafka\'s error table', () => {
+test("errorName beside every error code, from Kafka's error table", () => {
   const frame = sample('tansu_v12_multibatch').frame;
   const res = decodeFetchResponse(frame, { apiVersion: 12 });
   assert.equal(res.errorName, 'NONE');
@@ -219,9 +241,19 @@ test('fetchOffsets drops the records below the fetch offset that a batch startin
   const from = p.records[3].offset;
   const cut = decodeFetchResponse(multibatch.frame, { apiVersion: 12, fetchOffsets: { [topic]: { [p.partition]: from } } });
   const q = partitionsOf(cut)[0];
-  assert.deepEqual(q.records.map((r) => r.offset), p.records.slice(3).map((r) => r.offset));
+  assert.deepEqual(
+    q.records.map((r) => r.offset),
+    p.records.slice(3).map((r) => r.offset),
+  );
   assert.equal(q.recordCount, p.recordCount - 3);
-  assert.deepEqual(partitionsOf(cut).slice(1).map((x) => x.records.length), partitionsOf(res).slice(1).map((x) => x.records.length));
+  assert.deepEqual(
+    partitionsOf(cut)
+      .slice(1)
+      .map((x) => x.records.length),
+    partitionsOf(res)
+      .slice(1)
+      .map((x) => x.records.length),
+  );
 });
 
 test('topicNames gives v13+ responses their topic names, by UUID or by the base64url form Kafka tools print', () => {

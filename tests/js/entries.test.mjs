@@ -11,7 +11,10 @@ import ts from 'typescript';
 import { pkg, root } from './helpers.mjs';
 
 const entry = (file) => import(pathToFileURL(path.join(root, 'pkg', file)).href);
-const exported = (module) => Object.keys(module).filter((name) => name !== 'default').sort();
+const exported = (module) =>
+  Object.keys(module)
+    .filter((name) => name !== 'default')
+    .sort();
 
 /** The values a declaration file declares (`export declare function|class|const NAME`), not its types. */
 function declared(file) {
@@ -31,9 +34,16 @@ test('the Node entries export the same names, and declare exactly those', async 
 
 test('the browser entry exports the Node names but the Node-only ones, and declares exactly those', async () => {
   const web = exported(await entry('web.mjs'));
-  const nodeOnly = [...fs.readFileSync(path.join(root, 'pkg-template/node-only.d.ts'), 'utf8').matchAll(/^export declare (?:function|class|const) (\w+)/gm)].map((m) => m[1]);
+  const nodeOnly = [
+    ...fs.readFileSync(path.join(root, 'pkg-template/node-only.d.ts'), 'utf8').matchAll(/^export declare (?:function|class|const) (\w+)/gm),
+  ].map((m) => m[1]);
   assert.deepEqual(nodeOnly, ['startRelay']);
-  assert.deepEqual(web, Object.keys(pkg).filter((name) => !nodeOnly.includes(name)).sort());
+  assert.deepEqual(
+    web,
+    Object.keys(pkg)
+      .filter((name) => !nodeOnly.includes(name))
+      .sort(),
+  );
   assert.deepEqual(declared('web.d.mts'), web);
 });
 
@@ -78,7 +88,10 @@ function runtimeMembers(Class) {
 }
 
 test('every declared class has the methods of its runtime class, and declares every public one', () => {
-  const entries = [['node.d.cts', pkg], ['arrow.d.cts', createRequire(import.meta.url)(path.join(root, 'pkg', 'arrow-node.cjs'))]];
+  const entries = [
+    ['node.d.cts', pkg],
+    ['arrow.d.cts', createRequire(import.meta.url)(path.join(root, 'pkg', 'arrow-node.cjs'))],
+  ];
   let classes = 0;
   for (const [file, runtime] of entries) {
     for (const [name, declared] of declaredMembers(file)) {
@@ -86,8 +99,10 @@ test('every declared class has the methods of its runtime class, and declares ev
       const runtimeClass = runtime[name];
       assert.equal(typeof runtimeClass, 'function', `${file}: ${name} is exported`);
       const { names, statics } = runtimeMembers(runtimeClass);
-      for (const method of declared.methods) assert.equal(typeof runtimeClass.prototype[method], 'function', `${file}: ${name}.${method}() is declared but not implemented`);
-      for (const method of declared.staticMethods) assert.equal(typeof runtimeClass[method], 'function', `${file}: static ${name}.${method}() is declared but not implemented`);
+      for (const method of declared.methods)
+        assert.equal(typeof runtimeClass.prototype[method], 'function', `${file}: ${name}.${method}() is declared but not implemented`);
+      for (const method of declared.staticMethods)
+        assert.equal(typeof runtimeClass[method], 'function', `${file}: static ${name}.${method}() is declared but not implemented`);
       // a prototype's member (method or getter) that users can reach is declared
       for (const member of names) assert.ok(declared.all.has(member), `${file}: ${name}.${member} is implemented but not declared`);
       for (const member of statics) assert.ok(declared.staticAll.has(member), `${file}: static ${name}.${member} is implemented but not declared`);

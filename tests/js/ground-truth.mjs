@@ -9,7 +9,8 @@ function base64(bytes) {
   return btoa(s);
 }
 
-const same = (a, b) => JSON.stringify(a, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)) === JSON.stringify(b, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+const same = (a, b) =>
+  JSON.stringify(a, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)) === JSON.stringify(b, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
 
 function checkPartition(problems, where, got, want, { committed, bigint }) {
   if (!got) return problems.push(`${where}: partition missing`);
@@ -18,11 +19,19 @@ function checkPartition(problems, where, got, want, { committed, bigint }) {
     if (!same(g, w)) problems.push(`${where}: ${label} ${String(g)} != ${String(w)}`);
   };
   field('errorCode', got.errorCode, want.error_code);
-  for (const [k, g] of [['high_watermark', 'highWatermark'], ['last_stable_offset', 'lastStableOffset'], ['log_start_offset', 'logStartOffset']]) {
+  for (const [k, g] of [
+    ['high_watermark', 'highWatermark'],
+    ['last_stable_offset', 'lastStableOffset'],
+    ['log_start_offset', 'logStartOffset'],
+  ]) {
     if (want[k] != null) field(g, got[g], n(want[k]));
   }
   if (want.aborted_transactions?.length) {
-    field('abortedTransactions', got.abortedTransactions, want.aborted_transactions.map((a) => ({ producerId: n(a.producer_id), firstOffset: n(a.first_offset) })));
+    field(
+      'abortedTransactions',
+      got.abortedTransactions,
+      want.aborted_transactions.map((a) => ({ producerId: n(a.producer_id), firstOffset: n(a.first_offset) })),
+    );
   }
   if (want.current_leader) {
     field('currentLeader', got.currentLeader, { leaderId: want.current_leader.leader_id, leaderEpoch: want.current_leader.leader_epoch });
@@ -60,7 +69,10 @@ function checkPartition(problems, where, got, want, { committed, bigint }) {
 export function checkCapture(decodeFetchResponse, name, frame, meta) {
   const problems = [];
   const hasAborted = meta.expected.topics.some((t) => t.partitions.some((p) => p.aborted_transactions?.length));
-  const runs = [{ committed: false, bigint: false }, { committed: false, bigint: true }];
+  const runs = [
+    { committed: false, bigint: false },
+    { committed: false, bigint: true },
+  ];
   if (hasAborted) runs.push({ committed: true, bigint: false });
   for (const run of runs) {
     let res;

@@ -34,7 +34,11 @@ export function loadCapture(dir, name) {
 export const sample = (name) => loadCapture(path.join(root, 'samples'), name);
 
 export function corpusNames() {
-  return fs.readdirSync(corpusDir).filter((f) => f.endsWith('.bin')).map((f) => f.slice(0, -4)).sort();
+  return fs
+    .readdirSync(corpusDir)
+    .filter((f) => f.endsWith('.bin'))
+    .map((f) => f.slice(0, -4))
+    .sort();
 }
 
 export const b64 = (u) => (u === null ? null : Buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64'));

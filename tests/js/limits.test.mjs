@@ -67,8 +67,11 @@ test('40 gzip batches of 60 MiB each: refused at the per-call budget, wasm memor
 test('the per-call budget: a response whose batches together pass it is refused', () => {
   const d = new FetchDecoder();
   const res = d.decodeFetchResponse(multibatch.frame, { apiVersion: 12 });
-  const inflated = res.topics.flatMap((t) => t.partitions).flatMap((p) => p.batches)
-    .filter((b) => b.compression !== 'none').reduce((n, b) => n + b.uncompressedSize, 0);
+  const inflated = res.topics
+    .flatMap((t) => t.partitions)
+    .flatMap((p) => p.batches)
+    .filter((b) => b.compression !== 'none')
+    .reduce((n, b) => n + b.uncompressedSize, 0);
   assert.throws(
     () => d.decodeFetchResponse(multibatch.frame, { apiVersion: 12, maxDecompressedBytesPerCall: Math.floor(inflated / 2) }),
     (e) => e instanceof KafkaDecodeError && e.code === 'DECOMPRESSION_LIMIT' && /per call/.test(e.message),
@@ -87,27 +90,36 @@ test('bytes after the response are decoded and counted; a size prefix is named b
   new DataView(prefixed.buffer).setUint32(0, multibatch.frame.length);
   prefixed.set(multibatch.frame, 4);
   // its topic count then reads as a null array (refused, as Java does); the hint says why
-  assert.throws(() => decodeFetchResponse(prefixed, { apiVersion: 12 }), (e) => {
-    assert.ok(e instanceof KafkaDecodeError && e.code === 'CORRUPT', e.message);
-    assert.equal(e.hint, 'the frame starts with its 4-byte size prefix: pass the bytes after it');
-    return true;
-  });
+  assert.throws(
+    () => decodeFetchResponse(prefixed, { apiVersion: 12 }),
+    (e) => {
+      assert.ok(e instanceof KafkaDecodeError && e.code === 'CORRUPT', e.message);
+      assert.equal(e.hint, 'the frame starts with its 4-byte size prefix: pass the bytes after it');
+      return true;
+    },
+  );
 });
 
 test('a v12 frame decoded as v11 or v13 says which version decodes it', () => {
   for (const wrong of [11, 13]) {
-    assert.throws(() => decodeFetchResponse(multibatch.frame, { apiVersion: wrong }), (e) => {
-      assert.ok(e instanceof KafkaDecodeError);
-      assert.match(e.hint, /decodes as Fetch v12; you passed v1[13]/);
-      assert.ok(e.message.includes(e.hint));
-      return true;
-    });
+    assert.throws(
+      () => decodeFetchResponse(multibatch.frame, { apiVersion: wrong }),
+      (e) => {
+        assert.ok(e instanceof KafkaDecodeError);
+        assert.match(e.hint, /decodes as Fetch v12; you passed v1[13]/);
+        assert.ok(e.message.includes(e.hint));
+        return true;
+      },
+    );
   }
 });
 
 test("onError 'partition': complete partitions are kept, the failed one carries its error", () => {
   const cut = multibatch.frame.subarray(0, Math.floor(multibatch.frame.length * 0.9));
-  assert.throws(() => decodeFetchResponse(cut, { apiVersion: 12 }), (e) => e.code === 'TRUNCATED');
+  assert.throws(
+    () => decodeFetchResponse(cut, { apiVersion: 12 }),
+    (e) => e.code === 'TRUNCATED',
+  );
   const res = decodeFetchResponse(cut, { apiVersion: 12, onError: 'partition' });
   assert.equal(res.error.code, 'TRUNCATED');
   const parts = res.topics.flatMap((t) => t.partitions);
@@ -126,7 +138,12 @@ test("onError 'partition': complete partitions are kept, the failed one carries 
   const first = lenient.topics[0].partitions[0];
   assert.equal(first.error.code, 'CRC_MISMATCH');
   assert.equal(first.records.length, full[0].batches[0].recordCount + full[0].batches[1].recordCount);
-  assert.ok(lenient.topics.flatMap((t) => t.partitions).slice(1).every((p) => p.error === null));
+  assert.ok(
+    lenient.topics
+      .flatMap((t) => t.partitions)
+      .slice(1)
+      .every((p) => p.error === null),
+  );
 });
 
 test('options are checked: unknown names, wrong types and values are TypeErrors naming what is valid', () => {
@@ -139,7 +156,10 @@ test('options are checked: unknown names, wrong types and values are TypeErrors 
     [{}, /apiVersion .* is required/],
   ];
   for (const [options, message] of bad) {
-    assert.throws(() => decodeFetchResponse(multibatch.frame, options), (e) => e instanceof TypeError && message.test(e.message));
+    assert.throws(
+      () => decodeFetchResponse(multibatch.frame, options),
+      (e) => e instanceof TypeError && message.test(e.message),
+    );
   }
   assert.throws(() => decodeRecordSet(new Uint8Array(0), { apiVersion: 12 }), /it is for decodeFetchResponse/);
 });
@@ -148,7 +168,9 @@ test('a decoder that failed inside wasm is replaced, and the next call works', (
   // the generated bindings the package loaded, made to fail as a trap would
   const { WasmDecoder } = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
   const decode = WasmDecoder.prototype.decode;
-  WasmDecoder.prototype.decode = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+  WasmDecoder.prototype.decode = () => {
+    throw new WebAssembly.RuntimeError('unreachable');
+  };
   try {
     assert.throws(() => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }), /failed inside wasm .*unreachable.*later calls work/);
   } finally {
@@ -193,13 +215,24 @@ test('a batch whose checksum register is zero where the halves join decodes, and
   const varint = (n) => {
     const out = [];
     let v = ((n << 1) ^ (n >> 31)) >>> 0;
-    while (v > 0x7f) { out.push((v & 0x7f) | 0x80); v >>>= 7; }
+    while (v > 0x7f) {
+      out.push((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
     out.push(v);
     return out;
   };
   // one record, null key, a value of `valueLength` bytes: the checksummed part of the batch
   const covered = (valueLength) => {
-    const body = [0, ...varint(0), ...varint(0), ...varint(-1), ...varint(valueLength), ...new Array(valueLength).fill(0).map((_, i) => (i * 31 + 7) & 0xff), 0];
+    const body = [
+      0,
+      ...varint(0),
+      ...varint(0),
+      ...varint(-1),
+      ...varint(valueLength),
+      ...new Array(valueLength).fill(0).map((_, i) => (i * 31 + 7) & 0xff),
+      0,
+    ];
     const out = new Uint8Array(40 + varint(body.length).length + body.length);
     const view = new DataView(out.buffer);
     view.setBigInt64(6, 1700000000000n); // base timestamp
@@ -236,5 +269,8 @@ test('a batch whose checksum register is zero where the halves join decodes, and
     });
     console.log(JSON.stringify(out));`;
   const out = execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(batches.map((b) => b.base64)), timeout: 60_000 });
-  assert.deepEqual(JSON.parse(out), batches.map((b) => [true, b.valueLength]));
+  assert.deepEqual(
+    JSON.parse(out),
+    batches.map((b) => [true, b.valueLength]),
+  );
 });

@@ -42,7 +42,10 @@ test('prepareChunk: each shown record in order, its partition, header bytes, con
       const { topic, partition, r } = expected[k];
       assert.equal(cols.offsets[i], r.offset, `${name} #${k}`);
       assert.equal(parts[part[i]], `${topic}/${partition}`);
-      assert.equal(headerBytes[i], r.headers.reduce((n, h) => n + Buffer.byteLength(h.key) + (h.value?.length ?? 0), 0));
+      assert.equal(
+        headerBytes[i],
+        r.headers.reduce((n, h) => n + Buffer.byteLength(h.key) + (h.value?.length ?? 0), 0),
+      );
       assert.equal(controlType[i] ? controlNames[controlType[i] - 1] : null, r.controlType);
       perBatch.set(cols.batchIndex[i], (perBatch.get(cols.batchIndex[i]) ?? 0) + 1);
     }
@@ -50,7 +53,7 @@ test('prepareChunk: each shown record in order, its partition, header bytes, con
   }
 });
 
-test('prepareChunk: a tail\'s limit per partition and a scan\'s picked records are what is shown', () => {
+test("prepareChunk: a tail's limit per partition and a scan's picked records are what is shown", () => {
   const name = 'mock_v12_allcodecs';
   const all = chunk(name).expected;
   const partitions = [...new Set(all.map((e) => e.partition))];
@@ -70,13 +73,18 @@ test('prepareChunk: a tail\'s limit per partition and a scan\'s picked records a
   assert.equal(picked.data.page.shownBy[partitions[0]], 2);
   const views = recordViews(picked.cols, picked.data.page);
   const first = all.filter((e) => e.partition === partitions[0]);
-  assert.deepEqual(views.slice(0, 2).map((v) => [...(v.value ?? [])]), [0, 2].map((k) => [...(first[k].r.value ?? [])]));
+  assert.deepEqual(
+    views.slice(0, 2).map((v) => [...(v.value ?? [])]),
+    [0, 2].map((k) => [...(first[k].r.value ?? [])]),
+  );
 });
 
-test('computeStats agrees with the records it counts, on toArrow\'s columns', () => {
+test("computeStats agrees with the records it counts, on toArrow's columns", () => {
   const capture = loadCapture(corpusDir, 'tansu_v13_kafkajs_producer');
   const result = decode(capture);
-  const records = recordsOf(result).map((e) => e.r).filter((r) => !r.isControl);
+  const records = recordsOf(result)
+    .map((e) => e.r)
+    .filter((r) => !r.isControl);
   const stats = computeStats([{ table: arrow.toArrow(result), rows: null }]);
   assert.equal(stats.records, records.length);
   assert.equal(stats.nullKeys, records.filter((r) => r.key === null).length);
@@ -91,18 +99,37 @@ test('computeStats agrees with the records it counts, on toArrow\'s columns', ()
 
 test('packTopics then unpackTopics gives the topics back, offsets and errors included', () => {
   const topics = [
-    { topic: 'orders', isInternal: false, error: null, partitions: [{ partition: 0, leader: 1, errorName: null, earliest: 0n, latest: 12n }, { partition: 1, leader: 2, errorName: 'LEADER_NOT_AVAILABLE', earliest: null, latest: null }] },
+    {
+      topic: 'orders',
+      isInternal: false,
+      error: null,
+      partitions: [
+        { partition: 0, leader: 1, errorName: null, earliest: 0n, latest: 12n },
+        { partition: 1, leader: 2, errorName: 'LEADER_NOT_AVAILABLE', earliest: null, latest: null },
+      ],
+    },
     { topic: '__consumer_offsets', isInternal: true, error: null, partitions: [] },
-    { topic: 'bad', isInternal: false, error: 'TOPIC_AUTHORIZATION_FAILED', partitions: [{ partition: 0, leader: -1, errorName: null, earliest: 5n, latest: 5n }] },
+    {
+      topic: 'bad',
+      isInternal: false,
+      error: 'TOPIC_AUTHORIZATION_FAILED',
+      partitions: [{ partition: 0, leader: -1, errorName: null, earliest: 5n, latest: 5n }],
+    },
   ];
   const { listing } = packTopics(topics);
   const back = unpackTopics(structuredClone(listing));
-  assert.deepEqual(back.map((t) => ({ topic: t.topic, isInternal: t.isInternal, error: t.error, partitions: t.partitions.map((p) => ({ ...p })) })), topics);
-  assert.deepEqual(back.map((t) => t.partitionCount), [2, 0, 1]);
+  assert.deepEqual(
+    back.map((t) => ({ topic: t.topic, isInternal: t.isInternal, error: t.error, partitions: t.partitions.map((p) => ({ ...p })) })),
+    topics,
+  );
+  assert.deepEqual(
+    back.map((t) => t.partitionCount),
+    [2, 0, 1],
+  );
   assert.deepEqual(unpackTopics(packTopics([]).listing), []);
 });
 
-test('the text filter\'s byte search folds ASCII case and finds UTF-8 text inside binary bytes', () => {
+test("the text filter's byte search folds ASCII case and finds UTF-8 text inside binary bytes", () => {
   const hay = Buffer.concat([Buffer.from([0, 255, 1]), Buffer.from('Hello, Grüße'), Buffer.from([0])]);
   assert.ok(containsFolded(hay, 0, hay.length, foldedNeedle('hello')));
   assert.ok(containsFolded(hay, 0, hay.length, foldedNeedle('GRÜßE'.replace('Ü', 'ü'))));
@@ -120,13 +147,26 @@ test('the export writes what the CLI writes: NDJSON and CSV of a capture', async
   const viewOf = (n) => {
     const i = positionOf(n);
     const control = data.page.controlType[i];
-    return { n, i, chunk: c, cols, data, part: data.page.part[i], key: cols.key(i), value: cols.value(i), headers: cols.headers(i), isControl: control > 0, controlType: control ? data.page.controlNames[control - 1] : null };
+    return {
+      n,
+      i,
+      chunk: c,
+      cols,
+      data,
+      part: data.page.part[i],
+      key: cols.key(i),
+      value: cols.value(i),
+      headers: cols.headers(i),
+      isControl: control > 0,
+      controlType: control ? data.page.controlNames[control - 1] : null,
+    };
   };
   const result = decode(loadCapture(corpusDir, name));
   const partitions = result.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, partition: p.partition })));
   const reader = { viewOf, chunkOf: () => c, partitions, source: name, valueDecoder: async () => null, loadApi: async () => pkg };
   const numbers = Uint32Array.from(expected.keys());
-  const cli = (...args) => execFileSync('node', [path.join(root, 'pkg/cli.cjs'), 'decode', path.join(corpusDir, `${name}.bin`), ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const cli = (...args) =>
+    execFileSync('node', [path.join(root, 'pkg/cli.cjs'), 'decode', path.join(corpusDir, `${name}.bin`), ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const ndjson = await buildExport({ format: 'ndjson', encoding: 'utf8', numbers }, reader, () => {});
   assert.equal(ndjson.count, expected.length);
   assert.equal(ndjson.parts.join(''), cli('--json', '--encoding', 'utf8'));

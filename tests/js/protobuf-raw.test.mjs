@@ -152,14 +152,30 @@ test('what is not a message: a reason, the bytes kept; auto tries it after JSON,
   assert.equal(read(Buffer.from('hello')).format, 'text');
   const raw = read([0x08, 0x96, 0x01, 0x12, 0x02, 0x08, 0x01]);
   assert.equal(raw.format, 'protobuf-raw');
-  assert.deepEqual(raw.value, [{ field: 1, type: 'varint', value: 150 }, { field: 2, type: 'message', value: [{ field: 1, type: 'varint', value: 1 }] }]);
-  assert.deepEqual(raw.tried.map((t) => t.format), ['json', 'text', 'msgpack']);
+  assert.deepEqual(raw.value, [
+    { field: 1, type: 'varint', value: 150 },
+    { field: 2, type: 'message', value: [{ field: 1, type: 'varint', value: 1 }] },
+  ]);
+  assert.deepEqual(
+    raw.tried.map((t) => t.format),
+    ['json', 'text', 'msgpack'],
+  );
   const bytes = read([0xff, 0xff]);
   assert.equal(bytes.format, 'bytes');
-  assert.deepEqual(bytes.tried.map((t) => t.format), ['json', 'text', 'msgpack', 'protobuf-raw']);
+  assert.deepEqual(
+    bytes.tried.map((t) => t.format),
+    ['json', 'text', 'msgpack', 'protobuf-raw'],
+  );
   // 64-bit integers: BigInts past 2^53 (always with int64 'bigint'); the JSON form has them as strings
   const big = decode([0x08, ...varint(2n ** 63n)]);
   assert.equal(big.value[0].value, 2n ** 63n);
-  const json = new ValueDecoder({ value: 'protobuf-raw', json: true }).decodeLoaded({ key: null, value: Uint8Array.from([0x08, 0x01, 0x1a, 0x01, 0xff]), headers: [] }).value;
-  assert.deepEqual(json.value, [{ field: 1, type: 'varint', value: '1' }, { field: 3, type: 'bytes', value: '/w==' }]);
+  const json = new ValueDecoder({ value: 'protobuf-raw', json: true }).decodeLoaded({
+    key: null,
+    value: Uint8Array.from([0x08, 0x01, 0x1a, 0x01, 0xff]),
+    headers: [],
+  }).value;
+  assert.deepEqual(json.value, [
+    { field: 1, type: 'varint', value: '1' },
+    { field: 3, type: 'bytes', value: '/w==' },
+  ]);
 });

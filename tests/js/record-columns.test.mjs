@@ -18,11 +18,22 @@ function throughColumns(result) {
     assert.equal(end - start, set.recordCount);
     for (let i = start; i < end; i++) {
       const batch = cols.batches[cols.batchIndex[i]];
-      out.push([topic, partition, {
-        offset: cols.offsets[i], timestamp: cols.timestamps[i], key: cols.key(i), value: cols.value(i), headers: cols.headers(i),
-        keyLength: cols.keyLength(i), valueLength: cols.valueLength(i), headerCount: cols.headerCount(i),
-        controlType: cols.controlType(i), batchOffset: batch.baseOffset,
-      }]);
+      out.push([
+        topic,
+        partition,
+        {
+          offset: cols.offsets[i],
+          timestamp: cols.timestamps[i],
+          key: cols.key(i),
+          value: cols.value(i),
+          headers: cols.headers(i),
+          keyLength: cols.keyLength(i),
+          valueLength: cols.valueLength(i),
+          headerCount: cols.headerCount(i),
+          controlType: cols.controlType(i),
+          batchOffset: batch.baseOffset,
+        },
+      ]);
     }
   }
   return out;
@@ -30,14 +41,34 @@ function throughColumns(result) {
 
 /** The same from the record objects. */
 function throughRecords(result) {
-  return result.topics.flatMap((t) => t.partitions.flatMap((set) => set.records.map((r) => [t.topic, set.partition, {
-    offset: r.offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers,
-    keyLength: r.key?.length ?? -1, valueLength: r.value?.length ?? -1, headerCount: r.headers.length,
-    controlType: r.controlType, batchOffset: r.batch.baseOffset,
-  }])));
+  return result.topics.flatMap((t) =>
+    t.partitions.flatMap((set) =>
+      set.records.map((r) => [
+        t.topic,
+        set.partition,
+        {
+          offset: r.offset,
+          timestamp: r.timestamp,
+          key: r.key,
+          value: r.value,
+          headers: r.headers,
+          keyLength: r.key?.length ?? -1,
+          valueLength: r.value?.length ?? -1,
+          headerCount: r.headers.length,
+          controlType: r.controlType,
+          batchOffset: r.batch.baseOffset,
+        },
+      ]),
+    ),
+  );
 }
 
-const plain = (rows) => rows.map(([t, p, r]) => [t, p, { ...r, key: r.key && [...r.key], value: r.value && [...r.value], headers: r.headers.map((h) => [h.key, h.value && [...h.value]]) }]);
+const plain = (rows) =>
+  rows.map(([t, p, r]) => [
+    t,
+    p,
+    { ...r, key: r.key && [...r.key], value: r.value && [...r.value], headers: r.headers.map((h) => [h.key, h.value && [...h.value]]) },
+  ]);
 
 test('recordColumns reads every corpus record as its record object says, here and after a move', () => {
   let records = 0;
@@ -63,7 +94,13 @@ test('recordColumns: header bytes, a record at a position, and a moved result re
     for (let i = start; i < end; i++) {
       const expected = cols.headers(i).reduce((n, h) => n + utf8(h.key) + (h.value?.length ?? 0), 0);
       assert.equal(cols.headerBytes(i), expected);
-      assert.deepEqual(cols.record(i).toJSON(), cols.sets.find((s) => i >= s.start && i < s.end).set.record(i - cols.sets.find((s) => i >= s.start && i < s.end).start).toJSON());
+      assert.deepEqual(
+        cols.record(i).toJSON(),
+        cols.sets
+          .find((s) => i >= s.start && i < s.end)
+          .set.record(i - cols.sets.find((s) => i >= s.start && i < s.end).start)
+          .toJSON(),
+      );
     }
   }
   pkg.toTransferable(result);
@@ -75,7 +112,11 @@ test('recordColumns: header bytes, a record at a position, and a moved result re
 test('recordJson and csvRow are what the CLI writes, from the public entry', () => {
   for (const name of ['mock_v12_allcodecs', 'tansu_v13_kafkajs_producer', 'kpb_v2_magic1', 'tansu_v4_txn_aborted_list']) {
     const capture = loadCapture(corpusDir, name);
-    const cli = (...format) => execFileSync('node', [path.join(root, 'pkg/cli.cjs'), 'decode', path.join(corpusDir, `${name}.bin`), ...format], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const cli = (...format) =>
+      execFileSync('node', [path.join(root, 'pkg/cli.cjs'), 'decode', path.join(corpusDir, `${name}.bin`), ...format], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      });
     const result = decode(capture);
     const lines = [];
     const csv = [pkg.csvHeader(false)];
@@ -93,8 +134,9 @@ test('recordJson and csvRow are what the CLI writes, from the public entry', () 
   }
 });
 
-test('protobufMessageTypes lists a .proto file\'s messages, nested ones too', async () => {
-  const source = 'syntax = "proto3"; package shop.v1; message Order { message Line { string sku = 1; } repeated Line lines = 1; map<string, int32> tags = 2; enum State { NEW = 0; } } message Refund { int64 id = 1; }';
+test("protobufMessageTypes lists a .proto file's messages, nested ones too", async () => {
+  const source =
+    'syntax = "proto3"; package shop.v1; message Order { message Line { string sku = 1; } repeated Line lines = 1; map<string, int32> tags = 2; enum State { NEW = 0; } } message Refund { int64 id = 1; }';
   assert.deepEqual(await pkg.protobufMessageTypes(source), ['shop.v1.Order', 'shop.v1.Order.Line', 'shop.v1.Refund']);
   await assert.rejects(pkg.protobufMessageTypes('message {'), /illegal|unexpected|invalid/i);
 });

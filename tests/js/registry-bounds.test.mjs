@@ -23,11 +23,15 @@ describe('schema references', () => {
     for (let i = levels; i >= 0; i--) {
       const next = `${prefix}${i + 1}`;
       const schema = JSON.stringify({ type: 'record', name: `${prefix}R${i}`, fields: i === levels ? [] : [{ name: 'a', type: `${prefix}R${i + 1}` }] });
-      registry.register(`${prefix}${i}`, { schema, references: i === levels ? [] : [0, 1, 2].map(() => ({ name: `${prefix}R${i + 1}`, subject: next, version: 1 })) });
+      registry.register(`${prefix}${i}`, {
+        schema,
+        references: i === levels ? [] : [0, 1, 2].map(() => ({ name: `${prefix}R${i + 1}`, subject: next, version: 1 })),
+      });
     }
     return [...registry.schemas.values()].find((e) => e.versions.some((v) => v.subject === `${prefix}0`)).id;
   }
-  const decodeId = async (id) => (await new ValueDecoder({ value: 'avro', registry: { url: registry.url } }).decode(record(Buffer.from([0, 0, 0, id >> 8, id & 0xff])))).value;
+  const decodeId = async (id) =>
+    (await new ValueDecoder({ value: 'avro', registry: { url: registry.url } }).decode(record(Buffer.from([0, 0, 0, id >> 8, id & 0xff])))).value;
 
   test('a tree of 15 levels, each subject referred to three times: each fetched once, resolved within a second', async () => {
     const id = tree('t', 15);
@@ -46,7 +50,10 @@ describe('schema references', () => {
     assert.match(deep.error, /nested deeper than 32/);
     // one schema with 300 distinct references
     for (let i = 0; i < 300; i++) registry.register(`w${i}`, { schema: JSON.stringify({ type: 'fixed', name: `W${i}`, size: 1 }) });
-    const wide = registry.register('wide', { schema: '"string"', references: Array.from({ length: 300 }, (_, i) => ({ name: `W${i}`, subject: `w${i}`, version: 1 })) }).id;
+    const wide = registry.register('wide', {
+      schema: '"string"',
+      references: Array.from({ length: 300 }, (_, i) => ({ name: `W${i}`, subject: `w${i}`, version: 1 })),
+    }).id;
     const many = await decodeId(wide);
     assert.deepEqual([many.format, many.errorCode], ['bytes', 'LIMIT'], many.error);
     assert.match(many.error, /more than 256 distinct references/);
@@ -95,7 +102,10 @@ describe('registry requests', () => {
     const d = new ValueDecoder({ value: 'avro', registry: { url, timeoutMs: 5000 } });
     await d.attach(records);
     assert.ok(most <= 8, `${most} requests at once`);
-    assert.ok(records.every((r) => r.decodedValue.format === 'avro'), records.find((r) => r.decodedValue.format !== 'avro')?.decodedValue.error);
+    assert.ok(
+      records.every((r) => r.decodedValue.format === 'avro'),
+      records.find((r) => r.decodedValue.format !== 'avro')?.decodedValue.error,
+    );
   });
 
   test('an answer whose body drips past the timeout is a registry error, not a decode error', async () => {

@@ -14,10 +14,16 @@ import { root } from './helpers.mjs';
 const { scanInternals: scan } = createRequire(import.meta.url)(path.join(root, 'pkg', 'lib.cjs'));
 const cli = (args) => spawnSync(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], { encoding: 'utf8' });
 
-test('murmur2 is Kafka\'s: the Java client\'s own test vectors (Utils.murmur2)', () => {
+test("murmur2 is Kafka's: the Java client's own test vectors (Utils.murmur2)", () => {
   // from Apache Kafka's UtilsTest.testMurmur2
-  const vectors = { 21: -973932308, foobar: -790332482, 'a-little-bit-long-string': -985981536, 'a-little-bit-longer-string': -1486304829,
-    lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8: -58897971, abc: 479470107 };
+  const vectors = {
+    21: -973932308,
+    foobar: -790332482,
+    'a-little-bit-long-string': -985981536,
+    'a-little-bit-longer-string': -1486304829,
+    lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8: -58897971,
+    abc: 479470107,
+  };
   for (const [key, hash] of Object.entries(vectors)) assert.equal(scan.murmur2(Buffer.from(key)), hash, key);
   // toPositive, then modulo: never negative, always below the count
   for (let i = 0; i < 1000; i++) {
@@ -37,16 +43,37 @@ function planOf(spans, rangeRecords = 10) {
       at = end;
     } while (at < BigInt(to));
   }
-  return { format: 'kafka-fetch-decoder/scan-plan', version: 1, topics: ['t'], isolationLevel: 'read_uncommitted', key: null, keyPruning: true, rangeRecords, ranges };
+  return {
+    format: 'kafka-fetch-decoder/scan-plan',
+    version: 1,
+    topics: ['t'],
+    isolationLevel: 'read_uncommitted',
+    key: null,
+    keyPruning: true,
+    rangeRecords,
+    ranges,
+  };
 }
 
 test('shards: every range in exactly one share, the same shares every time, balanced by offsets', () => {
-  const plan = planOf([[0, 0, 95], [1, 40, 41], [2, 7, 7], [3, 0, 300]]);
+  const plan = planOf([
+    [0, 0, 95],
+    [1, 40, 41],
+    [2, 7, 7],
+    [3, 0, 300],
+  ]);
   for (const count of [1, 2, 3, 5, 64]) {
     const shares = Array.from({ length: count }, (_, i) => scan.shardOf(plan, i, count).ranges);
-    const all = shares.flat().map((r) => `${r.partition}:${r.from}`).sort();
+    const all = shares
+      .flat()
+      .map((r) => `${r.partition}:${r.from}`)
+      .sort();
     assert.deepEqual(all, plan.ranges.map((r) => `${r.partition}:${r.from}`).sort(), `${count} shards`);
-    assert.deepEqual(shares, Array.from({ length: count }, (_, i) => scan.shardOf(plan, i, count).ranges), 'deterministic');
+    assert.deepEqual(
+      shares,
+      Array.from({ length: count }, (_, i) => scan.shardOf(plan, i, count).ranges),
+      'deterministic',
+    );
     if (count <= 3) {
       const loads = shares.map((s) => s.reduce((n, r) => n + Number(r.to - r.from), 0));
       assert.ok(Math.max(...loads) - Math.min(...loads) <= 10, `balanced within a range: ${loads}`);
@@ -56,19 +83,38 @@ test('shards: every range in exactly one share, the same shares every time, bala
 });
 
 test('a plan written and read back is the same plan; a broken one is refused with what is wrong', () => {
-  const plan = planOf([[0, 0, 25], [1, 5, 9]]);
+  const plan = planOf([
+    [0, 0, 25],
+    [1, 5, 9],
+  ]);
   const back = scan.readPlan(scan.planJson(plan));
-  assert.deepEqual(back.ranges.map((r) => [r.partition, r.from, r.to]), plan.ranges.map((r) => [r.partition, r.from, r.to]));
+  assert.deepEqual(
+    back.ranges.map((r) => [r.partition, r.from, r.to]),
+    plan.ranges.map((r) => [r.partition, r.from, r.to]),
+  );
   const bad = (edit, pattern) => {
     const p = JSON.parse(scan.planJson(plan));
     edit(p);
-    assert.throws(() => scan.readPlan(JSON.stringify(p)), (e) => e.code === 'INVALID_ARGUMENT' && pattern.test(e.message));
+    assert.throws(
+      () => scan.readPlan(JSON.stringify(p)),
+      (e) => e.code === 'INVALID_ARGUMENT' && pattern.test(e.message),
+    );
   };
-  bad((p) => { p.format = 'x'; }, /is not a scan plan: its "format"/);
-  bad((p) => { p.version = 2; }, /version 2/);
-  bad((p) => { p.ranges[0].to = -1; }, /range 0: "to" is not an offset/);
-  bad((p) => { p.ranges[1].from = 5; }, /overlaps the one before it/);
-  bad((p) => { p.ranges[0].partition = 'x'; }, /"partition" is not a partition number/);
+  bad((p) => {
+    p.format = 'x';
+  }, /is not a scan plan: its "format"/);
+  bad((p) => {
+    p.version = 2;
+  }, /version 2/);
+  bad((p) => {
+    p.ranges[0].to = -1;
+  }, /range 0: "to" is not an offset/);
+  bad((p) => {
+    p.ranges[1].from = 5;
+  }, /overlaps the one before it/);
+  bad((p) => {
+    p.ranges[0].partition = 'x';
+  }, /"partition" is not a partition number/);
   assert.throws(() => scan.readPlan('{'), /is not JSON/);
 });
 
@@ -82,9 +128,22 @@ test('the coverage: ranges advance, stop, and resume from where they stopped', (
   c.stopped(1, 'limit');
   const json = c.toJSON({ topics: ['t'] });
   assert.equal(json.complete, false);
-  assert.deepEqual(json.partitions.map((p) => [p.from, p.to, p.next, p.stop]), [[0, 10, 10, 'end'], [10, 20, 14, 'limit'], [20, 30, 20, 'interrupted']]);
+  assert.deepEqual(
+    json.partitions.map((p) => [p.from, p.to, p.next, p.stop]),
+    [
+      [0, 10, 10, 'end'],
+      [10, 20, 14, 'limit'],
+      [20, 30, 20, 'interrupted'],
+    ],
+  );
   const resumed = new scan.Coverage(scan.readCoverage(JSON.stringify(json)).ranges);
-  assert.deepEqual(resumed.pending().map((r) => [r.from, r.next]), [[10n, 14n], [20n, 20n]]);
+  assert.deepEqual(
+    resumed.pending().map((r) => [r.from, r.next]),
+    [
+      [10n, 14n],
+      [20n, 20n],
+    ],
+  );
   assert.deepEqual(resumed.totals(), { records: 14, matches: 3, ranges: 3, complete: false });
   const broken = structuredClone(json);
   broken.partitions[1].next = 25;
@@ -95,7 +154,12 @@ test('the coverage: ranges advance, stop, and resume from where they stopped', (
 });
 
 /** Records for aggregates: keys, values and times. */
-const rec = (key, value, timestamp = 0) => ({ key: key === null ? null : Buffer.from(key), value: value === null ? null : Buffer.from(value), timestamp, offset: 0n });
+const rec = (key, value, timestamp = 0) => ({
+  key: key === null ? null : Buffer.from(key),
+  value: value === null ? null : Buffer.from(value),
+  timestamp,
+  offset: 0n,
+});
 
 test('aggregates merged from partials equal the aggregates of the whole', () => {
   const names = ['count', 'per-minute', 'distinct-keys', 'top-keys', 'sizes'];
@@ -121,7 +185,10 @@ test('aggregates merged from partials equal the aggregates of the whole', () => 
   const exactP50 = sizes[Math.ceil(0.5 * sizes.length) - 1];
   assert.ok(Math.abs(r.sizes.value.p50 - exactP50) <= exactP50 / 64 + 1, `p50 ${r.sizes.value.p50} against ${exactP50}`);
   assert.equal(r.sizes.value.max, 999);
-  assert.equal(r['per-minute'].intervals.reduce((n, x) => n + x.count, 0), 5000);
+  assert.equal(
+    r['per-minute'].intervals.reduce((n, x) => n + x.count, 0),
+    5000,
+  );
 });
 
 test('distinct keys past the exact count: a HyperLogLog estimate within 3% (about 4 standard errors)', () => {
@@ -135,16 +202,29 @@ test('distinct keys past the exact count: a HyperLogLog estimate within 3% (abou
 });
 
 test('latest per key: the last record of each key at or before the time, tombstones removing it', () => {
-  const at = (partition, offset, key, value, timestamp) => [partition, { key: Buffer.from(key), value: value === null ? null : Buffer.from(value), timestamp, offset: BigInt(offset) }];
+  const at = (partition, offset, key, value, timestamp) => [
+    partition,
+    { key: Buffer.from(key), value: value === null ? null : Buffer.from(value), timestamp, offset: BigInt(offset) },
+  ];
   const records = [
-    at(0, 0, 'a', '1', 100), at(0, 1, 'b', '1', 110), at(0, 2, 'a', '2', 120), at(0, 3, 'b', null, 130), at(0, 4, 'a', '3', 500),
-    at(1, 0, 'c', '1', 100), at(1, 1, 'c', null, 150), at(1, 2, 'c', '2', 160), at(1, 3, 'd', '1', 90),
+    at(0, 0, 'a', '1', 100),
+    at(0, 1, 'b', '1', 110),
+    at(0, 2, 'a', '2', 120),
+    at(0, 3, 'b', null, 130),
+    at(0, 4, 'a', '3', 500),
+    at(1, 0, 'c', '1', 100),
+    at(1, 1, 'c', null, 150),
+    at(1, 2, 'c', '2', 160),
+    at(1, 3, 'd', '1', 90),
   ];
   const halves = [new scan.LatestPerKey(200), new scan.LatestPerKey(200)];
   records.forEach(([p, r], i) => halves[i % 2].add('t', p, r, `${p}:${r.offset}`));
   const latest = new scan.LatestPerKey(200);
   for (const h of halves) latest.merge(structuredClone(h.partial()));
-  assert.deepEqual(latest.result().map((w) => w.line), ['0:2', '1:2', '1:3']);
+  assert.deepEqual(
+    latest.result().map((w) => w.line),
+    ['0:2', '1:2', '1:3'],
+  );
 });
 
 test('scan on the command line: a wrong option is one line and exit 2, before any connection', () => {
@@ -193,11 +273,20 @@ test('a Where that skips records by their raw bytes never drops a match (random 
     return Math.random() < 0.5 ? JSON.stringify(v) : JSON.stringify(v).replace(/"([^"\\]*)"/g, (_, s) => `"${escape(s)}"`);
   };
   const records = Array.from({ length: 3000 }, () => ({
-    key: Math.random() < 0.1 ? null : Buffer.from(pick(words)), value: Math.random() < 0.05 ? null : Buffer.from(Math.random() < 0.1 ? pick(words) : json()),
-    headers: [], offset: 0n, timestamp: 0,
+    key: Math.random() < 0.1 ? null : Buffer.from(pick(words)),
+    value: Math.random() < 0.05 ? null : Buffer.from(Math.random() < 0.1 ? pick(words) : json()),
+    headers: [],
+    offset: 0n,
+    timestamp: 0,
   }));
-  for (const where of ['value.name == "bob"', 'value.nested.tag == "purchase" || key == "alice"', 'value == "bo" || value.name == "é"', 'value.name == "42"',
-    'value.name == "a\\"b" && key exists', 'value[0] == "alice"']) {
+  for (const where of [
+    'value.name == "bob"',
+    'value.nested.tag == "purchase" || key == "alice"',
+    'value == "bo" || value.name == "é"',
+    'value.name == "42"',
+    'value.name == "a\\"b" && key exists',
+    'value[0] == "alice"',
+  ]) {
     const full = filters.parseWhere(where);
     const expected = records.filter((r) => full(filters.recordView('t', 0, r)));
     assert.deepEqual(scan.makeMatcher({ where }, { plain: true })('t', 0, records), expected, where);

@@ -22,7 +22,10 @@ function project(name, packageJson, tsconfig, files) {
   const dir = path.join(work, name);
   installPacked(tarball, dir);
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, ...packageJson }));
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', lib: ['es2022', 'dom'], types: [], ...tsconfig } }));
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', lib: ['es2022', 'dom'], types: [], ...tsconfig } }),
+  );
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   return dir;
 }
@@ -144,31 +147,57 @@ export { relayUrl };
 `;
 
 test('CommonJS project, moduleResolution node16: require() and the named exports, no default', () => {
-  tsc(project('cjs-node16', {}, { module: 'node16', moduleResolution: 'node16' }, {
-    'index.ts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, init, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
+  tsc(
+    project(
+      'cjs-node16',
+      {},
+      { module: 'node16', moduleResolution: 'node16' },
+      {
+        'index.ts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, init, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 void init();
 ${CHECKS}${NODE_CHECKS}`,
-  }));
+      },
+    ),
+  );
 });
 
 test('ES module project, nodenext: named imports and the default export init', () => {
-  tsc(project('esm-nodenext', { type: 'module' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
+  tsc(
+    project(
+      'esm-nodenext',
+      { type: 'module' },
+      { module: 'nodenext', moduleResolution: 'nodenext' },
+      {
+        'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 await init();
 ${CHECKS}${NODE_CHECKS}`,
-  }));
+      },
+    ),
+  );
 });
 
 test('CommonJS project under nodenext', () => {
-  tsc(project('cjs-nodenext', { type: 'commonjs' }, { module: 'nodenext', moduleResolution: 'nodenext' }, {
-    'index.cts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
+  tsc(
+    project(
+      'cjs-nodenext',
+      { type: 'commonjs' },
+      { module: 'nodenext', moduleResolution: 'nodenext' },
+      {
+        'index.cts': `import { decodeFetchResponse, decodeRecordSet, FetchDecoder, FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, startRelay, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 ${CHECKS}${NODE_CHECKS}`,
-  }));
+      },
+    ),
+  );
 });
 
 test('with the Node types loaded, keys and values are Buffers', () => {
-  tsc(project('node-types', { type: 'module' }, { module: 'nodenext', moduleResolution: 'nodenext', types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')] }, {
-    'index.ts': `import { decodeFetchResponse } from 'kafka-fetch-decoder';
+  tsc(
+    project(
+      'node-types',
+      { type: 'module' },
+      { module: 'nodenext', moduleResolution: 'nodenext', types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')] },
+      {
+        'index.ts': `import { decodeFetchResponse } from 'kafka-fetch-decoder';
 import { readFileSync } from 'node:fs';
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const r = decodeFetchResponse(readFileSync('frame.bin'), { apiVersion: 12 }).topics[0].partitions[0].records[0];
@@ -176,12 +205,19 @@ const isBuffer: Equal<typeof r.key, Buffer | null> = true;
 export const key: string | undefined = r.key?.toString('base64');
 export { isBuffer };
 `,
-  }));
+      },
+    ),
+  );
 });
 
 test('bundler project: the web entry with its default init(URL)', () => {
-  tsc(project('bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, {
-    'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
+  tsc(
+    project(
+      'bundler',
+      { type: 'module' },
+      { module: 'esnext', moduleResolution: 'bundler' },
+      {
+        'index.ts': `import init, { decodeFetchResponse, decodeRecordSet, FetchDecoder, type FetchOptions, KafkaRecord, toTransferable, fromTransferable, errorName, KafkaClient, KafkaClientError, ValueDecoder, RegistryClient, jsonForm } from 'kafka-fetch-decoder';
 import * as everything from 'kafka-fetch-decoder';
 await init(new URL('https://example.invalid/kafka_fetch_decoder_bg.wasm'));
 // the .wasm subpath, as the README's esbuild line imports it (its URL)
@@ -191,14 +227,18 @@ await init(wasmUrl);
 // @ts-expect-error
 void everything.startRelay;
 ${CHECKS}`,
-  }));
+      },
+    ),
+  );
 });
 
 test('@arethetypeswrong/cli finds no problem in the packed tarball', () => {
   // every entrypoint of "exports" (the .wasm subpath, /arrow and /scan-worker at the package root
   // too, so that node10 resolution, which ignores "exports", finds them and their declarations)
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'pkg/package.json'), 'utf8'));
-  const entries = Object.keys(manifest.exports).filter((e) => e !== './package.json').map((e) => (e === '.' ? '.' : e.slice(2)));
+  const entries = Object.keys(manifest.exports)
+    .filter((e) => e !== './package.json')
+    .map((e) => (e === '.' ? '.' : e.slice(2)));
   assert.deepEqual(entries, ['.', 'arrow', 'scan-worker', 'kafka_fetch_decoder_bg.wasm']);
   const r = spawnSync(bin('attw'), [tarball, '--format', 'ascii', '--entrypoints', ...entries], { encoding: 'utf8' });
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);

@@ -28,8 +28,16 @@ const BOMBS = [
   ['a map of empty records', { type: 'map', values: EMPTY }, [...zigzag(2n ** 62n), 0]],
   ['a block of negative count (with its size)', { type: 'array', items: 'null' }, [...zigzag(-(2n ** 40n)), ...zigzag(0), 0]],
   // 40 arrays of 2^31 nulls each: every block is under any per-array bound, together they are not
-  ['nested: an array of arrays of null', { type: 'array', items: { type: 'array', items: 'null' } }, [...zigzag(40), ...Array.from({ length: 40 }, () => [...zigzag(2 ** 31), 0]).flat(), 0]],
-  ['nested: a map of arrays of empty records', { type: 'map', values: { type: 'array', items: EMPTY } }, [...zigzag(30), ...Array.from({ length: 30 }, (_, i) => [2, 0x61 + i, ...zigzag(2 ** 30), 0]).flat(), 0]],
+  [
+    'nested: an array of arrays of null',
+    { type: 'array', items: { type: 'array', items: 'null' } },
+    [...zigzag(40), ...Array.from({ length: 40 }, () => [...zigzag(2 ** 31), 0]).flat(), 0],
+  ],
+  [
+    'nested: a map of arrays of empty records',
+    { type: 'map', values: { type: 'array', items: EMPTY } },
+    [...zigzag(30), ...Array.from({ length: 30 }, (_, i) => [2, 0x61 + i, ...zigzag(2 ** 30), 0]).flat(), 0],
+  ],
   ['an array of ints counted past the bytes', { type: 'array', items: 'int' }, [...zigzag(2n ** 50n), 2, 0]],
 ];
 
@@ -56,7 +64,9 @@ describe('Avro values past the bounds', () => {
   for (const [name, schema, bytes] of BOMBS) {
     test(`${name} (${bytes.length} bytes): a typed error within a second, memory bounded`, (t) => {
       const r = decodeAlone(schema, bytes);
-      t.diagnostic(`${r.ms.toFixed(1)} ms, peak RSS ${r.maxRssMiB.toFixed(0)} MiB (${(r.maxRssMiB - r.rssBeforeMiB).toFixed(1)} MiB more than before the value): ${r.errorCode} ${r.error}`);
+      t.diagnostic(
+        `${r.ms.toFixed(1)} ms, peak RSS ${r.maxRssMiB.toFixed(0)} MiB (${(r.maxRssMiB - r.rssBeforeMiB).toFixed(1)} MiB more than before the value): ${r.errorCode} ${r.error}`,
+      );
       assert.ok(r.ms < 1000, `${r.ms} ms`);
       assert.ok(r.maxRssMiB - r.rssBeforeMiB < 32, `RSS grew by ${r.maxRssMiB - r.rssBeforeMiB} MiB`);
       assert.equal(r.format, 'bytes', 'the value keeps its bytes');
@@ -91,7 +101,7 @@ describe('Avro values past the bounds', () => {
 describe('members named __proto__ and constructor are data', () => {
   const own = (o, k) => Object.hasOwn(o, k) && Object.getPrototypeOf(o) === Object.prototype;
 
-  test('JSON, as parsed and in its JSON form (the CLI\'s)', async () => {
+  test("JSON, as parsed and in its JSON form (the CLI's)", async () => {
     const bytes = Buffer.from('{"__proto__":{"isAdmin":true},"user":"mallory","constructor":1}');
     for (const json of [false, true]) {
       const v = (await new ValueDecoder({ value: 'json', json }).decode(record(bytes))).value.value;
@@ -104,7 +114,9 @@ describe('members named __proto__ and constructor are data', () => {
 
   test('Avro: a field, a map key and a record type named __proto__; records and unions are plain objects', async () => {
     const schema = {
-      type: 'record', name: 'R', fields: [
+      type: 'record',
+      name: 'R',
+      fields: [
         { name: '__proto__', type: 'string' },
         { name: 'constructor', type: 'int' },
         { name: 'm', type: { type: 'map', values: 'int' } },
@@ -117,7 +129,10 @@ describe('members named __proto__ and constructor are data', () => {
     for (const json of [false, true]) {
       const v = (await new ValueDecoder({ value: 'avro', valueSchema: { avro: schema }, json }).decode(record(bytes))).value;
       assert.equal(v.format, 'avro', v.error);
-      assert.ok(own(v.value, '__proto__') && own(v.value.m, '__proto__') && own(v.value.r, 'x') && own(v.value.u, 'A') && own(v.value.u.A, 'x'), JSON.stringify(v.value));
+      assert.ok(
+        own(v.value, '__proto__') && own(v.value.m, '__proto__') && own(v.value.r, 'x') && own(v.value.u, 'A') && own(v.value.u.A, 'x'),
+        JSON.stringify(v.value),
+      );
       assert.equal(JSON.stringify(v.value), '{"__proto__":"a","constructor":2,"m":{"__proto__":3},"r":{"x":4},"u":{"A":{"x":5}}}');
     }
   });
@@ -139,7 +154,8 @@ describe('members named __proto__ and constructor are data', () => {
     const ok = (await new ValueDecoder({ value: 'protobuf', valueSchema: { protobuf: { source: source('s'), type: 'M' } } }).decode(record(bytes))).value;
     assert.ok(own(ok.value, 'constructor'));
     assert.deepEqual(ok.value, { s: 'a', constructor: 5 });
-    const refused = (await new ValueDecoder({ value: 'protobuf', valueSchema: { protobuf: { source: source('__proto__'), type: 'M' } } }).decode(record(bytes))).value;
+    const refused = (await new ValueDecoder({ value: 'protobuf', valueSchema: { protobuf: { source: source('__proto__'), type: 'M' } } }).decode(record(bytes)))
+      .value;
     assert.deepEqual([refused.format, refused.errorCode], ['bytes', 'SCHEMA']);
     assert.match(refused.error, /names a member __proto__, which protobufjs leaves out/);
   });

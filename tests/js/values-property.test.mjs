@@ -35,12 +35,17 @@ function generator(seed) {
 function avroSchema(rnd, depth, names = { n: 0 }) {
   const name = () => `T${names.n++}`;
   const leaves = ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'];
-  const kind = depth <= 0 ? rnd.pick([...leaves, 'enum', 'fixed']) : rnd.pick([...leaves, 'enum', 'fixed', 'array', 'map', 'record', 'record', 'union', 'list']);
+  const kind =
+    depth <= 0 ? rnd.pick([...leaves, 'enum', 'fixed']) : rnd.pick([...leaves, 'enum', 'fixed', 'array', 'map', 'record', 'record', 'union', 'list']);
   switch (kind) {
-    case 'enum': return { type: 'enum', name: name(), symbols: Array.from({ length: 1 + rnd.int(3) }, (_, i) => `S${i}`) };
-    case 'fixed': return { type: 'fixed', name: name(), size: rnd.int(5) };
-    case 'array': return { type: 'array', items: avroSchema(rnd, depth - 1, names) };
-    case 'map': return { type: 'map', values: avroSchema(rnd, depth - 1, names) };
+    case 'enum':
+      return { type: 'enum', name: name(), symbols: Array.from({ length: 1 + rnd.int(3) }, (_, i) => `S${i}`) };
+    case 'fixed':
+      return { type: 'fixed', name: name(), size: rnd.int(5) };
+    case 'array':
+      return { type: 'array', items: avroSchema(rnd, depth - 1, names) };
+    case 'map':
+      return { type: 'map', values: avroSchema(rnd, depth - 1, names) };
     case 'record': {
       const fieldNames = ['a', 'b', 'c', '__proto__', 'constructor', 'toString'];
       const count = rnd.int(4);
@@ -50,13 +55,26 @@ function avroSchema(rnd, depth, names = { n: 0 }) {
     case 'union': {
       // branches of distinct kinds (avsc refuses two of a kind unless named)
       const branch = avroSchema(rnd, depth - 1, names);
-      return rnd.next() < 0.5 ? ['null', branch === 'null' ? 'int' : branch] : [{ type: 'record', name: name(), fields: [{ name: 'x', type: 'int' }] }, { type: 'record', name: name(), fields: [] }];
+      return rnd.next() < 0.5
+        ? ['null', branch === 'null' ? 'int' : branch]
+        : [
+            { type: 'record', name: name(), fields: [{ name: 'x', type: 'int' }] },
+            { type: 'record', name: name(), fields: [] },
+          ];
     }
     case 'list': {
       const n = name();
-      return { type: 'record', name: n, fields: [{ name: 'value', type: avroSchema(rnd, depth - 1, names) }, { name: 'next', type: ['null', n] }] };
+      return {
+        type: 'record',
+        name: n,
+        fields: [
+          { name: 'value', type: avroSchema(rnd, depth - 1, names) },
+          { name: 'next', type: ['null', n] },
+        ],
+      };
     }
-    default: return kind;
+    default:
+      return kind;
   }
 }
 
@@ -64,18 +82,30 @@ function avroSchema(rnd, depth, names = { n: 0 }) {
 function mutate(rnd, bytes) {
   const b = [...bytes];
   switch (rnd.int(5)) {
-    case 0: if (b.length) b[rnd.int(b.length)] ^= 1 << rnd.int(8); break;
-    case 1: b.splice(rnd.int(b.length + 1), 0, ...[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f].slice(rnd.int(5))); break;
-    case 2: b.length = rnd.int(b.length + 1); break;
-    case 3: b.push(...rnd.bytes(1 + rnd.int(8))); break;
-    default: b.splice(rnd.int(b.length + 1), 0, rnd.pick([0x01, 0x7f, 0x80, 0xff]));
+    case 0:
+      if (b.length) b[rnd.int(b.length)] ^= 1 << rnd.int(8);
+      break;
+    case 1:
+      b.splice(rnd.int(b.length + 1), 0, ...[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f].slice(rnd.int(5)));
+      break;
+    case 2:
+      b.length = rnd.int(b.length + 1);
+      break;
+    case 3:
+      b.push(...rnd.bytes(1 + rnd.int(8)));
+      break;
+    default:
+      b.splice(rnd.int(b.length + 1), 0, rnd.pick([0x01, 0x7f, 0x80, 0xff]));
   }
   return Buffer.from(b);
 }
 
 const record = (value) => ({ key: null, value, headers: [] });
 const FRAME = Buffer.from([0, 0, 0, 0, 1]); // Confluent's magic byte and schema id 1
-const jsonText = (v) => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? `${x}n` : x?.type === 'Buffer' && Array.isArray(x.data) ? `bytes:${Buffer.from(x.data).toString('hex')}` : x));
+const jsonText = (v) =>
+  JSON.stringify(v, (k, x) =>
+    typeof x === 'bigint' ? `${x}n` : x?.type === 'Buffer' && Array.isArray(x.data) ? `bytes:${Buffer.from(x.data).toString('hex')}` : x,
+  );
 
 /** Decodes `bytes` with `decoder` (prepared), timed: the decoded side. */
 function decodeTimed(decoder, bytes, what) {
@@ -164,7 +194,13 @@ test(`random bytes as MessagePack, JSON and Protobuf: each decoded within ${BUDG
   ];
   for (const d of decoders) await d.prepare([record(Buffer.alloc(0))]);
   // MessagePack's counts (array 32, map 32, str 32, bin 32) declaring more than there is, among random bytes
-  const huge = [[0xdd, 0xff, 0xff, 0xff, 0xff], [0xdf, 0xff, 0xff, 0xff, 0xff], [0xdb, 0xff, 0xff, 0xff, 0xff], [0xc6, 0xff, 0xff, 0xff, 0xff], [0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]];
+  const huge = [
+    [0xdd, 0xff, 0xff, 0xff, 0xff],
+    [0xdf, 0xff, 0xff, 0xff, 0xff],
+    [0xdb, 0xff, 0xff, 0xff, 0xff],
+    [0xc6, 0xff, 0xff, 0xff, 0xff],
+    [0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f],
+  ];
   for (let i = 0; i < 3000; i++) {
     const bytes = rnd.next() < 0.3 ? Buffer.from([...rnd.pick(huge), ...rnd.bytes(rnd.int(16))]) : rnd.bytes(rnd.int(64));
     for (const d of decoders) decodeTimed(d, bytes, `${d.formats.value}${d.json ? ' (json)' : ''}`);

@@ -13,7 +13,15 @@ const avsc = createRequire(import.meta.url)('avsc');
 const protobuf = createRequire(import.meta.url)('protobufjs');
 const { ValueDecoder, RegistryClient, jsonForm } = pkg;
 
-const USER = { type: 'record', name: 'User', namespace: 'app', fields: [{ name: 'name', type: 'string' }, { name: 'visits', type: 'long' }] };
+const USER = {
+  type: 'record',
+  name: 'User',
+  namespace: 'app',
+  fields: [
+    { name: 'name', type: 'string' },
+    { name: 'visits', type: 'long' },
+  ],
+};
 const userType = avsc.Type.forSchema(USER);
 const PROTO = `syntax = "proto3";
 package app;
@@ -53,7 +61,10 @@ describe('framing and message indexes', () => {
   test('Protobuf indexes: [0] as the single byte 0 and as the long form, [1], [1, 0]; each the right type', async () => {
     const vd = new ValueDecoder({ registry: { url: registry.url } });
     const a = protoRoot.lookupType('app.A').encode({ x: 'hi' }).finish();
-    const b = protoRoot.lookupType('app.B').encode({ n: 7, inner: { s: 'in' } }).finish();
+    const b = protoRoot
+      .lookupType('app.B')
+      .encode({ n: 7, inner: { s: 'in' } })
+      .finish();
     const inner = protoRoot.lookupType('app.B.Inner').encode({ s: 'deep' }).finish();
     const cases = [
       [[0], a, 'app.A', { x: 'hi' }],
@@ -70,7 +81,7 @@ describe('framing and message indexes', () => {
     }
   });
 
-  test('hostile framing: each a typed error, the record\'s bytes kept', async () => {
+  test("hostile framing: each a typed error, the record's bytes kept", async () => {
     const vd = new ValueDecoder({ registry: { url: registry.url }, value: 'protobuf' });
     const cases = [
       ['cut after the magic byte', Buffer.from([0]), 'FRAMING', /magic byte 0 with no 4-byte schema id/],
@@ -100,7 +111,7 @@ describe('framing and message indexes', () => {
     assert.deepEqual(ok.value.value, { x: 'after' });
   });
 
-  test('ids in headers (Confluent GUIDs, Apicurio global ids) and Apicurio\'s 8-byte payload id', async () => {
+  test("ids in headers (Confluent GUIDs, Apicurio global ids) and Apicurio's 8-byte payload id", async () => {
     const seen = [];
     const fake = http.createServer((req, res) => {
       seen.push(req.url);
@@ -136,8 +147,14 @@ describe('framing and message indexes', () => {
     const vd = new ValueDecoder({ registry: { url: registry.url } });
     const records = Array.from({ length: 500 }, (_, i) => record(framed(ids.user, userType.toBuffer({ name: `u${i}`, visits: i }))));
     await vd.attach(records);
-    assert.deepEqual(records.map((r) => r.decodedValue.value.visits), records.map((_, i) => i));
-    assert.deepEqual(registry.requests.slice(before).map((r) => r.path), [`/schemas/ids/${ids.user}`]);
+    assert.deepEqual(
+      records.map((r) => r.decodedValue.value.visits),
+      records.map((_, i) => i),
+    );
+    assert.deepEqual(
+      registry.requests.slice(before).map((r) => r.path),
+      [`/schemas/ids/${ids.user}`],
+    );
     assert.equal(vd.schemas.size, 1);
   });
 
@@ -148,7 +165,7 @@ describe('framing and message indexes', () => {
     assert.deepEqual(broken.tried[0].format, 'registry');
     assert.equal(broken.tried[0].code, 'SCHEMA');
     assert.match(broken.tried[0].error, /its avro schema does not parse/);
-    assert.equal(broken.errorCode, 'SCHEMA', 'a schema there to use that failed is the result\'s error');
+    assert.equal(broken.errorCode, 'SCHEMA', "a schema there to use that failed is the result's error");
     // without a registry, bytes that look framed are no failure: said in tried only
     const alone = (await new ValueDecoder().decode(record(framed(ids.user, [1, 2])))).value;
     assert.deepEqual([alone.format, alone.error, alone.tried[0].code], ['bytes', undefined, 'NO_SCHEMA']);
@@ -245,14 +262,18 @@ describe('formats without a schema', () => {
     assert.deepEqual([text.value.format, text.value.value, text.value.invalidUtf8At], ['text', 'a\ufffdb', 1]);
     const json = await new ValueDecoder({ value: 'json' }).decode(record(Buffer.from('nope')));
     assert.deepEqual([json.value.format, json.value.errorCode], ['bytes', 'DECODE']);
-    const msgpack = await new ValueDecoder({ value: 'msgpack', int64: 'bigint' }).decode(record(Buffer.from([0x82, 0xa1, 0x61, 0x01, 0xa1, 0x62, 0xcf, 0, 0, 0, 1, 0, 0, 0, 0])));
+    const msgpack = await new ValueDecoder({ value: 'msgpack', int64: 'bigint' }).decode(
+      record(Buffer.from([0x82, 0xa1, 0x61, 0x01, 0xa1, 0x62, 0xcf, 0, 0, 0, 1, 0, 0, 0, 0])),
+    );
     assert.deepEqual(msgpack.value.value, { a: 1, b: 2n ** 32n });
     const bytes = await new ValueDecoder({ value: 'bytes' }).decode(record(Buffer.from('x')));
     assert.equal(bytes.value.format, 'bytes');
     // auto: control characters are not text (nor, here, a Protobuf message)
     const binary = await new ValueDecoder().decode(record(Buffer.from([0x61, 0x00, 0x62])));
-    assert.deepEqual([binary.value.format, binary.value.tried.map((t) => t.error).slice(1)],
-      ['bytes', ['control character U+0000 at character 1', 'not a MessagePack map or array', 'not a Protobuf message: a fixed64 cut short at byte 1']]);
+    assert.deepEqual(
+      [binary.value.format, binary.value.tried.map((t) => t.error).slice(1)],
+      ['bytes', ['control character U+0000 at character 1', 'not a MessagePack map or array', 'not a Protobuf message: a fixed64 cut short at byte 1']],
+    );
     const nulls = await new ValueDecoder().decode(record(null));
     assert.deepEqual(nulls, { key: { format: 'null', value: null }, value: { format: 'null', value: null } });
   });
@@ -276,7 +297,12 @@ describe('formats without a schema', () => {
   });
 
   test('the JSON form: bytes as base64, BigInts as strings, maps as objects', () => {
-    assert.deepEqual(jsonForm({ b: new Uint8Array([1, 2]), n: 2n ** 64n, m: new Map([[1, 'a']]), x: [NaN, 1.5] }), { b: 'AQI=', n: '18446744073709551616', m: { 1: 'a' }, x: [null, 1.5] });
+    assert.deepEqual(jsonForm({ b: new Uint8Array([1, 2]), n: 2n ** 64n, m: new Map([[1, 'a']]), x: [NaN, 1.5] }), {
+      b: 'AQI=',
+      n: '18446744073709551616',
+      m: { 1: 'a' },
+      x: [null, 1.5],
+    });
   });
 
   test('options are checked', () => {

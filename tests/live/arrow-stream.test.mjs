@@ -19,10 +19,18 @@ before(async () => {
   tansu = await startTansu();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-arrow-stream-'));
   // about 24 MB of values: Tansu answers a Fetch with about 6 MB, so the pass takes several responses
-  await produce(tansu, {
-    topic: 'big', create: { partitions: 4 }, compression: 'lz4', linger_ms: 100, batch_size: 1 << 20,
-    generate: { count: RECORDS, value_bytes: 300, partitions: 4, seed: 7, samples: 0, repeat: 1000 },
-  }, { timeoutMs: 120_000 });
+  await produce(
+    tansu,
+    {
+      topic: 'big',
+      create: { partitions: 4 },
+      compression: 'lz4',
+      linger_ms: 100,
+      batch_size: 1 << 20,
+      generate: { count: RECORDS, value_bytes: 300, partitions: 4, seed: 7, samples: 0, repeat: 1000 },
+    },
+    { timeoutMs: 120_000 },
+  );
 });
 
 after(async () => {
@@ -32,9 +40,15 @@ after(async () => {
 
 test('a topic of several responses streams into the file: every record once, in order', async (t) => {
   const file = path.join(dir, 'big.arrows');
-  const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'consume', '--bootstrap', tansu.bootstrap, '--topic', 'big', '--until-end', '--format', 'arrow', '--out', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'pkg', 'cli.cjs'), 'consume', '--bootstrap', tansu.bootstrap, '--topic', 'big', '--until-end', '--format', 'arrow', '--out', file],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   // the file's size while the command runs: it grows before the end
   const sizes = [];
   const poll = setInterval(() => sizes.push(fs.existsSync(file) ? fs.statSync(file).size : 0), 5);
@@ -45,7 +59,11 @@ test('a topic of several responses streams into the file: every record once, in 
   const partial = sizes.filter((s) => s > 0 && s < final);
   assert.ok(partial.length > 0, `the file had ${final} bytes at the end and none in between: written at once, not streamed`);
 
-  const [rows, batches, ordered] = execFileSync(PYTHON, ['-c', `
+  const [rows, batches, ordered] = execFileSync(
+    PYTHON,
+    [
+      '-c',
+      `
 import sys, pyarrow.ipc as ipc
 r = ipc.open_stream(open(sys.argv[1], 'rb'))
 rows = 0; batches = 0; last = {}; ordered = True
@@ -54,9 +72,16 @@ for b in r:
     for p, o in zip(b.column('partition').to_pylist(), b.column('offset').to_pylist()):
         ordered = ordered and last.get(p, -1) + 1 == o
         last[p] = o
-print(rows, batches, int(ordered))`, file], { encoding: 'utf8' }).trim().split(' ').map(Number);
+print(rows, batches, int(ordered))`,
+      file,
+    ],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split(' ')
+    .map(Number);
   assert.equal(rows, RECORDS);
-  assert.equal(ordered, 1, 'each partition\'s offsets one after another from 0');
+  assert.equal(ordered, 1, "each partition's offsets one after another from 0");
   assert.ok(batches > 4, `${batches} record batches: more than one response's partitions`);
   t.diagnostic(`${RECORDS} records in ${batches} record batches, ${final} bytes; the file was seen at ${new Set(partial).size} sizes before its last`);
 });

@@ -204,7 +204,13 @@ function runScript(name, spec, timeoutMs, nice = 0) {
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       live.delete(child);
-      if (code === 0) resolve(out.split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+      if (code === 0)
+        resolve(
+          out
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l)),
+        );
       else reject(new Error(err.trim().split('\n').pop() || `${name} exited (${code ?? signal})`));
     });
     child.stdin.on('error', () => {});
@@ -309,10 +315,17 @@ export async function startTansuBehindProxy() {
   try {
     const tansu = await startTansu({ advertisedPort: proxy.port });
     proxy.setTarget(tansu.listener);
-    return { kind: 'tansu', bootstrap: proxy.address, tansu, proxy, pids: tansu.pids, stop: async () => {
-      await proxy.close();
-      await tansu.stop();
-    } };
+    return {
+      kind: 'tansu',
+      bootstrap: proxy.address,
+      tansu,
+      proxy,
+      pids: tansu.pids,
+      stop: async () => {
+        await proxy.close();
+        await tansu.stop();
+      },
+    };
   } catch (e) {
     await proxy.close();
     throw e;

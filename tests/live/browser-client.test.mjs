@@ -18,7 +18,10 @@ before(async () => {
     partition: i % 3,
     key_b64: Buffer.from(`key-${i}`).toString('base64'),
     value_b64: Buffer.from(JSON.stringify({ n: i })).toString('base64'),
-    headers: [['h', Buffer.from('1').toString('base64')], ['h', null]],
+    headers: [
+      ['h', Buffer.from('1').toString('base64')],
+      ['h', null],
+    ],
   }));
   const acks = await produce(tansu, { topic: 'in-page', create: { partitions: 3 }, compression: 'snappy', records });
   written = acks.map((a, i) => `${a.partition}/${a.offset}/key-${i}/{"n":${i}}/2`).sort();
@@ -49,10 +52,13 @@ const READ_TOPIC = async (relay) => {
   return { rows: out };
 };
 
-const rowsOf = ({ rows }) => rows.map(({ partition, record: r }) => {
-  const text = (v) => Buffer.from(Object.values(v)).toString(); // page.evaluate gives typed arrays as plain objects
-  return `${partition}/${r.offset}/${text(r.key)}/${text(r.value)}/${r.headers.length}`;
-}).sort();
+const rowsOf = ({ rows }) =>
+  rows
+    .map(({ partition, record: r }) => {
+      const text = (v) => Buffer.from(Object.values(v)).toString(); // page.evaluate gives typed arrays as plain objects
+      return `${partition}/${r.offset}/${text(r.key)}/${text(r.value)}/${r.headers.length}`;
+    })
+    .sort();
 
 test('a page reads a topic through the relay, and the records cross page.evaluate whole', async () => {
   const relay = await pkg.startRelay({ bootstrap: tansu.bootstrap, allowOrigins: [origin], log: () => {} });
@@ -65,7 +71,7 @@ test('a page reads a topic through the relay, and the records cross page.evaluat
   }
 });
 
-test('a page of an origin the relay does not allow gets the relay\'s refusal', async () => {
+test("a page of an origin the relay does not allow gets the relay's refusal", async () => {
   const logged = [];
   const relay = await pkg.startRelay({ bootstrap: tansu.bootstrap, log: (line) => logged.push(line) });
   try {
@@ -99,7 +105,10 @@ test('waitFor, in the page and in Node: the record the test writes once both are
     const inPage = browser.page.evaluate(`(${WAIT_IN_PAGE})(${JSON.stringify(relay.relayUrl)})`);
     const inNode = client.waitFor({ topic: 'waited', match: (r) => r.keyText() === 'order-42' });
     // the action under test
-    await produce(tansu, { topic: 'waited', records: [{ partition: 1, key_b64: Buffer.from('order-42').toString('base64'), value_b64: Buffer.from('{"status":"paid"}').toString('base64') }] });
+    await produce(tansu, {
+      topic: 'waited',
+      records: [{ partition: 1, key_b64: Buffer.from('order-42').toString('base64'), value_b64: Buffer.from('{"status":"paid"}').toString('base64') }],
+    });
     assert.deepEqual(await inPage, { partition: 1, value: { status: 'paid' } });
     const { partition, record } = await inNode;
     assert.deepEqual([partition, record.valueJson()], [1, { status: 'paid' }]);
@@ -136,7 +145,10 @@ test('a scan in the page on two Web Workers through the relay: the matches, the 
   try {
     const result = await browser.page.evaluate(`(${SCAN_IN_PAGE})(${JSON.stringify(relay.relayUrl)})`);
     assert.equal(result.error, undefined, result.error);
-    assert.deepEqual(rowsOf(result), written.filter((w) => Number(/"n":(\d+)/.exec(w)[1]) >= 10));
+    assert.deepEqual(
+      rowsOf(result),
+      written.filter((w) => Number(/"n":(\d+)/.exec(w)[1]) >= 10),
+    );
     assert.equal(result.complete, true);
     assert.equal(result.ranges, 3 * 3, 'ten records a partition in ranges of four');
     assert.equal(result.count, 20);

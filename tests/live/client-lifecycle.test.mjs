@@ -19,8 +19,9 @@ function node(script, timeoutMs = 20_000) {
   const started = Date.now();
   const source = `import { createRequire } from 'node:module';\nconst pkg = createRequire(${JSON.stringify(path.join(root, 'pkg', 'x.js'))})('./');\n${script}`;
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--input-type=module', '-e', source], { timeout: timeoutMs },
-      (error, stdout, stderr) => resolve({ code: error ? (error.killed ? 'killed' : error.code) : 0, stdout, stderr, ms: Date.now() - started }));
+    execFile(process.execPath, ['--input-type=module', '-e', source], { timeout: timeoutMs }, (error, stdout, stderr) =>
+      resolve({ code: error ? (error.killed ? 'killed' : error.code) : 0, stdout, stderr, ms: Date.now() - started }),
+    );
   });
 }
 
@@ -28,7 +29,11 @@ describe('against Tansu', () => {
   let tansu;
   before(async () => {
     tansu = await startTansu();
-    await produce(tansu, { topic: 'orders', create: { partitions: 2 }, records: Array.from({ length: 40 }, (_, i) => ({ partition: i % 2, key_b64: text(`order-${i}`), value_b64: text(`{"n":${i}}`) })) });
+    await produce(tansu, {
+      topic: 'orders',
+      create: { partitions: 2 },
+      records: Array.from({ length: 40 }, (_, i) => ({ partition: i % 2, key_b64: text(`order-${i}`), value_b64: text(`{"n":${i}}`) })),
+    });
     // (Tansu's latest is its last batch's base offset + 1: an empty topic is a tail with nothing to come)
     await produce(tansu, { topic: 'idle', create: { partitions: 1 }, records: [] });
   });
@@ -70,7 +75,10 @@ describe('against Tansu', () => {
       await assert.rejects(client.listOffsets('orders', { signal: aborted }), (e) => e.name === 'AbortError');
       await assert.rejects(client.fetch('orders', [{ partition: 0, offset: 0 }], { signal: aborted }), (e) => e.name === 'AbortError');
       await assert.rejects(client.consume({ topic: 'orders', signal: aborted }).next(), (e) => e.name === 'AbortError');
-      await assert.rejects(client.consume({ topic: 'orders', signal: 'soon' }).next(), (e) => e.code === 'INVALID_ARGUMENT' && /option signal must be an AbortSignal/.test(e.message));
+      await assert.rejects(
+        client.consume({ topic: 'orders', signal: 'soon' }).next(),
+        (e) => e.code === 'INVALID_ARGUMENT' && /option signal must be an AbortSignal/.test(e.message),
+      );
       // the client is still good
       assert.equal((await client.listOffsets('orders', { at: 'earliest' })).get(0).offset, 0);
     } finally {
@@ -91,8 +99,10 @@ describe('against Tansu', () => {
       assert.deepEqual([first.partition, first.record.offset], [1, 3]);
       // none: TIMEOUT after timeoutMs, saying how many it read; the pass ends either way
       const started = Date.now();
-      await assert.rejects(client.waitFor({ topic: 'orders', match: () => false, timeoutMs: 700 }),
-        (e) => e instanceof KafkaClientError && e.code === 'TIMEOUT' && e.message === 'waitFor: no record of orders matched within 700 ms (41 read)');
+      await assert.rejects(
+        client.waitFor({ topic: 'orders', match: () => false, timeoutMs: 700 }),
+        (e) => e instanceof KafkaClientError && e.code === 'TIMEOUT' && e.message === 'waitFor: no record of orders matched within 700 ms (41 read)',
+      );
       assert.ok(Date.now() - started < 2000);
       // a pass that ends first (untilEnd): NOT_FOUND
       await assert.rejects(client.waitFor({ topic: 'orders', untilEnd: true, match: () => false }), (e) => e.code === 'NOT_FOUND');
@@ -107,7 +117,9 @@ describe('against Tansu', () => {
     const topics = Array.from({ length: 12 }, (_, i) => `many-${i}`);
     for (const topic of topics) await produce(tansu, { topic, create: { partitions: 3 }, records: [{ partition: 0, value_b64: text('x') }] });
     const cli = await new Promise((resolve) => {
-      execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'metadata', '--bootstrap', tansu.bootstrap, '--offsets'], (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stdout, stderr }));
+      execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'metadata', '--bootstrap', tansu.bootstrap, '--offsets'], (error, stdout, stderr) =>
+        resolve({ code: error?.code ?? 0, stdout, stderr }),
+      );
     });
     assert.equal(cli.code, 0, cli.stderr);
     assert.equal(cli.stderr, '');
@@ -164,9 +176,12 @@ describe('against brokers that are silent or not up yet', () => {
       assert.ok(Date.now() - started < 1000);
       const reading = new AbortController();
       setTimeout(() => reading.abort(), 200);
-      await assert.rejects(async () => {
-        for await (const chunk of client.consume({ topic: 't', signal: reading.signal })) assert.fail(`got ${chunk.recordCount}`);
-      }, (e) => e.name === 'AbortError');
+      await assert.rejects(
+        async () => {
+          for await (const chunk of client.consume({ topic: 't', signal: reading.signal })) assert.fail(`got ${chunk.recordCount}`);
+        },
+        (e) => e.name === 'AbortError',
+      );
     } finally {
       client.close();
     }
@@ -193,7 +208,10 @@ describe('against brokers that are silent or not up yet', () => {
     try {
       const started = Date.now();
       const md = await client.metadata();
-      assert.deepEqual(md.topics.map((t) => t.topic), ['t']);
+      assert.deepEqual(
+        md.topics.map((t) => t.topic),
+        ['t'],
+      );
       assert.ok(Date.now() - started >= 600, `${Date.now() - started} ms`);
     } finally {
       clearTimeout(later);
@@ -202,12 +220,21 @@ describe('against brokers that are silent or not up yet', () => {
     // bounded: a broker that never comes is given up after the bound, saying how long it tried
     const gone = new KafkaClient({ bootstrap: '127.0.0.1:1', connectRetryMs: 600, retryBackoffMs: 50 });
     const started = Date.now();
-    await assert.rejects(gone.metadata(), (e) => e.code === 'BOOTSTRAP' && /^no broker answered \(tried \d+ times in \d+ ms\): cannot connect to broker 127\.0\.0\.1:1: connection refused/.test(e.message));
+    await assert.rejects(
+      gone.metadata(),
+      (e) =>
+        e.code === 'BOOTSTRAP' &&
+        /^no broker answered \(tried \d+ times in \d+ ms\): cannot connect to broker 127\.0\.0\.1:1: connection refused/.test(e.message),
+    );
     assert.ok(Date.now() - started >= 600 && Date.now() - started < 2500, `${Date.now() - started} ms`);
     gone.close();
     // the CLI's option
     const cli = await new Promise((resolve) => {
-      execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'metadata', '--bootstrap', '127.0.0.1:1', '--connect-retry-ms', '300'], (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stderr }));
+      execFile(
+        process.execPath,
+        [path.join(root, 'pkg', 'cli.cjs'), 'metadata', '--bootstrap', '127.0.0.1:1', '--connect-retry-ms', '300'],
+        (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stderr }),
+      );
     });
     assert.equal(cli.code, 1);
     assert.match(cli.stderr, /^kafka-fetch-decoder: metadata: no broker answered \(tried \d+ times in \d+ ms\)/);

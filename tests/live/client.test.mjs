@@ -21,7 +21,15 @@ function variedRecords(n, partitions, seed) {
     partition: i % partitions,
     key_b64: i % 7 === 0 ? null : i % 7 === 1 ? '' : text(`${seed}-key-${i}`),
     value_b64: i % 11 === 0 ? null : i % 11 === 1 ? '' : text(`${seed}-value-${i} ${'x'.repeat(i % 50)}`),
-    headers: i % 3 === 0 ? [] : [['h', text(`a${i}`)], ['h', text(`b${i}`)], ['n', null], ['e', '']],
+    headers:
+      i % 3 === 0
+        ? []
+        : [
+            ['h', text(`a${i}`)],
+            ['h', text(`b${i}`)],
+            ['n', null],
+            ['e', ''],
+          ],
     timestamp_ms: T0 + i * 1000,
   }));
 }
@@ -30,13 +38,21 @@ function variedRecords(n, partitions, seed) {
 function written(spec, acks) {
   const flat = spec.records.flatMap((r) => r.records ?? [r]);
   return flat.map((r, i) => ({
-    partition: acks[i].partition, offset: String(acks[i].offset), timestamp: String(acks[i].timestamp),
-    key: r.key_b64 ?? null, value: r.value_b64 ?? null, headers: (r.headers ?? []).map(([key, value]) => ({ key, value })),
+    partition: acks[i].partition,
+    offset: String(acks[i].offset),
+    timestamp: String(acks[i].timestamp),
+    key: r.key_b64 ?? null,
+    value: r.value_b64 ?? null,
+    headers: (r.headers ?? []).map(([key, value]) => ({ key, value })),
   }));
 }
 
 const shape = (partition, r) => ({
-  partition, offset: String(r.offset), timestamp: String(r.timestamp), key: b64(r.key), value: b64(r.value),
+  partition,
+  offset: String(r.offset),
+  timestamp: String(r.timestamp),
+  key: b64(r.key),
+  value: b64(r.value),
   headers: r.headers.map((h) => ({ key: h.key, value: b64(h.value) })),
 });
 const byPosition = (a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset));
@@ -60,13 +76,22 @@ const withoutBroker = (rows) => rows.map(({ broker, ...r }) => r);
 /** Runs the package's CLI; resolves with { code, stdout, stderr }. */
 function cli(args, env = {}) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], { env: { ...process.env, ...env }, maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [path.join(root, 'pkg', 'cli.cjs'), ...args],
+      { env: { ...process.env, ...env }, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
   });
 }
 
-const cliRows = (stdout) => stdout.trim().split('\n').filter(Boolean).map(JSON.parse)
-  .map((j) => ({ partition: j.partition, offset: j.offset, timestamp: j.timestamp, key: j.key, value: j.value, headers: j.headers }));
+const cliRows = (stdout) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(JSON.parse)
+    .map((j) => ({ partition: j.partition, offset: j.offset, timestamp: j.timestamp, key: j.key, value: j.value, headers: j.headers }));
 
 describe('Tansu', () => {
   let tansu;
@@ -75,12 +100,16 @@ describe('Tansu', () => {
   before(async () => {
     tansu = await startTansu();
     // one topic per codec, three partitions each, several batches per partition
-    await Promise.all(CODECS.map(async (codec) => {
-      const spec = { topic: `codec-${codec}`, create: { partitions: 3 }, compression: codec, batch_num_messages: 17, records: variedRecords(120, 3, codec) };
-      topics[spec.topic] = written(spec, await produce(tansu, spec));
-    }));
+    await Promise.all(
+      CODECS.map(async (codec) => {
+        const spec = { topic: `codec-${codec}`, create: { partitions: 3 }, compression: codec, batch_num_messages: 17, records: variedRecords(120, 3, codec) };
+        topics[spec.topic] = written(spec, await produce(tansu, spec));
+      }),
+    );
     const txn = {
-      topic: 'transactions', create: { partitions: 1 }, compression: 'lz4',
+      topic: 'transactions',
+      create: { partitions: 1 },
+      compression: 'lz4',
       records: [
         { records: variedRecords(10, 1, 't1'), transaction: 'commit' },
         { records: variedRecords(5, 1, 't2'), transaction: 'abort' },
@@ -127,20 +156,37 @@ describe('Tansu', () => {
       // onResponse's raw frame stays readable (copied to the thread, not moved)
       let inResponses = 0;
       let handedOut = 0;
-      for await (const chunk of client.consume({ topic: 'codec-gzip', untilEnd: true, onResponse: ({ frame, response }) => {
-        assert.ok(frame.length > 8 && frame[0] !== undefined);
-        inResponses += response.topics.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.recordCount, 0), 0);
-      } })) handedOut += chunk.records.length;
+      for await (const chunk of client.consume({
+        topic: 'codec-gzip',
+        untilEnd: true,
+        onResponse: ({ frame, response }) => {
+          assert.ok(frame.length > 8 && frame[0] !== undefined);
+          inResponses += response.topics.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.recordCount, 0), 0);
+        },
+      }))
+        handedOut += chunk.records.length;
       assert.equal(handedOut, topics['codec-gzip'].length);
       assert.equal(inResponses, handedOut);
       // a decode error on a thread reaches the caller as the same KafkaDecodeError
-      await assert.rejects(readAll(client, { topic: 'codec-gzip', decode: { maxDecompressedBytes: 16 } }),
-        (e) => e instanceof pkg.KafkaDecodeError && e.code === 'DECOMPRESSION_LIMIT');
+      await assert.rejects(
+        readAll(client, { topic: 'codec-gzip', decode: { maxDecompressedBytes: 16 } }),
+        (e) => e instanceof pkg.KafkaDecodeError && e.code === 'DECOMPRESSION_LIMIT',
+      );
     } finally {
       client.close();
     }
     // the CLI's flag
-    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'codec-zstd', '--until-end', '--json', '--decode-threads', '2']);
+    const { code, stdout, stderr } = await cli([
+      'consume',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--topic',
+      'codec-zstd',
+      '--until-end',
+      '--json',
+      '--decode-threads',
+      '2',
+    ]);
     assert.equal(code, 0, stderr);
     assert.deepEqual(cliRows(stdout).sort(byPosition), [...topics['codec-zstd']].sort(byPosition));
   });
@@ -175,7 +221,9 @@ describe('Tansu', () => {
       const moved = [];
       let counted = 0;
       for await (const chunk of client.consume({
-        topic: 'codec-lz4', untilEnd: true, decode: { int64: 'bigint' },
+        topic: 'codec-lz4',
+        untilEnd: true,
+        decode: { int64: 'bigint' },
         onResponse: ({ response, frame }) => {
           assert.ok(frame.length > 0);
           const { data, transfer } = pkg.toTransferable(response);
@@ -184,7 +232,8 @@ describe('Tansu', () => {
       })) {
         counted += chunk.recordCount; // (its records moved with the response)
       }
-      const received = moved.map((data) => pkg.fromTransferable(data))
+      const received = moved
+        .map((data) => pkg.fromTransferable(data))
         .flatMap((res) => res.topics.flatMap((t) => t.partitions.flatMap((p) => p.records.map((r) => shape(p.partition, r)))));
       assert.deepEqual(received.sort(byPosition), [...topics['codec-lz4']].sort(byPosition));
       assert.equal(counted, received.length);
@@ -194,7 +243,17 @@ describe('Tansu', () => {
   });
 
   test('consume --json --until-end prints every record once, in order, and exits 0', async () => {
-    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'codec-zstd', '--from', 'earliest', '--until-end', '--json']);
+    const { code, stdout, stderr } = await cli([
+      'consume',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--topic',
+      'codec-zstd',
+      '--from',
+      'earliest',
+      '--until-end',
+      '--json',
+    ]);
     assert.equal(code, 0, stderr);
     const rows = cliRows(stdout);
     assert.deepEqual([...rows].sort(byPosition), [...topics['codec-zstd']].sort(byPosition));
@@ -207,7 +266,20 @@ describe('Tansu', () => {
       const files = [];
       for (const codec of CODECS) {
         const file = path.join(dir, `${codec}.arrows`);
-        const { code, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', `codec-${codec}`, '--from', 'earliest', '--until-end', '--format', 'arrow', '--out', file]);
+        const { code, stderr } = await cli([
+          'consume',
+          '--bootstrap',
+          tansu.bootstrap,
+          '--topic',
+          `codec-${codec}`,
+          '--from',
+          'earliest',
+          '--until-end',
+          '--format',
+          'arrow',
+          '--out',
+          file,
+        ]);
         assert.equal(code, 0, stderr);
         files.push(file);
       }
@@ -247,16 +319,18 @@ print(json.dumps(out))`;
       assert.deepEqual(withoutBroker(uncommitted), topics.transactions, 'read_uncommitted: every data record, in order');
       // under read_committed, whatever librdkafka's consumer returns from this broker (which lists no
       // aborted transactions in its fetch responses) is what ours returns
-      const reference = (await consume(tansu, { topic: 'transactions', isolation: 'read_committed' }))
-        .map((r) => `${r.partition}/${r.offset}`);
+      const reference = (await consume(tansu, { topic: 'transactions', isolation: 'read_committed' })).map((r) => `${r.partition}/${r.offset}`);
       const committed = await readAll(client, { topic: 'transactions', isolationLevel: 'read_committed' });
-      assert.deepEqual(committed.map((r) => `${r.partition}/${r.offset}`), reference);
+      assert.deepEqual(
+        committed.map((r) => `${r.partition}/${r.offset}`),
+        reference,
+      );
     } finally {
       client.close();
     }
   });
 
-  test('a start in the middle of a batch drops the batch\'s records below it', async () => {
+  test("a start in the middle of a batch drops the batch's records below it", async () => {
     const client = new KafkaClient({ bootstrap: tansu.bootstrap });
     try {
       const from = BigInt(topics['one-batch'][7].offset);
@@ -301,7 +375,10 @@ print(json.dumps(out))`;
     try {
       const { code, stderr } = await cli(['capture', '--bootstrap', tansu.bootstrap, '--topic', 'codec-gzip', '--until-end', '--out', dir]);
       assert.equal(code, 0, stderr);
-      const files = fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).sort();
+      const files = fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.bin'))
+        .sort();
       assert.ok(files.length >= 1);
       const rows = [];
       for (const f of files) {
@@ -341,14 +418,27 @@ print(json.dumps(out))`;
     const wrote = written(recent, await produce(tansu, recent));
     const client = new KafkaClient({ bootstrap: tansu.bootstrap });
     try {
-      const newest = (n) => [0, 1, 2].flatMap((p) => wrote.filter((r) => r.partition === p).sort(byPosition).slice(-n));
+      const newest = (n) =>
+        [0, 1, 2].flatMap((p) =>
+          wrote
+            .filter((r) => r.partition === p)
+            .sort(byPosition)
+            .slice(-n),
+        );
       assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from: { last: 3 }, decode: { int64: 'bigint' } })).sort(byPosition), newest(3));
       // -N, as the CLI's --from -N and kcat's -o -N: the same
       for (const from of [-3, -3n, '-3']) {
-        assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from, decode: { int64: 'bigint' } })).sort(byPosition), newest(3), String(from));
+        assert.deepEqual(
+          withoutBroker(await readAll(client, { topic: 'recent', from, decode: { int64: 'bigint' } })).sort(byPosition),
+          newest(3),
+          String(from),
+        );
       }
       // more than a partition holds: all of it
-      assert.deepEqual(withoutBroker(await readAll(client, { topic: 'recent', from: { last: 1000n }, decode: { int64: 'bigint' } })).sort(byPosition), [...wrote].sort(byPosition));
+      assert.deepEqual(
+        withoutBroker(await readAll(client, { topic: 'recent', from: { last: 1000n }, decode: { int64: 'bigint' } })).sort(byPosition),
+        [...wrote].sort(byPosition),
+      );
       // the two batches of 'timed', written a second apart: until a time between them, the early one
       const early = await readAll(client, { topic: 'timed', until: { time: between }, untilEnd: false, decode: { int64: 'bigint' } });
       assert.deepEqual(withoutBroker(early), topics.timed.slice(0, 10));
@@ -356,15 +446,26 @@ print(json.dumps(out))`;
       let handed = 0;
       let taken = 0;
       let held = 0;
-      for await (const chunk of client.consume({ topic: 'timed', until: { time: between }, onResponse: (r) => {
-        taken += [...r.taken.values()].reduce((a, b) => a + b, 0);
-        held += r.response.topics.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.recordCount, 0), 0);
-      } })) handed += chunk.records.length;
+      for await (const chunk of client.consume({
+        topic: 'timed',
+        until: { time: between },
+        onResponse: (r) => {
+          taken += [...r.taken.values()].reduce((a, b) => a + b, 0);
+          held += r.response.topics.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.recordCount, 0), 0);
+        },
+      }))
+        handed += chunk.records.length;
       assert.equal(handed, 10);
       assert.equal(taken, 10);
       assert.ok(held >= taken);
-      await assert.rejects(() => readAll(client, { topic: 'recent', from: { last: -1 } }), (e) => e.code === 'INVALID_ARGUMENT');
-      await assert.rejects(() => readAll(client, { topic: 'recent', until: 'not a time' }), (e) => e.code === 'INVALID_ARGUMENT');
+      await assert.rejects(
+        () => readAll(client, { topic: 'recent', from: { last: -1 } }),
+        (e) => e.code === 'INVALID_ARGUMENT',
+      );
+      await assert.rejects(
+        () => readAll(client, { topic: 'recent', until: 'not a time' }),
+        (e) => e.code === 'INVALID_ARGUMENT',
+      );
     } finally {
       client.close();
     }
@@ -412,7 +513,10 @@ describe('librdkafka mock cluster, three brokers', () => {
           await mock.command({ op: 'set_leader', topic: 'spread', partition: 0, broker: 3 });
         }
       }
-      assert.deepEqual(got, expected.filter((r) => r.partition === 0));
+      assert.deepEqual(
+        got,
+        expected.filter((r) => r.partition === 0),
+      );
     } finally {
       client.close();
     }
@@ -434,7 +538,10 @@ describe('librdkafka mock cluster, three brokers', () => {
           await mock.command({ op: 'broker_down', broker: victim });
         }
       }
-      assert.deepEqual(got, expected.filter((r) => r.partition === 1));
+      assert.deepEqual(
+        got,
+        expected.filter((r) => r.partition === 1),
+      );
     } finally {
       client.close();
       await mock.command({ op: 'broker_up', broker: victim });
@@ -443,7 +550,17 @@ describe('librdkafka mock cluster, three brokers', () => {
 
   test('a time after the last record starts at the end', async () => {
     // (the mock finds no offset for any time; Tansu's "latest" is the last batch's base offset + 1)
-    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', mock.bootstrap, '--topic', 'spread', '--from', new Date(Date.now() + 60_000).toISOString(), '--until-end', '--json']);
+    const { code, stdout, stderr } = await cli([
+      'consume',
+      '--bootstrap',
+      mock.bootstrap,
+      '--topic',
+      'spread',
+      '--from',
+      new Date(Date.now() + 60_000).toISOString(),
+      '--until-end',
+      '--json',
+    ]);
     assert.equal(code, 0, stderr);
     assert.equal(stdout, '');
   });
@@ -451,9 +568,15 @@ describe('librdkafka mock cluster, three brokers', () => {
   test('an offset out of range is reported by name, or reset with offsetReset', async () => {
     const client = new KafkaClient({ bootstrap: mock.bootstrap });
     try {
-      await assert.rejects(readAll(client, { topic: 'spread', partitions: [2], from: 100000n }), (e) => e instanceof KafkaClientError && e.code === 'OFFSET_OUT_OF_RANGE' && /OFFSET_OUT_OF_RANGE \(1\)/.test(e.message));
+      await assert.rejects(
+        readAll(client, { topic: 'spread', partitions: [2], from: 100000n }),
+        (e) => e instanceof KafkaClientError && e.code === 'OFFSET_OUT_OF_RANGE' && /OFFSET_OUT_OF_RANGE \(1\)/.test(e.message),
+      );
       const reset = await readAll(client, { topic: 'spread', partitions: [2], from: 100000n, offsetReset: 'earliest' });
-      assert.deepEqual(withoutBroker(reset), expected.filter((r) => r.partition === 2));
+      assert.deepEqual(
+        withoutBroker(reset),
+        expected.filter((r) => r.partition === 2),
+      );
     } finally {
       client.close();
     }
@@ -464,7 +587,10 @@ describe('faults between the client and the broker', () => {
   test('connection refused: one line naming the broker, exit 1', async () => {
     const { code, stderr } = await cli(['consume', '--bootstrap', '127.0.0.1:1', '--topic', 't', '--timeout-ms', '2000']);
     assert.equal(code, 1);
-    assert.match(stderr, /^kafka-fetch-decoder: consume t: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connection refused \(ECONNREFUSED\)\n$/);
+    assert.match(
+      stderr,
+      /^kafka-fetch-decoder: consume t: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connection refused \(ECONNREFUSED\)\n$/,
+    );
   });
 
   describe('through a proxy', () => {
@@ -516,8 +642,10 @@ describe('faults between the client and the broker', () => {
       try {
         await client.metadata(['proxied']);
         bp.proxy.stall();
-        await assert.rejects(readAll(client, { topic: 'proxied' }), (e) => e instanceof KafkaClientError && ['TIMEOUT', 'CONNECTION'].includes(e.code)
-          && e.message.includes(`broker ${bp.bootstrap} did not answer`));
+        await assert.rejects(
+          readAll(client, { topic: 'proxied' }),
+          (e) => e instanceof KafkaClientError && ['TIMEOUT', 'CONNECTION'].includes(e.code) && e.message.includes(`broker ${bp.bootstrap} did not answer`),
+        );
       } finally {
         client.close();
         bp.proxy.resume();
@@ -546,7 +674,10 @@ describe('faults between the client and the broker', () => {
         assert.equal(cliRows(ok.stdout).length, 40);
         const untrusted = await cli(['consume', '--bootstrap', bt.bootstrap, '--topic', 'secure', '--tls', '--until-end']);
         assert.equal(untrusted.code, 1);
-        assert.match(untrusted.stderr, /^kafka-fetch-decoder: consume secure: no broker answered: cannot connect to broker 127\.0\.0\.1:\d+: self[- ]signed certificate\n$/);
+        assert.match(
+          untrusted.stderr,
+          /^kafka-fetch-decoder: consume secure: no broker answered: cannot connect to broker 127\.0\.0\.1:\d+: self[- ]signed certificate\n$/,
+        );
       } finally {
         fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
       }

@@ -11,10 +11,17 @@ let tansu;
 
 before(async () => {
   tansu = await startTansu();
-  await produce(tansu, {
-    topic: 'wide', create: { partitions: 4 }, linger_ms: 50, batch_size: 16_384,
-    generate: { count: 40_000, value_bytes: 300, partitions: 4, samples: 0 },
-  }, { timeoutMs: 60_000 });
+  await produce(
+    tansu,
+    {
+      topic: 'wide',
+      create: { partitions: 4 },
+      linger_ms: 50,
+      batch_size: 16_384,
+      generate: { count: 40_000, value_bytes: 300, partitions: 4, samples: 0 },
+    },
+    { timeoutMs: 60_000 },
+  );
 });
 
 after(() => tansu?.stop());
@@ -27,7 +34,10 @@ test('every partition is read while the others still have more than a response h
     let records = 0;
     // responses of about 100 KB: each partition holds 30 of them
     const pass = client.consume({
-      topic: 'wide', untilEnd: true, fetchMaxBytes: 100_000, partitionMaxBytes: 100_000,
+      topic: 'wide',
+      untilEnd: true,
+      fetchMaxBytes: 100_000,
+      partitionMaxBytes: 100_000,
       onResponse: ({ response }) => {
         responses++;
         for (const t of response.topics) for (const p of t.partitions) if (p.recordCount && !firstSeen.has(p.partition)) firstSeen.set(p.partition, responses);

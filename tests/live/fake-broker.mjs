@@ -12,9 +12,21 @@
 //   await fake.close();
 import net from 'node:net';
 
-const i16 = (v) => { const b = Buffer.alloc(2); b.writeInt16BE(v); return b; };
-const i32 = (v) => { const b = Buffer.alloc(4); b.writeInt32BE(v); return b; };
-const i64 = (v) => { const b = Buffer.alloc(8); b.writeBigInt64BE(BigInt(v)); return b; };
+const i16 = (v) => {
+  const b = Buffer.alloc(2);
+  b.writeInt16BE(v);
+  return b;
+};
+const i32 = (v) => {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(v);
+  return b;
+};
+const i64 = (v) => {
+  const b = Buffer.alloc(8);
+  b.writeBigInt64BE(BigInt(v));
+  return b;
+};
 const str = (s) => (s === null ? i16(-1) : Buffer.concat([i16(Buffer.byteLength(s)), Buffer.from(s)]));
 const array = (items) => Buffer.concat([i32(items.length), ...items]);
 const frame = (correlationId, body) => {
@@ -23,7 +35,14 @@ const frame = (correlationId, body) => {
 };
 
 // api key, min and max version answered
-const APIS = [[1, 4, 4], [2, 1, 1], [3, 1, 1], [17, 1, 1], [18, 0, 0], [36, 0, 0]];
+const APIS = [
+  [1, 4, 4],
+  [2, 1, 1],
+  [3, 1, 1],
+  [17, 1, 1],
+  [18, 0, 0],
+  [36, 0, 0],
+];
 // with many topics, Metadata up to v4 (the first that names topics without creating them)
 const MANY_TOPICS_APIS = APIS.map(([key, min, max]) => [key, min, key === 3 ? 4 : max]);
 
@@ -36,7 +55,19 @@ const MANY_TOPICS_APIS = APIS.map(([key, min, max]) => [key, min, key === 3 ? 4 
  * topics ([{ topic, partitions: count }]: Metadata lists these instead, and ListOffsets answers
  * whatever it is asked of them: earliest 0, latest the high watermark).
  */
-export async function startFakeBroker({ topic = 't', partitions = [0], highWatermark = 100, fetch = 'empty', silent = false, http = false, tlsAlert = false, hangUp = false, saslError = null, port = 0, topics = null } = {}) {
+export async function startFakeBroker({
+  topic = 't',
+  partitions = [0],
+  highWatermark = 100,
+  fetch = 'empty',
+  silent = false,
+  http = false,
+  tlsAlert = false,
+  hangUp = false,
+  saslError = null,
+  port = 0,
+  topics = null,
+} = {}) {
   const requests = [];
   const sockets = new Set();
   let allTopics = null;
@@ -46,25 +77,37 @@ export async function startFakeBroker({ topic = 't', partitions = [0], highWater
     switch (apiKey) {
       case 18: // ApiVersions: v0 form; a higher version asked is told UNSUPPORTED_VERSION (35)
         return frame(id, Buffer.concat([i16(version === 0 ? 0 : 35), array((topics ? MANY_TOPICS_APIS : APIS).map((k) => Buffer.concat(k.map(i16))))]));
-      case 3: { // Metadata v1: the brokers set (itself by default), node 1 leads every partition
+      case 3: {
+        // Metadata v1: the brokers set (itself by default), node 1 leads every partition
         const listed = brokers ?? [{ nodeId: 1, host: '127.0.0.1', port: address.port }];
-        const described = (name, ids) => Buffer.concat([i16(0), str(name), Buffer.from([0]),
-          array(ids.map((p) => Buffer.concat([i16(0), i32(p), i32(1), array([i32(1)]), array([i32(1)])])))]);
+        const described = (name, ids) =>
+          Buffer.concat([
+            i16(0),
+            str(name),
+            Buffer.from([0]),
+            array(ids.map((p) => Buffer.concat([i16(0), i32(p), i32(1), array([i32(1)]), array([i32(1)])]))),
+          ]);
         const brokerList = array(listed.map((b) => Buffer.concat([i32(b.nodeId), str(b.host), i32(b.port), str(null)])));
         if (!topics) return frame(id, Buffer.concat([brokerList, i32(1), array([described(topic, partitions)])]));
         // many topics (v4 from a client that names topics: v1-3 naming them may create them, which
         // the relay refuses): the whole listing is made once, only the brokers and correlation id change
         const named = requestedTopics(body);
-        const ofTopic = (t) => described(t.topic, Array.from({ length: t.partitions }, (_, p) => p));
+        const ofTopic = (t) =>
+          described(
+            t.topic,
+            Array.from({ length: t.partitions }, (_, p) => p),
+          );
         const listing = named === null ? (allTopics ??= array(topics.map(ofTopic))) : array(topics.filter((t) => named.includes(t.topic)).map(ofTopic));
-        return frame(id, version >= 4
-          ? Buffer.concat([i32(0), brokerList, str('fake'), i32(1), listing])
-          : Buffer.concat([brokerList, i32(1), listing]));
+        return frame(id, version >= 4 ? Buffer.concat([i32(0), brokerList, str('fake'), i32(1), listing]) : Buffer.concat([brokerList, i32(1), listing]));
       }
-      case 2: { // ListOffsets v1: earliest 0, latest the high watermark
+      case 2: {
+        // ListOffsets v1: earliest 0, latest the high watermark
         if (topics) return frame(id, listOffsetsOfMany(body, highWatermark));
         const at = body.readBigInt64BE(body.length - 8);
-        return frame(id, array([Buffer.concat([str(topic), array(partitions.map((p) => Buffer.concat([i32(p), i16(0), i64(-1), i64(at === -2n ? 0 : highWatermark)])))])]));
+        return frame(
+          id,
+          array([Buffer.concat([str(topic), array(partitions.map((p) => Buffer.concat([i32(p), i16(0), i64(-1), i64(at === -2n ? 0 : highWatermark)])))])]),
+        );
       }
       case 17: // SaslHandshake v1: PLAIN offered
         return frame(id, Buffer.concat([i16(0), array([str('PLAIN')])]));
@@ -75,8 +118,18 @@ export async function startFakeBroker({ topic = 't', partitions = [0], highWater
         if (fetch === 'huge-prefix') return Buffer.concat([i32(0x7fffffff), i32(id)]);
         if (fetch === 'garbage') return frame(id, Buffer.from('\x1b[2J\x1b[Hnot a fetch response at all, but bytes'));
         // Fetch v4: no records, the high watermark ahead of every offset asked
-        const empty = frame(id, Buffer.concat([i32(0), array([Buffer.concat([str(topic),
-          array(partitions.map((p) => Buffer.concat([i32(p), i16(0), i64(highWatermark), i64(highWatermark), i32(-1), i32(0)])))])])]));
+        const empty = frame(
+          id,
+          Buffer.concat([
+            i32(0),
+            array([
+              Buffer.concat([
+                str(topic),
+                array(partitions.map((p) => Buffer.concat([i32(p), i16(0), i64(highWatermark), i64(highWatermark), i32(-1), i32(0)]))),
+              ]),
+            ]),
+          ]),
+        );
         return fetch === 'truncated' ? empty.subarray(0, empty.length - 7) : empty;
       }
       default:

@@ -28,9 +28,10 @@ const quiet = () => {};
 const records = Array.from({ length: 20 }, (_, i) => ({ partition: i % 2, value_b64: Buffer.from(`v${i}`).toString('base64') }));
 
 /** The command line: { code, stdout, stderr }. */
-const cli = (...args) => new Promise((resolve) => {
-  execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stdout, stderr }));
-});
+const cli = (...args) =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stdout, stderr }));
+  });
 
 /** An aligned table's rows as objects by its header (cells split on runs of spaces: none holds one here). */
 const tableRows = (text) => {
@@ -63,8 +64,10 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
   test('listGroups lists the group as AdminClient does', async () => {
     const oracle = await group.oracle();
     const listed = await client.listGroups();
-    assert.deepEqual(listed.map((g) => [g.groupId, g.state?.toUpperCase(), g.type?.toUpperCase()]),
-      oracle.listed.map((g) => [g.group_id, g.state, g.type]));
+    assert.deepEqual(
+      listed.map((g) => [g.groupId, g.state?.toUpperCase(), g.type?.toUpperCase()]),
+      oracle.listed.map((g) => [g.group_id, g.state, g.type]),
+    );
     assert.equal(listed[0].protocolType, 'consumer');
     assert.equal(listed[0].coordinator, (await client.brokers()).brokers[0].nodeId);
   });
@@ -77,10 +80,16 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
     assert.equal(described.state.toUpperCase(), oracle.described.state);
     assert.equal(described.type, 'classic');
     // the members are the consumers' own ids (AdminClient sees none on Tansu: see the top)
-    assert.deepEqual(described.members.map((m) => m.memberId), group.members.map((m) => m.member_id));
+    assert.deepEqual(
+      described.members.map((m) => m.memberId),
+      group.members.map((m) => m.member_id),
+    );
     const committed = committedOf(oracle);
     assert.ok(Object.keys(committed).length > 0);
-    assert.deepEqual(Object.fromEntries(described.partitions.filter((p) => p.committedOffset !== null).map((p) => [`${p.topic}/${p.partition}`, p.committedOffset])), committed);
+    assert.deepEqual(
+      Object.fromEntries(described.partitions.filter((p) => p.committedOffset !== null).map((p) => [`${p.topic}/${p.partition}`, p.committedOffset])),
+      committed,
+    );
     let total = 0;
     for (const p of described.partitions) {
       const [, high] = oracle.watermarks[`${p.topic}/${p.partition}`];
@@ -92,13 +101,19 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
       if (p.lag > 0) assert.ok(p.lagMs >= before - next.timestamp && p.lagMs <= after - next.timestamp, `${p.lagMs} ms`);
     }
     assert.equal(described.totalLag, total);
-    assert.equal(total, Object.entries(committed).reduce((sum, [tp, offset]) => sum + oracle.watermarks[tp][1] - offset, 0));
+    assert.equal(
+      total,
+      Object.entries(committed).reduce((sum, [tp, offset]) => sum + oracle.watermarks[tp][1] - offset, 0),
+    );
     assert.deepEqual(described.coordinator, { nodeId: 111, host: '127.0.0.1', port: Number(tansu.bootstrap.split(':')[1]) });
   });
 
   test('naming the topic counts its partitions without a committed offset, asked for by partition', async () => {
     const described = await client.describeGroup('readers', { topics: 'orders', lagTime: false });
-    assert.deepEqual(described.partitions.map((p) => p.partition), [0, 1]);
+    assert.deepEqual(
+      described.partitions.map((p) => p.partition),
+      [0, 1],
+    );
     const uncommitted = described.partitions.find((p) => p.committedOffset === null);
     assert.equal(uncommitted.lag, null);
     assert.equal(uncommitted.endOffset, 10);
@@ -118,22 +133,53 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
     }
   });
 
-  test('the command line: groups, group with kafka-consumer-groups.sh\'s columns, --max-lag, --json', async () => {
+  test("the command line: groups, group with kafka-consumer-groups.sh's columns, --max-lag, --json", async () => {
     const oracle = await group.oracle();
     const committed = committedOf(oracle);
     const total = Object.entries(committed).reduce((sum, [tp, offset]) => sum + oracle.watermarks[tp][1] - offset, 0);
     const listed = await cli('groups', '--bootstrap', tansu.bootstrap);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual(tableRows(listed.stdout), [{ GROUP: 'readers', STATE: 'Stable', TYPE: 'classic', 'PROTOCOL-TYPE': 'consumer', ASSIGNOR: '-', MEMBERS: '1', 'TOTAL-LAG': String(total), COORDINATOR: '111' }]);
+    assert.deepEqual(tableRows(listed.stdout), [
+      {
+        GROUP: 'readers',
+        STATE: 'Stable',
+        TYPE: 'classic',
+        'PROTOCOL-TYPE': 'consumer',
+        ASSIGNOR: '-',
+        MEMBERS: '1',
+        'TOTAL-LAG': String(total),
+        COORDINATOR: '111',
+      },
+    ]);
     const json = await cli('groups', '--bootstrap', tansu.bootstrap, '--json');
-    assert.deepEqual(json.stdout.trim().split('\n').map((l) => JSON.parse(l)).map((g) => [g.group, g.members, g.totalLag]), [['readers', 1, total]]);
+    assert.deepEqual(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .map((g) => [g.group, g.members, g.totalLag]),
+      [['readers', 1, total]],
+    );
 
     const described = await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--topic', 'orders');
     assert.equal(described.code, 0, described.stderr);
-    assert.deepEqual(Object.keys(tableRows(described.stdout)[0]), ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID', 'HOST', 'CLIENT-ID']);
+    assert.deepEqual(Object.keys(tableRows(described.stdout)[0]), [
+      'GROUP',
+      'TOPIC',
+      'PARTITION',
+      'CURRENT-OFFSET',
+      'LOG-END-OFFSET',
+      'LAG',
+      'CONSUMER-ID',
+      'HOST',
+      'CLIENT-ID',
+    ]);
     const rows = tableRows(described.stdout);
     // the member, on a row of its own: Tansu hands over no assignment to put it beside a partition
-    assert.deepEqual(rows.filter((r) => r.TOPIC === '-').map((r) => r['CONSUMER-ID']), group.members.map((m) => m.member_id));
+    assert.deepEqual(
+      rows.filter((r) => r.TOPIC === '-').map((r) => r['CONSUMER-ID']),
+      group.members.map((m) => m.member_id),
+    );
     for (const row of rows.filter((r) => r.TOPIC !== '-')) {
       const tp = `${row.TOPIC}/${row.PARTITION}`;
       assert.equal(row['LOG-END-OFFSET'], String(oracle.watermarks[tp][1]));
@@ -143,12 +189,18 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
     // over --max-lag: exit code 1, each partition over it said on stderr (the uncommitted one by its records)
     const over = await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--topic', 'orders', '--max-lag', '0');
     assert.equal(over.code, 1);
-    assert.match(over.stderr, /^kafka-fetch-decoder: group readers: partition orders\/\d (lags by \d+ records|has no committed offset and holds 10 records), over --max-lag 0$/m);
+    assert.match(
+      over.stderr,
+      /^kafka-fetch-decoder: group readers: partition orders\/\d (lags by \d+ records|has no committed offset and holds 10 records), over --max-lag 0$/m,
+    );
     assert.equal(over.stderr.trim().split('\n').length, 2, over.stderr);
     const within = await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--max-lag', '10');
     assert.equal(within.code, 0, within.stderr);
     const doc = JSON.parse((await cli('group', 'readers', '--bootstrap', tansu.bootstrap, '--json')).stdout);
-    assert.deepEqual(doc.partitions.map((p) => [`${p.topic}/${p.partition}`, p.committedOffset]), Object.entries(committed));
+    assert.deepEqual(
+      doc.partitions.map((p) => [`${p.topic}/${p.partition}`, p.committedOffset]),
+      Object.entries(committed),
+    );
     assert.ok(doc.partitions.every((p) => p.lag === 0 || p.lagMs > 0));
     // a group that does not exist: no members, nothing committed
     const none = await cli('group', 'nobody', '--bootstrap', tansu.bootstrap);
@@ -160,19 +212,33 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
     const shown = await cli('configs', '--bootstrap', tansu.bootstrap, '--topic', 'tuned');
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(shown.stdout.split('\n')[0], 'Configuration of topic tuned:');
-    assert.deepEqual(tableRows(shown.stdout.split('\n').slice(1).join('\n')).map((r) => [r.NAME, r.VALUE]), [['cleanup.policy', 'compact'], ['retention.ms', '1000']]);
+    assert.deepEqual(
+      tableRows(shown.stdout.split('\n').slice(1).join('\n')).map((r) => [r.NAME, r.VALUE]),
+      [
+        ['cleanup.policy', 'compact'],
+        ['retention.ms', '1000'],
+      ],
+    );
     const json = JSON.parse((await cli('configs', '--bootstrap', tansu.bootstrap, '--topic', 'tuned', '--json')).stdout);
-    assert.deepEqual(json.configs.map((c) => c.name), ['cleanup.policy', 'retention.ms']);
+    assert.deepEqual(
+      json.configs.map((c) => c.name),
+      ['cleanup.policy', 'retention.ms'],
+    );
     const broker = await cli('configs', '--bootstrap', tansu.bootstrap, '--broker', '111');
     assert.equal(broker.stdout, 'Configuration of broker 111: the broker lists no entry.\n');
     const down = await cli('group', 'readers', '--bootstrap', '127.0.0.1:1');
     assert.equal(down.code, 1);
-    assert.match(down.stderr, /^kafka-fetch-decoder: group readers: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connection refused \(ECONNREFUSED\)\n$/);
+    assert.match(
+      down.stderr,
+      /^kafka-fetch-decoder: group readers: no broker answered: cannot connect to broker 127\.0\.0\.1:1: connection refused \(ECONNREFUSED\)\n$/,
+    );
   });
 
   test('waitForLag: a timeout says the lag; it resolves once the consumers have read everything', async () => {
-    await assert.rejects(client.waitForLag({ group: 'readers', topics: ['orders'], timeoutMs: 800, intervalMs: 100 }),
-      (e) => e instanceof KafkaClientError && e.code === 'TIMEOUT' && /its lag was 13 when last read/.test(e.message));
+    await assert.rejects(
+      client.waitForLag({ group: 'readers', topics: ['orders'], timeoutMs: 800, intervalMs: 100 }),
+      (e) => e instanceof KafkaClientError && e.code === 'TIMEOUT' && /its lag was 13 when last read/.test(e.message),
+    );
     const aborted = new AbortController();
     const waiting = client.waitForLag({ group: 'readers', topics: ['orders'], maxLag: 0, timeoutMs: 60_000, signal: aborted.signal });
     await group.consume(13);
@@ -185,24 +251,37 @@ describe('consumer groups on Tansu', { timeout: 240_000 }, () => {
     const pending = client.waitForLag({ group: 'readers', maxLag: 0, timeoutMs: 60_000, signal: stop.signal, topics: ['orders'] });
     stop.abort(new Error('stopped'));
     await assert.rejects(pending, /stopped/);
-    await assert.rejects(() => client.waitForLag({ group: '', maxLag: 0 }), (e) => e.code === 'INVALID_ARGUMENT');
+    await assert.rejects(
+      () => client.waitForLag({ group: '', maxLag: 0 }),
+      (e) => e.code === 'INVALID_ARGUMENT',
+    );
   });
 
   test('brokers: DescribeCluster as AdminClient describes the cluster', async () => {
     const { cluster } = await group.oracle();
     const got = await client.brokers();
     assert.equal(got.via, 'DescribeCluster');
-    assert.deepEqual([got.clusterId, got.controllerId, got.brokers.map((b) => [b.nodeId, b.host, b.port])],
-      [cluster.cluster_id, cluster.controller, cluster.nodes]);
+    assert.deepEqual(
+      [got.clusterId, got.controllerId, got.brokers.map((b) => [b.nodeId, b.host, b.port])],
+      [cluster.cluster_id, cluster.controller, cluster.nodes],
+    );
   });
 
-  test('configs of a topic as AdminClient describes them; a broker\'s, none on Tansu', async () => {
+  test("configs of a topic as AdminClient describes them; a broker's, none on Tansu", async () => {
     await produce(tansu, { topic: 'compacted', create: { partitions: 1, config: { 'cleanup.policy': 'compact', 'retention.ms': '86400000' } }, records: [] });
-    const oracle = await describeConfigs(tansu, [['topic', 'compacted'], ['broker', '111'], ['topic', 'no-such-topic']]);
+    const oracle = await describeConfigs(tansu, [
+      ['topic', 'compacted'],
+      ['broker', '111'],
+      ['topic', 'no-such-topic'],
+    ]);
     const got = await client.configs({ topic: 'compacted' });
     assert.equal(got.resourceType, 'TOPIC');
-    assert.deepEqual(Object.fromEntries(got.configs.map((c) => [c.name, { value: c.value, source: c.source, is_default: c.isDefault, is_sensitive: c.isSensitive, is_read_only: c.readOnly }])),
-      oracle['topic/compacted']);
+    assert.deepEqual(
+      Object.fromEntries(
+        got.configs.map((c) => [c.name, { value: c.value, source: c.source, is_default: c.isDefault, is_sensitive: c.isSensitive, is_read_only: c.readOnly }]),
+      ),
+      oracle['topic/compacted'],
+    );
     assert.deepEqual((await client.configs({ broker: 111 })).configs, []);
     assert.deepEqual(oracle['broker/111'], {});
     // an unknown topic too (Kafka answers UNKNOWN_TOPIC_OR_PARTITION)
@@ -234,7 +313,10 @@ describe('consumer groups on the librdkafka mock cluster', { timeout: 120_000 },
     const oracle = await group.oracle();
     assert.ok(oracle.listed.error, 'AdminClient cannot list the groups either');
     assert.ok(oracle.described.error, 'nor describe one');
-    await assert.rejects(client.listGroups(), (e) => e instanceof KafkaClientError && e.code === 'UNSUPPORTED_VERSION' && /offers no version of ListGroups/.test(e.message));
+    await assert.rejects(
+      client.listGroups(),
+      (e) => e instanceof KafkaClientError && e.code === 'UNSUPPORTED_VERSION' && /offers no version of ListGroups/.test(e.message),
+    );
   });
 
   test('describeGroup: state and members unknown; committed offsets and lag as AdminClient and the watermarks say', async () => {
@@ -247,14 +329,20 @@ describe('consumer groups on the librdkafka mock cluster', { timeout: 120_000 },
     assert.equal(described.members, null);
     const committed = committedOf(oracle);
     assert.ok(Object.keys(committed).length > 0);
-    assert.deepEqual(Object.fromEntries(described.partitions.filter((p) => p.committedOffset !== null).map((p) => [`${p.topic}/${p.partition}`, p.committedOffset])), committed);
+    assert.deepEqual(
+      Object.fromEntries(described.partitions.filter((p) => p.committedOffset !== null).map((p) => [`${p.topic}/${p.partition}`, p.committedOffset])),
+      committed,
+    );
     for (const p of described.partitions) {
       const [, high] = oracle.watermarks[`${p.topic}/${p.partition}`];
       assert.equal(p.endOffset, high);
       assert.equal(p.lag, p.committedOffset === null ? null : high - p.committedOffset);
       if (p.lag > 0) assert.ok(p.lagMs >= 0);
     }
-    assert.equal(described.totalLag, Object.entries(committed).reduce((sum, [tp, offset]) => sum + oracle.watermarks[tp][1] - offset, 0));
+    assert.equal(
+      described.totalLag,
+      Object.entries(committed).reduce((sum, [tp, offset]) => sum + oracle.watermarks[tp][1] - offset, 0),
+    );
   });
 
   test('the command line: groups says the mock lists none; group with --topic', async () => {

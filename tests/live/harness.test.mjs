@@ -9,15 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import tls from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import {
-  consume,
-  produce,
-  root,
-  startMockCluster,
-  startTansu,
-  startTansuBehindProxy,
-  startTansuBehindTls,
-} from './brokers.mjs';
+import { consume, produce, root, startMockCluster, startTansu, startTansuBehindProxy, startTansuBehindTls } from './brokers.mjs';
 
 const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
 const b64 = (s) => (s === null ? null : Buffer.from(s).toString('base64'));
@@ -178,7 +170,17 @@ function spec(partitions) {
       const r = { partition: c % partitions, timestamp_ms: TS0 + c * 1000 + i, headers: [['i', b64(String(i))]] };
       if (i === 0) Object.assign(r, { key_b64: null, value_b64: null, headers: [] });
       else if (i === 1) Object.assign(r, { key_b64: '', value_b64: '' });
-      else if (i === 2) Object.assign(r, { key_b64: b64('k2'), value_b64: b64('dup'), headers: [['h', b64('1')], ['h', b64('2')], ['h', null], ['e', '']] });
+      else if (i === 2)
+        Object.assign(r, {
+          key_b64: b64('k2'),
+          value_b64: b64('dup'),
+          headers: [
+            ['h', b64('1')],
+            ['h', b64('2')],
+            ['h', null],
+            ['e', ''],
+          ],
+        });
       else if (i === 3) Object.assign(r, { key_b64: null, value_b64: '' });
       else if (i === 4) Object.assign(r, { key_b64: '', value_b64: null });
       else Object.assign(r, { key_b64: b64(`k${i}`), value_b64: b64(`${compression}-${i}-`.repeat(30)) });
@@ -186,7 +188,10 @@ function spec(partitions) {
     }),
   }));
   const txp = 2 % partitions;
-  const txn = (kind, n) => ({ transaction: kind, records: Array.from({ length: n }, (_, i) => ({ partition: txp, key_b64: b64(kind), value_b64: b64(`${kind}-${i}`) })) });
+  const txn = (kind, n) => ({
+    transaction: kind,
+    records: Array.from({ length: n }, (_, i) => ({ partition: txp, key_b64: b64(kind), value_b64: b64(`${kind}-${i}`) })),
+  });
   return { topic: 'harness', create: { partitions }, records: [...groups, txn('commit', 3), txn('abort', 3), { partition: txp, value_b64: b64('after') }] };
 }
 const flat = (s) => s.records.flatMap((r) => (r.records ? r.records : [r]));
@@ -203,7 +208,11 @@ async function checkBroker(t, broker, leaderOf) {
   const txp = 2;
   const p2 = acks.filter((a) => a.partition === txp).map((a) => a.offset);
   assert.deepEqual(p2, [...Array(20).keys(), 20, 21, 22, 24, 25, 26, 28]);
-  for (const p of [0, 1]) assert.deepEqual(acks.filter((a) => a.partition === p).map((a) => a.offset), [...Array(40).keys()]);
+  for (const p of [0, 1])
+    assert.deepEqual(
+      acks.filter((a) => a.partition === p).map((a) => a.offset),
+      [...Array(40).keys()],
+    );
   records.forEach((r, i) => assert.equal(acks[i].partition, r.partition));
 
   // confluent-kafka reads back every record, as written
@@ -322,7 +331,10 @@ describe('mock cluster', () => {
     assert.equal((await fetchBatches(mock.brokers['3'], 'cmd', 0)).length, 1);
     await assert.rejects(fetchBatches(mock.brokers['1'], 'cmd', 0), /error 6/);
     const { requests } = await mock.command({ op: 'requests' });
-    assert.ok(requests.some(([b, api]) => b === 3 && api === 1), JSON.stringify(requests));
+    assert.ok(
+      requests.some(([b, api]) => b === 3 && api === 1),
+      JSON.stringify(requests),
+    );
     await assert.rejects(mock.command({ op: 'bogus' }), /unknown op/);
     await mock.command({ op: 'push_errors', api: 1, errors: [6] }); // next Fetch, any broker: NOT_LEADER
     await assert.rejects(fetchBatches(mock.brokers['3'], 'cmd', 0), /error 6/);
@@ -348,11 +360,23 @@ describe('fault proxy and TLS terminator', () => {
 
   test('every connection goes through the proxy (Tansu advertises it)', { timeout: 60000 }, async () => {
     const acks = await produce(bp, { topic: 'p', create: { partitions: 1 }, records: [{ value_b64: b64('a') }, { value_b64: b64('b') }] });
-    assert.deepEqual(acks.map((a) => a.offset), [0, 1]);
-    assert.ok(bp.proxy.requests.some((r) => r.apiKey === 0), 'Produce went through the proxy');
+    assert.deepEqual(
+      acks.map((a) => a.offset),
+      [0, 1],
+    );
+    assert.ok(
+      bp.proxy.requests.some((r) => r.apiKey === 0),
+      'Produce went through the proxy',
+    );
     const got = await consume(bp, { topic: 'p' });
-    assert.deepEqual(got.map((g) => g.value_b64), [b64('a'), b64('b')]);
-    assert.ok(bp.proxy.requests.some((r) => r.apiKey === 1), 'Fetch went through the proxy');
+    assert.deepEqual(
+      got.map((g) => g.value_b64),
+      [b64('a'), b64('b')],
+    );
+    assert.ok(
+      bp.proxy.requests.some((r) => r.apiKey === 1),
+      'Fetch went through the proxy',
+    );
   });
 
   test('cutNextResponseMidFrame', { timeout: 60000 }, async () => {
@@ -436,7 +460,10 @@ describe('fault proxy and TLS terminator', () => {
       // librdkafka over TLS (it checks the IP SAN), through the fault proxy on the plaintext side
       const acks = await produce(bt, { topic: 'tls', create: { partitions: 1 }, compression: 'zstd', records: [{ value_b64: b64('secret') }] });
       assert.equal(acks[0].offset, 0);
-      assert.deepEqual((await consume(bt, { topic: 'tls' })).map((g) => g.value_b64), [b64('secret')]);
+      assert.deepEqual(
+        (await consume(bt, { topic: 'tls' })).map((g) => g.value_b64),
+        [b64('secret')],
+      );
       assert.ok(bt.proxy.requests.some((r) => r.apiKey === 0));
     } finally {
       await bt.stop();

@@ -20,8 +20,9 @@ const fake = async (options) => {
 
 function cli(args, env = {}) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
+    execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -42,21 +43,28 @@ async function consumeAll(options, consumeOptions) {
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
-test('a broker that answers every Fetch at once, empty, with more to come: paced, then NO_PROGRESS naming broker and partition', { timeout: 60_000 }, async () => {
-  const broker = await fake({ partitions: [0, 1], highWatermark: 100, fetch: 'empty' });
-  const { error, ms } = await consumeAll({ bootstrap: broker.address }, { topic: 't', untilEnd: true, maxWaitMs: 100 });
-  assert.ok(error instanceof KafkaClientError && error.code === 'NO_PROGRESS', String(error));
-  assert.match(error.message, new RegExp(`^t/[01] at broker ${broker.address}: no record past offset 0 in 20 fetches in a row, while the broker says it ends at 100`));
-  const fetches = broker.requests.filter((r) => r.apiKey === 1).length;
-  // 20 rounds paced at the max wait (100 ms): about 2 s and 21 requests, not thousands a second
-  assert.ok(fetches <= 22, `${fetches} Fetch requests`);
-  assert.ok(ms >= 1800 && ms < 6000, `${ms} ms`);
-  // the CLI: one line, exit 1
-  const r = await cli(['consume', '--bootstrap', broker.address, '--topic', 't', '--until-end']);
-  assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /^kafka-fetch-decoder: consume t: t\/[01] at broker 127\.0\.0\.1:\d+: no record past offset 0 in 20 fetches in a row/);
-  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-});
+test(
+  'a broker that answers every Fetch at once, empty, with more to come: paced, then NO_PROGRESS naming broker and partition',
+  { timeout: 60_000 },
+  async () => {
+    const broker = await fake({ partitions: [0, 1], highWatermark: 100, fetch: 'empty' });
+    const { error, ms } = await consumeAll({ bootstrap: broker.address }, { topic: 't', untilEnd: true, maxWaitMs: 100 });
+    assert.ok(error instanceof KafkaClientError && error.code === 'NO_PROGRESS', String(error));
+    assert.match(
+      error.message,
+      new RegExp(`^t/[01] at broker ${broker.address}: no record past offset 0 in 20 fetches in a row, while the broker says it ends at 100`),
+    );
+    const fetches = broker.requests.filter((r) => r.apiKey === 1).length;
+    // 20 rounds paced at the max wait (100 ms): about 2 s and 21 requests, not thousands a second
+    assert.ok(fetches <= 22, `${fetches} Fetch requests`);
+    assert.ok(ms >= 1800 && ms < 6000, `${ms} ms`);
+    // the CLI: one line, exit 1
+    const r = await cli(['consume', '--bootstrap', broker.address, '--topic', 't', '--until-end']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^kafka-fetch-decoder: consume t: t\/[01] at broker 127\.0\.0\.1:\d+: no record past offset 0 in 20 fetches in a row/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  },
+);
 
 test('a broker that stops answering fails a pass in about twice the request timeout, not eleven timeouts', { timeout: 60_000 }, async () => {
   const broker = await fake({ fetch: 'silent' });
@@ -88,7 +96,9 @@ test('garbage, a frame cut short and a 2 GiB size prefix: typed errors naming th
 
 test('a SASL refusal with escape codes and newlines reaches the terminal as one printable line', async () => {
   const broker = await fake({ saslError: 'denied\x1b[2J\x1b[H\nkafka-fetch-decoder: consume t: all good\r\u202e' });
-  const r = await cli(['consume', '--bootstrap', broker.address, '--topic', 't', '--sasl-mechanism', 'plain', '--sasl-username', 'u'], { KAFKA_SASL_PASSWORD: 'p' });
+  const r = await cli(['consume', '--bootstrap', broker.address, '--topic', 't', '--sasl-mechanism', 'plain', '--sasl-username', 'u'], {
+    KAFKA_SASL_PASSWORD: 'p',
+  });
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stderr.split('\n').length, 2, `one line: ${JSON.stringify(r.stderr)}`);
   assert.doesNotMatch(r.stderr.trimEnd(), CONTROL);
@@ -101,24 +111,40 @@ test('a peer that is not a Kafka broker is said to be one in one line: HTTP, a T
   const web = await fake({ http: true });
   const r = await cli(['consume', '--bootstrap', web.address, '--topic', 't']);
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, new RegExp(`^kafka-fetch-decoder: consume t: ${web.address} is not a Kafka broker: it answered HTTP \\(a web server; is this the right port\\?\\)\n$`));
+  assert.match(
+    r.stderr,
+    new RegExp(`^kafka-fetch-decoder: consume t: ${web.address} is not a Kafka broker: it answered HTTP \\(a web server; is this the right port\\?\\)\n$`),
+  );
   // a TLS listener given a plain connection: its alert says what it is
   const tls = await fake({ tlsAlert: true });
   const t = await cli(['metadata', '--bootstrap', tls.address]);
   assert.equal(t.code, 1, t.stderr);
-  assert.match(t.stderr, new RegExp(`^kafka-fetch-decoder: metadata: ${tls.address} is not a Kafka broker: it answered with TLS \\(use --tls, or the option tls\\)\n$`));
+  assert.match(
+    t.stderr,
+    new RegExp(`^kafka-fetch-decoder: metadata: ${tls.address} is not a Kafka broker: it answered with TLS \\(use --tls, or the option tls\\)\n$`),
+  );
   // one that closes at once, at ApiVersions v3 and again at v0: no Kafka broker does that twice
   const hangUp = await fake({ hangUp: true });
   const h = await cli(['offsets', '--bootstrap', hangUp.address, '--topic', 't', '--at', 'latest']);
   assert.equal(h.code, 1, h.stderr);
-  assert.match(h.stderr, new RegExp(`^kafka-fetch-decoder: offsets: ${hangUp.address} is not a Kafka broker, or it expects TLS: it closed the connection at ApiVersions v0 without a word`));
+  assert.match(
+    h.stderr,
+    new RegExp(
+      `^kafka-fetch-decoder: offsets: ${hangUp.address} is not a Kafka broker, or it expects TLS: it closed the connection at ApiVersions v0 without a word`,
+    ),
+  );
   oneLine(h);
   // silence: the handshake is bounded by connectTimeoutMs, and said plainly
   const silent = await fake({ silent: true });
   const client = new KafkaClient({ bootstrap: silent.address, connectTimeoutMs: 300, retries: 0 });
   const started = Date.now();
-  await assert.rejects(client.metadata(), (e) => e instanceof KafkaClientError && e.code === 'BOOTSTRAP'
-    && new RegExp(`^no broker answered: ${silent.address} is not a Kafka broker, or not ready: no answer to ApiVersions within 300 ms$`).test(e.message));
+  await assert.rejects(
+    client.metadata(),
+    (e) =>
+      e instanceof KafkaClientError &&
+      e.code === 'BOOTSTRAP' &&
+      new RegExp(`^no broker answered: ${silent.address} is not a Kafka broker, or not ready: no answer to ApiVersions within 300 ms$`).test(e.message),
+  );
   assert.ok(Date.now() - started < 2000);
   client.close();
 });

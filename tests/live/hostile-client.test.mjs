@@ -39,10 +39,30 @@ function request(apiKey, apiVersion, body = []) {
 
 /** A consumer's Fetch v4 of `topic` partition 0 from offset 0, up to `maxBytes`. */
 function fetchRequest(topic, maxBytes) {
-  const b = (n, v) => { const x = Buffer.alloc(n); if (n === 8) x.writeBigInt64BE(BigInt(v)); else if (n === 4) x.writeInt32BE(v); else x.writeInt16BE(v); return x; };
+  const b = (n, v) => {
+    const x = Buffer.alloc(n);
+    if (n === 8) x.writeBigInt64BE(BigInt(v));
+    else if (n === 4) x.writeInt32BE(v);
+    else x.writeInt16BE(v);
+    return x;
+  };
   const name = Buffer.from(topic);
-  return request(1, 4, [...Buffer.concat([b(4, -1), b(4, 500), b(4, 1), b(4, maxBytes), Buffer.from([0]), b(4, 1), b(2, name.length), name,
-    b(4, 1), b(4, 0), b(8, 0), b(4, maxBytes)])]);
+  return request(1, 4, [
+    ...Buffer.concat([
+      b(4, -1),
+      b(4, 500),
+      b(4, 1),
+      b(4, maxBytes),
+      Buffer.from([0]),
+      b(4, 1),
+      b(2, name.length),
+      name,
+      b(4, 1),
+      b(4, 0),
+      b(8, 0),
+      b(4, maxBytes),
+    ]),
+  ]);
 }
 
 /** Opens a WebSocket to `url`, sends `frames` once open; resolves with how it closed. */
@@ -75,8 +95,10 @@ function ask(url, frame) {
 function rawUpgrade(port, { version = 13, finish = true, halfClose = false } = {}) {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`GET /kafka HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n`
-        + `Sec-WebSocket-Version: ${version}\r\nSec-WebSocket-Key: ${Buffer.alloc(16, 7).toString('base64')}\r\n${finish ? '\r\n' : ''}`);
+      socket.write(
+        `GET /kafka HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          `Sec-WebSocket-Version: ${version}\r\nSec-WebSocket-Key: ${Buffer.alloc(16, 7).toString('base64')}\r\n${finish ? '\r\n' : ''}`,
+      );
       if (halfClose) socket.end();
     });
     socket.on('data', () => {});
@@ -92,11 +114,19 @@ describe('relay before a proxy that counts the broker connections', () => {
   let relay;
   before(async () => {
     tansu = await startTansu();
-    await produce(tansu, { topic: 'big', create: { partitions: 1 }, records: Array.from({ length: 48 }, () => ({ partition: 0, value_b64: Buffer.alloc(512 << 10, 1).toString('base64') })) });
+    await produce(tansu, {
+      topic: 'big',
+      create: { partitions: 1 },
+      records: Array.from({ length: 48 }, () => ({ partition: 0, value_b64: Buffer.alloc(512 << 10, 1).toString('base64') })),
+    });
     proxy = await startProxy({ target: tansu.bootstrap });
     relay = await startRelay({
-      bootstrap: proxy.address, log: quiet, maxConnections: 400, handshakeTimeoutMs: 500,
-      maxBufferedBytes: 4 << 20, maxTotalBufferedBytes: 8 << 20,
+      bootstrap: proxy.address,
+      log: quiet,
+      maxConnections: 400,
+      handshakeTimeoutMs: 500,
+      maxBufferedBytes: 4 << 20,
+      maxTotalBufferedBytes: 8 << 20,
     });
   });
   after(async () => {
@@ -117,14 +147,22 @@ describe('relay before a proxy that counts the broker connections', () => {
     for (let i = 0; i < 100; i++) await rawUpgrade(new URL(relay.url).port, { version: 99 });
     assert.equal(proxy.accepted, base.accepted, 'a handshake that fails opens no broker connection');
     for (let i = 0; i < 100; i++) await rawUpgrade(new URL(relay.url).port, { halfClose: true });
-    await Promise.all(Array.from({ length: 100 }, () => new Promise((resolve) => {
-      const ws = new WebSocket(relay.relayUrl);
-      ws.on('open', () => ws.terminate());
-      ws.on('error', () => {});
-      ws.on('close', resolve);
-    })));
-    assert.ok(await until(() => relay.stats().connections === 0 && relay.stats().handshakes === 0 && proxy.connections === base.open),
-      `left: ${JSON.stringify(relay.stats())}, broker connections ${proxy.connections} (before ${base.open})`);
+    await Promise.all(
+      Array.from(
+        { length: 100 },
+        () =>
+          new Promise((resolve) => {
+            const ws = new WebSocket(relay.relayUrl);
+            ws.on('open', () => ws.terminate());
+            ws.on('error', () => {});
+            ws.on('close', resolve);
+          }),
+      ),
+    );
+    assert.ok(
+      await until(() => relay.stats().connections === 0 && relay.stats().handshakes === 0 && proxy.connections === base.open),
+      `left: ${JSON.stringify(relay.stats())}, broker connections ${proxy.connections} (before ${base.open})`,
+    );
     // the half-closed requests and the pages that left had completed their handshakes: each got a
     // broker connection, and each was closed with its client
     assert.ok(proxy.accepted - base.accepted <= 200, `${proxy.accepted - base.accepted} broker connections opened`);
@@ -143,9 +181,12 @@ describe('relay before a proxy that counts the broker connections', () => {
       await sleep(100);
       const open = () => new Promise((resolve) => small.server.getConnections((_, n) => resolve(n)));
       // sockets that are not WebSockets: 16 at most, the oldest closed first
-      assert.ok(await open() <= 16, `${await open()} sockets held`);
+      assert.ok((await open()) <= 16, `${await open()} sockets held`);
       await sleep(2000);
-      assert.ok(slow.every((socket) => socket.destroyed), `${slow.filter((socket) => !socket.destroyed).length} slow handshakes still open after 2 s`);
+      assert.ok(
+        slow.every((socket) => socket.destroyed),
+        `${slow.filter((socket) => !socket.destroyed).length} slow handshakes still open after 2 s`,
+      );
       assert.equal(await open(), 0);
       assert.ok(await ask(small.relayUrl, request(18, 0)), 'a client that completes its handshake is served');
     } finally {
@@ -154,15 +195,21 @@ describe('relay before a proxy that counts the broker connections', () => {
   });
 
   test('readers that stop reading: the bytes held for them stay under the total bound, and go when they leave', { timeout: 60_000 }, async () => {
-    const clients = await Promise.all(Array.from({ length: 8 }, () => new Promise((resolve) => {
-      const ws = new WebSocket(relay.relayUrl);
-      ws.on('open', () => {
-        ws._socket.pause(); // a reader that stopped: the kernel's buffers fill, then the relay's
-        for (let i = 0; i < 4; i++) ws.send(fetchRequest('big', 50 << 20));
-        resolve(ws);
-      });
-      ws.on('error', () => {});
-    })));
+    const clients = await Promise.all(
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise((resolve) => {
+            const ws = new WebSocket(relay.relayUrl);
+            ws.on('open', () => {
+              ws._socket.pause(); // a reader that stopped: the kernel's buffers fill, then the relay's
+              for (let i = 0; i < 4; i++) ws.send(fetchRequest('big', 50 << 20));
+              resolve(ws);
+            });
+            ws.on('error', () => {});
+          }),
+      ),
+    );
     let most = 0;
     for (let i = 0; i < 60; i++) {
       most = Math.max(most, relay.stats().bufferedBytes);
@@ -208,10 +255,13 @@ test('80 slow local sockets do not lock a page out: it connects at once, and aga
   }
 });
 
-test('the relay\'s targets follow the latest metadata: a broker it stops listing is refused', { timeout: 30_000 }, async () => {
+test("the relay's targets follow the latest metadata: a broker it stops listing is refused", { timeout: 30_000 }, async () => {
   const a = await startFakeBroker();
   const b = await startFakeBroker();
-  a.setBrokers([{ nodeId: 1, host: '127.0.0.1', port: a.port }, { nodeId: 2, host: '127.0.0.1', port: b.port }]);
+  a.setBrokers([
+    { nodeId: 1, host: '127.0.0.1', port: a.port },
+    { nodeId: 2, host: '127.0.0.1', port: b.port },
+  ]);
   const relay = await startRelay({ bootstrap: a.address, log: quiet, metadataMaxAgeMs: 200, idleTimeoutMs: 1000 });
   try {
     const listed = await exchange(`${relay.relayUrl}?broker=${b.address}`, { frames: [request(18, 0)] });
@@ -230,7 +280,11 @@ test('the relay\'s targets follow the latest metadata: a broker it stops listing
 test('a refused login: the page learns no credential name, the log says why, printably', { timeout: 30_000 }, async () => {
   const broker = await startFakeBroker({ saslError: 'wrong password for secret-user\x1b[2J\nrelay: all good' });
   const logged = [];
-  const relay = await startRelay({ bootstrap: broker.address, sasl: { mechanism: 'plain', username: 'secret-user', password: 'x' }, log: (l) => logged.push(l) });
+  const relay = await startRelay({
+    bootstrap: broker.address,
+    sasl: { mechanism: 'plain', username: 'secret-user', password: 'x' },
+    log: (l) => logged.push(l),
+  });
   try {
     const { code, reason } = await exchange(relay.relayUrl, { frames: [request(18, 0)] });
     assert.equal(code, 4502, reason);
@@ -238,8 +292,14 @@ test('a refused login: the page learns no credential name, the log says why, pri
     assert.match(reason, /could not authenticate/);
     // a broker named that the relay must look up: its metadata refresh fails, and says so printably
     await exchange(`${relay.relayUrl}?broker=127.0.0.1:1`);
-    assert.ok(logged.some((l) => /secret-user/.test(l)), 'the relay\'s log keeps the reason');
-    assert.ok(logged.some((l) => /metadata refresh failed/.test(l)), logged.join('\n'));
+    assert.ok(
+      logged.some((l) => /secret-user/.test(l)),
+      "the relay's log keeps the reason",
+    );
+    assert.ok(
+      logged.some((l) => /metadata refresh failed/.test(l)),
+      logged.join('\n'),
+    );
     for (const line of logged) assert.doesNotMatch(line, CONTROL, line);
   } finally {
     await relay.close();

@@ -17,7 +17,11 @@ const GOOD = { type: 'record', name: 'Good', fields: [{ name: 'n', type: 'int' }
 const BOMBS = [
   ['array of null', { type: 'array', items: 'null' }, [...zigzag(2 ** 32 - 1), 0]],
   ['map of null', { type: 'map', values: 'null' }, [...zigzag(2n ** 62n), 0]],
-  ['nested arrays of null', { type: 'array', items: { type: 'array', items: 'null' } }, [...zigzag(40), ...Array.from({ length: 40 }, () => [...zigzag(2 ** 31), 0]).flat(), 0]],
+  [
+    'nested arrays of null',
+    { type: 'array', items: { type: 'array', items: 'null' } },
+    [...zigzag(40), ...Array.from({ length: 40 }, () => [...zigzag(2 ** 31), 0]).flat(), 0],
+  ],
   ['array of empty records', { type: 'array', items: EMPTY }, [...zigzag(2 ** 32 - 1), 0]],
   ['map of empty records', { type: 'map', values: EMPTY }, [...zigzag(2n ** 62n), 0]],
 ];

@@ -252,9 +252,29 @@ function certificate() {
   if (cert) return cert;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-live-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     cert = { key: fs.readFileSync(path.join(dir, 'key.pem')), caPem: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

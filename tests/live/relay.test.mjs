@@ -42,9 +42,23 @@ describe('relay in front of Tansu', () => {
   const logged = [];
   before(async () => {
     tansu = await startTansu();
-    const records = Array.from({ length: 50 }, (_, i) => ({ partition: i % 2, key_b64: i % 5 ? Buffer.from(`k${i}`).toString('base64') : null, value_b64: Buffer.from(`value ${i}`).toString('base64'), headers: [['h', 'MQ=='], ['h', null]] }));
+    const records = Array.from({ length: 50 }, (_, i) => ({
+      partition: i % 2,
+      key_b64: i % 5 ? Buffer.from(`k${i}`).toString('base64') : null,
+      value_b64: Buffer.from(`value ${i}`).toString('base64'),
+      headers: [
+        ['h', 'MQ=='],
+        ['h', null],
+      ],
+    }));
     written = await produce(tansu, { topic: 'relayed', create: { partitions: 2 }, compression: 'zstd', records });
-    relay = await startRelay({ bootstrap: tansu.bootstrap, allowOrigins: ['http://allowed.example'], maxConnections: 4, idleTimeoutMs: 1000, log: (line) => logged.push(line) });
+    relay = await startRelay({
+      bootstrap: tansu.bootstrap,
+      allowOrigins: ['http://allowed.example'],
+      maxConnections: 4,
+      idleTimeoutMs: 1000,
+      log: (line) => logged.push(line),
+    });
   });
   after(async () => {
     await relay?.close();
@@ -89,11 +103,19 @@ describe('relay in front of Tansu', () => {
     const client = new KafkaClient({ relay: relay.relayUrl, webSocket: FromEvil, connectRetryMs: 5000 });
     const started = Date.now();
     try {
-      await assert.rejects(client.metadata(), (e) => e instanceof KafkaClientError && e.code === 'ORIGIN_REFUSED'
-        && /^relay: origin http:\/\/evil\.example is not allowed \(relay option --allow-origin\)/.test(e.message));
-      await assert.rejects(async () => {
-        for await (const chunk of client.consume({ topic: 'relayed', untilEnd: true })) assert.fail(`got ${chunk.recordCount}`);
-      }, (e) => e.code === 'ORIGIN_REFUSED');
+      await assert.rejects(
+        client.metadata(),
+        (e) =>
+          e instanceof KafkaClientError &&
+          e.code === 'ORIGIN_REFUSED' &&
+          /^relay: origin http:\/\/evil\.example is not allowed \(relay option --allow-origin\)/.test(e.message),
+      );
+      await assert.rejects(
+        async () => {
+          for await (const chunk of client.consume({ topic: 'relayed', untilEnd: true })) assert.fail(`got ${chunk.recordCount}`);
+        },
+        (e) => e.code === 'ORIGIN_REFUSED',
+      );
     } finally {
       client.close();
     }
@@ -107,7 +129,10 @@ describe('relay in front of Tansu', () => {
       assert.equal(code, 4405, `api key ${apiKey}: ${reason}`);
       assert.equal(received.length, 0, `api key ${apiKey} reached no broker`);
     }
-    assert.ok(logged.some((l) => /Produce \(api key 0\)/.test(l)), 'refusals are logged by name');
+    assert.ok(
+      logged.some((l) => /Produce \(api key 0\)/.test(l)),
+      'refusals are logged by name',
+    );
   });
 
   test('each read of the cluster beside the records is forwarded and answered', async () => {
@@ -166,7 +191,7 @@ describe('relay in front of Tansu', () => {
     assert.equal(answered, true, 'the same request without auto-creation is answered');
   });
 
-  test('a replica\'s Fetch or ListOffsets is refused; a consumer\'s passes', async () => {
+  test("a replica's Fetch or ListOffsets is refused; a consumer's passes", async () => {
     const int32 = (v) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
     // v4: replica id 1 (a follower), max wait, min bytes, max bytes, isolation, no topics
     const follower = requestFrame(1, 4, [...int32(1), ...int32(0), ...int32(1), ...int32(1024), 0, ...int32(0)]);
@@ -175,7 +200,11 @@ describe('relay in front of Tansu', () => {
     // v15 (flexible: the header's tagged fields first), the replica as tagged field 1 (ReplicaState)
     const fetchV15 = (tagged) => requestFrame(1, 15, [0, ...int32(0), ...int32(1), ...int32(1024), 0, ...int32(0), ...int32(-1), 1, 1, 1, ...tagged]);
     const replicaState = [1, 1, 13, ...int32(1), 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    for (const [what, frame] of [['Fetch v4', follower], ['ListOffsets v1', replicaOffsets], ['Fetch v15', fetchV15(replicaState)]]) {
+    for (const [what, frame] of [
+      ['Fetch v4', follower],
+      ['ListOffsets v1', replicaOffsets],
+      ['Fetch v15', fetchV15(replicaState)],
+    ]) {
       const { code, reason, received } = await exchange(relay.relayUrl, { frames: [frame] });
       assert.equal(code, 4405, `${what}: ${reason}`);
       assert.match(reason, /from a replica, not a consumer/);
@@ -190,7 +219,7 @@ describe('relay in front of Tansu', () => {
       });
       ws.on('close', () => resolve(false));
     });
-    assert.equal(answered, true, 'a consumer\'s Fetch v15 (no ReplicaState) is answered');
+    assert.equal(answered, true, "a consumer's Fetch v15 (no ReplicaState) is answered");
   });
 
   test('what a client sends cannot stop the relay or use up its connections', { timeout: 30_000 }, async () => {
@@ -201,7 +230,9 @@ describe('relay in front of Tansu', () => {
     // handshakes the WebSocket library turns down, more of them than the relay takes connections
     for (let i = 0; i < 6; i++) {
       await new Promise((resolve) => {
-        const socket = net.connect(port, host, () => socket.write(`GET /kafka HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n`));
+        const socket = net.connect(port, host, () =>
+          socket.write(`GET /kafka HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n`),
+        );
         socket.on('data', () => {});
         socket.on('error', () => {});
         socket.on('close', resolve);
@@ -211,7 +242,7 @@ describe('relay in front of Tansu', () => {
     assert.ok(ok.received.length > 0, `still answering (closed ${ok.code} ${ok.reason})`);
   });
 
-  test('an address that is not the cluster\'s is refused', async () => {
+  test("an address that is not the cluster's is refused", async () => {
     for (const target of ['127.0.0.1:22', '10.0.0.1:9092', 'localhost:' + tansu.bootstrap.split(':')[1]]) {
       const { code, reason } = await exchange(`${relay.relayUrl}?broker=${target}`);
       assert.equal(code, 4404, `${target}: ${reason}`);
@@ -228,10 +259,16 @@ describe('relay in front of Tansu', () => {
   });
 
   test('too many connections, and idle ones, are closed', async () => {
-    const sockets = await Promise.all(Array.from({ length: 4 }, () => new Promise((resolve) => {
-      const ws = new WebSocket(relay.relayUrl);
-      ws.on('open', () => resolve(ws));
-    })));
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise((resolve) => {
+            const ws = new WebSocket(relay.relayUrl);
+            ws.on('open', () => resolve(ws));
+          }),
+      ),
+    );
     const fifth = await exchange(relay.relayUrl);
     assert.equal(fifth.code, 4429);
     const idle = await new Promise((resolve) => sockets[0].on('close', (code) => resolve(code)));
@@ -321,11 +358,14 @@ test('through the relay, partitions are read from the three brokers the metadata
   }
 });
 
-test('a relay whose broker is down: the client gets the relay\'s reason', async () => {
+test("a relay whose broker is down: the client gets the relay's reason", async () => {
   const relay = await startRelay({ bootstrap: '127.0.0.1:1', log: quiet });
   try {
     const client = new KafkaClient({ relay: relay.relayUrl, retries: 0 });
-    await assert.rejects(client.metadata(), (e) => e instanceof KafkaClientError && /relay: no bootstrap broker answered: cannot connect to broker 127\.0\.0\.1:1/.test(e.message));
+    await assert.rejects(
+      client.metadata(),
+      (e) => e instanceof KafkaClientError && /relay: no bootstrap broker answered: cannot connect to broker 127\.0\.0\.1:1/.test(e.message),
+    );
     client.close();
   } finally {
     await relay.close();
@@ -335,7 +375,9 @@ test('a relay whose broker is down: the client gets the relay\'s reason', async 
 test('the relay command: prints its URL, refuses bad options in one line, stops on SIGTERM', async () => {
   const tansu = await startTansu();
   try {
-    const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'relay', '--bootstrap', tansu.bootstrap, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), 'relay', '--bootstrap', tansu.bootstrap, '--listen', '127.0.0.1:0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const line = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d))));
     assert.match(line, /^kafka-fetch-decoder relay: ws:\/\/127\.0\.0\.1:\d+\/kafka \(brokers 127\.0\.0\.1:\d+; origins http:\/\/127\.0\.0\.1:\d+ /);
     const client = new KafkaClient({ relay: /ws:\S+/.exec(line)[0] });

@@ -24,10 +24,18 @@ let plan;
 before(async () => {
   tansu = await startTansu();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-shards-'));
-  await produce(tansu, {
-    topic: 'orders', create: { partitions: 5 }, compression: 'lz4', linger_ms: 50, batch_num_messages: 500,
-    generate: { count: RECORDS, value_bytes: 400, partitions: 5, seed: 5, samples: 0 },
-  }, { timeoutMs: 120_000 });
+  await produce(
+    tansu,
+    {
+      topic: 'orders',
+      create: { partitions: 5 },
+      compression: 'lz4',
+      linger_ms: 50,
+      batch_num_messages: 500,
+      generate: { count: RECORDS, value_bytes: 400, partitions: 5, seed: 5, samples: 0 },
+    },
+    { timeoutMs: 120_000 },
+  );
   plan = path.join(dir, 'plan.json');
   const made = cli(['scan', '--bootstrap', tansu.bootstrap, '--topic', 'orders', '--range-records', '1000', '--plan-out', plan]);
   assert.equal(made.status, 0, made.stderr);
@@ -57,25 +65,64 @@ const python = (code) => execFileSync(PYTHON, ['-c', code], { encoding: 'utf8', 
 test('two shards of one plan, run by GNU parallel, write Parquet that DuckDB and pyarrow read back as the topic, each record once', () => {
   const out = path.join(dir, 'parallel');
   // as a README user runs it: the same command line, the shard index from parallel
-  execFileSync('parallel', ['--halt', 'now,fail=1', '-j2', process.execPath, CLI, 'scan', '--bootstrap', tansu.bootstrap, '--topic', 'orders', '--plan', plan,
-    '--shard', '{}/2', '--format', 'parquet', '--out', out, '--coverage', path.join(dir, 'coverage-{}.json'), ':::', '0', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(
+    'parallel',
+    [
+      '--halt',
+      'now,fail=1',
+      '-j2',
+      process.execPath,
+      CLI,
+      'scan',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--topic',
+      'orders',
+      '--plan',
+      plan,
+      '--shard',
+      '{}/2',
+      '--format',
+      'parquet',
+      '--out',
+      out,
+      '--coverage',
+      path.join(dir, 'coverage-{}.json'),
+      ':::',
+      '0',
+      '1',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const coverages = [0, 1].map((i) => JSON.parse(fs.readFileSync(path.join(dir, `coverage-${i}.json`), 'utf8')));
   assert.ok(coverages.every((c) => c.complete));
-  const planned = JSON.parse(fs.readFileSync(plan, 'utf8')).ranges.map((r) => `${r.partition}:${r.from}`).sort();
+  const planned = JSON.parse(fs.readFileSync(plan, 'utf8'))
+    .ranges.map((r) => `${r.partition}:${r.from}`)
+    .sort();
   assert.deepEqual(coverages.flatMap((c) => c.partitions.map((e) => `${e.partition}:${e.from}`)).sort(), planned, 'every range in one shard');
-  assert.ok(coverages.every((c) => c.partitions.length > 5), 'both shards had work');
+  assert.ok(
+    coverages.every((c) => c.partitions.length > 5),
+    'both shards had work',
+  );
 
   // the topic itself, by consume: partition, offset and a digest of key and value
   const consume = cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'orders', '--until-end', '--format', '%p %o %k %s\\n']);
-  const expected = new Set(consume.stdout.split('\n').filter(Boolean).map((l) => {
-    const [p, o, k, ...v] = l.split(' ');
-    return `${p}:${o}:${k}:${crypto.createHash('md5').update(v.join(' ')).digest('hex')}`;
-  }));
+  const expected = new Set(
+    consume.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const [p, o, k, ...v] = l.split(' ');
+        return `${p}:${o}:${k}:${crypto.createHash('md5').update(v.join(' ')).digest('hex')}`;
+      }),
+  );
   assert.equal(expected.size, RECORDS);
   const duck = python(`import duckdb, hashlib
 rows = duckdb.sql("""select partition, "offset", key, value from read_parquet('${out}/**/*.parquet', hive_partitioning = true)""").fetchall()
 print(len(rows))
-for p, o, k, v in rows: print(f"{p}:{o}:{bytes(k).decode()}:{hashlib.md5(bytes(v)).hexdigest()}")`).trim().split('\n');
+for p, o, k, v in rows: print(f"{p}:{o}:{bytes(k).decode()}:{hashlib.md5(bytes(v)).hexdigest()}")`)
+    .trim()
+    .split('\n');
   assert.equal(Number(duck[0]), RECORDS, 'DuckDB: every record once');
   assert.deepEqual(new Set(duck.slice(1)), expected);
   const arrow = python(`import pyarrow.dataset as ds

@@ -20,8 +20,12 @@ function cliAsync(args) {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-  child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d;
+  });
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
 const lines = (text) => text.split('\n').filter(Boolean);
@@ -34,10 +38,18 @@ let dir;
 before(async () => {
   tansu = await startTansu();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-scan-'));
-  await produce(tansu, {
-    topic: 'events', create: { partitions: 4 }, compression: 'zstd', linger_ms: 50, batch_num_messages: 300,
-    generate: { count: 6000, value_bytes: 300, partitions: 4, seed: 11, samples: 0 },
-  }, { timeoutMs: 60_000 });
+  await produce(
+    tansu,
+    {
+      topic: 'events',
+      create: { partitions: 4 },
+      compression: 'zstd',
+      linger_ms: 50,
+      batch_num_messages: 300,
+      generate: { count: 6000, value_bytes: 300, partitions: 4, seed: 11, samples: 0 },
+    },
+    { timeoutMs: 60_000 },
+  );
 });
 
 after(async () => {
@@ -70,7 +82,21 @@ function assertTiles(coverage, spans) {
 }
 
 test('a scan prints exactly the records consume --from earliest --until-end reads, in offset order per partition', () => {
-  const scan = cli(['scan', '--bootstrap', tansu.bootstrap, '--topic', 'events', '--format', 'ndjson', '--workers', '2', '--range-records', '700', '--coverage', path.join(dir, 'all.json')]);
+  const scan = cli([
+    'scan',
+    '--bootstrap',
+    tansu.bootstrap,
+    '--topic',
+    'events',
+    '--format',
+    'ndjson',
+    '--workers',
+    '2',
+    '--range-records',
+    '700',
+    '--coverage',
+    path.join(dir, 'all.json'),
+  ]);
   assert.equal(scan.status, 0, scan.stderr);
   const consume = cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'events', '--from', 'earliest', '--until-end', '--json']);
   assert.equal(consume.status, 0, consume.stderr);
@@ -86,11 +112,17 @@ test('a scan prints exactly the records consume --from earliest --until-end read
   assert.equal(coverage.complete, true);
   assertTiles(coverage, Object.fromEntries([0, 1, 2, 3].map((p) => [`events/${p}`, [0, 1500]])));
   assert.equal(coverage.partitions.length, 12, 'three ranges of at most 700 offsets a partition');
-  assert.equal(coverage.partitions.reduce((n, e) => n + e.records, 0), 6000);
+  assert.equal(
+    coverage.partitions.reduce((n, e) => n + e.records, 0),
+    6000,
+  );
 });
 
 test('the coverage tiles a transactional topic (control records, aborted batches at the end) under both isolation levels', async () => {
-  const group = (transaction, partition, n, tag) => ({ transaction, records: Array.from({ length: n }, (_, i) => ({ partition, key_b64: b64(`${tag}${i}`), value_b64: b64(`{"n":${i}}`) })) });
+  const group = (transaction, partition, n, tag) => ({
+    transaction,
+    records: Array.from({ length: n }, (_, i) => ({ partition, key_b64: b64(`${tag}${i}`), value_b64: b64(`{"n":${i}}`) })),
+  });
   const records = [];
   for (const p of [0, 1]) {
     records.push(...Array.from({ length: 5 }, (_, i) => ({ partition: p, key_b64: b64(`plain${i}`), value_b64: b64(`{"n":${i}}`) })));
@@ -100,17 +132,48 @@ test('the coverage tiles a transactional topic (control records, aborted batches
   await produce(tansu, { topic: 'txn', create: { partitions: 2 }, records }, { timeoutMs: 60_000 });
   for (const level of ['read_uncommitted', 'read_committed']) {
     const file = path.join(dir, `txn-${level}.json`);
-    const scan = cli(['scan', '--bootstrap', tansu.bootstrap, '--topic', 'txn', '--json', '--isolation-level', level, '--range-records', '3', '--coverage', file]);
+    const scan = cli([
+      'scan',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--topic',
+      'txn',
+      '--json',
+      '--isolation-level',
+      level,
+      '--range-records',
+      '3',
+      '--coverage',
+      file,
+    ]);
     assert.equal(scan.status, 0, scan.stderr);
     const consume = cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'txn', '--until-end', '--json', '--isolation-level', level]);
     assert.deepEqual(lines(scan.stdout).sort(), lines(consume.stdout).sort(), level);
     const coverage = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert.equal(coverage.complete, true, level);
     // the spans end at each partition's end offset, past its last control record
-    const ends = await new pkg.KafkaClient({ bootstrap: tansu.bootstrap }).fetch('txn', [0, 1].map((p) => ({ partition: p, offset: 0 })), { maxWaitMs: 1, isolationLevel: level })
-      .then((answers) => Object.fromEntries(answers.flatMap((a) => a.response.topics[0].partitions.map((p) => [`txn/${p.partition}`, [0, level === 'read_committed' && p.lastStableOffset >= 0 ? p.lastStableOffset : p.highWatermark]]))));
+    const ends = await new pkg.KafkaClient({ bootstrap: tansu.bootstrap })
+      .fetch(
+        'txn',
+        [0, 1].map((p) => ({ partition: p, offset: 0 })),
+        { maxWaitMs: 1, isolationLevel: level },
+      )
+      .then((answers) =>
+        Object.fromEntries(
+          answers.flatMap((a) =>
+            a.response.topics[0].partitions.map((p) => [
+              `txn/${p.partition}`,
+              [0, level === 'read_committed' && p.lastStableOffset >= 0 ? p.lastStableOffset : p.highWatermark],
+            ]),
+          ),
+        ),
+      );
     assertTiles(coverage, ends);
-    assert.equal(coverage.partitions.reduce((n, e) => n + e.records, 0), lines(consume.stdout).length, level);
+    assert.equal(
+      coverage.partitions.reduce((n, e) => n + e.records, 0),
+      lines(consume.stdout).length,
+      level,
+    );
   }
 });
 
@@ -124,8 +187,21 @@ test('a scan stopped by --limit and continued with --resume gives every match ex
   const seen = [];
   let rounds = 0;
   for (let resume = false; ; resume = true) {
-    const r = cli(['scan', '--bootstrap', tansu.bootstrap, '--json', '--limit', '40', '--workers', '2', '--range-records', '500', '--coverage', file,
-      ...(resume ? ['--resume', file] : ['--topic', 'events', '--where', where])]);
+    const r = cli([
+      'scan',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--json',
+      '--limit',
+      '40',
+      '--workers',
+      '2',
+      '--range-records',
+      '500',
+      '--coverage',
+      file,
+      ...(resume ? ['--resume', file] : ['--topic', 'events', '--where', where]),
+    ]);
     assert.equal(r.status, 0, r.stderr);
     seen.push(...lines(r.stdout));
     rounds++;
@@ -141,10 +217,16 @@ test('a scan stopped by --limit and continued with --resume gives every match ex
 
 test('a scan stopped by SIGINT writes its coverage; --resume reads the rest, each record once', async () => {
   const file = path.join(dir, 'sigint.json');
-  const child = spawn(process.execPath, [CLI, 'scan', '--bootstrap', tansu.bootstrap, '--topic', 'events', '--json', '--workers', '1', '--range-records', '200', '--coverage', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'scan', '--bootstrap', tansu.bootstrap, '--topic', 'events', '--json', '--workers', '1', '--range-records', '200', '--coverage', file],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
-  child.stderr.on('data', (d) => { err += d; });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
   let signalled = false;
   child.stdout.on('data', (d) => {
     out += d;
@@ -160,7 +242,11 @@ test('a scan stopped by SIGINT writes its coverage; --resume reads the rest, eac
   assert.ok(coverage.partitions.some((e) => e.stop === 'interrupted'));
   const first = lines(out);
   assert.ok(first.length < 6000, `stopped early: ${first.length}`);
-  assert.equal(coverage.partitions.reduce((n, e) => n + e.matches, 0), first.length, 'the coverage counts what was printed');
+  assert.equal(
+    coverage.partitions.reduce((n, e) => n + e.matches, 0),
+    first.length,
+    'the coverage counts what was printed',
+  );
   const rest = cli(['scan', '--json', '--resume', file, '--coverage', file]);
   assert.equal(rest.status, 0, rest.stderr);
   const both = [...first, ...lines(rest.stdout)];
@@ -169,12 +255,16 @@ test('a scan stopped by SIGINT writes its coverage; --resume reads the rest, eac
   assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).complete, true);
 });
 
-test('a key scan of an 8-partition topic reads only the key\'s partition and finds every record of the key', async () => {
+test("a key scan of an 8-partition topic reads only the key's partition and finds every record of the key", async () => {
   const bp = await startTansuBehindProxy();
   try {
     // keys placed by librdkafka's murmur2_random partitioner, the Java client's default
     const keys = Array.from({ length: 40 }, (_, i) => `customer-${i}`);
-    const records = Array.from({ length: 4000 }, (_, i) => ({ partition: null, key_b64: b64(keys[i % keys.length]), value_b64: b64(`{"i":${i},"pad":"${'x'.repeat(200)}"}`) }));
+    const records = Array.from({ length: 4000 }, (_, i) => ({
+      partition: null,
+      key_b64: b64(keys[i % keys.length]),
+      value_b64: b64(`{"i":${i},"pad":"${'x'.repeat(200)}"}`),
+    }));
     const acks = await produce(bp, { topic: 'keyed', create: { partitions: 8 }, config: { partitioner: 'murmur2_random' }, records }, { timeoutMs: 60_000 });
     const key = keys[7];
     const wanted = acks.filter((a, i) => i % keys.length === 7);
@@ -193,7 +283,13 @@ test('a key scan of an 8-partition topic reads only the key\'s partition and fin
     assert.deepEqual(found.map((r) => `${r.partition}@${r.offset}`).sort(), wanted.map((a) => `${a.partition}@${a.offset}`).sort());
     assert.ok(found.every((r) => Buffer.from(r.key, 'base64').toString() === key));
     const coverage = JSON.parse(fs.readFileSync(file, 'utf8'));
-    assert.deepEqual(coverage.partitions.filter((e) => e.stop === 'pruned').map((e) => e.partition).sort(), [0, 1, 2, 3, 4, 5, 6, 7].filter((p) => p !== wanted[0].partition));
+    assert.deepEqual(
+      coverage.partitions
+        .filter((e) => e.stop === 'pruned')
+        .map((e) => e.partition)
+        .sort(),
+      [0, 1, 2, 3, 4, 5, 6, 7].filter((p) => p !== wanted[0].partition),
+    );
     assert.equal(coverage.complete, true);
     assert.ok(keyBytes <= fullBytes * (1 / 8 + 0.05), `a key scan fetched ${keyBytes} bytes, the full scan ${fullBytes}`);
     // --no-key-pruning reads every partition for the same matches
@@ -218,24 +314,77 @@ test('--latest-per-key --as-of T: the last record of each key stamped at or befo
   records.forEach((r, i) => {
     if (r.timestamp_ms <= asOf) latest.set(r.key_b64, { ...r, offset: acks[i].offset });
   });
-  const expected = [...latest.values()].filter((r) => r.value_b64 !== null).map((r) => `${r.partition}@${r.offset}=${r.value_b64}`).sort();
+  const expected = [...latest.values()]
+    .filter((r) => r.value_b64 !== null)
+    .map((r) => `${r.partition}@${r.offset}=${r.value_b64}`)
+    .sort();
   assert.ok(expected.length > 5 && expected.length < 20, 'some keys end with a tombstone');
-  const scan = cli(['scan', '--bootstrap', tansu.bootstrap, '--topic', 'compacted', '--latest-per-key', '--as-of', `e@${asOf}`, '--json', '--workers', '2', '--range-records', '37']);
+  const scan = cli([
+    'scan',
+    '--bootstrap',
+    tansu.bootstrap,
+    '--topic',
+    'compacted',
+    '--latest-per-key',
+    '--as-of',
+    `e@${asOf}`,
+    '--json',
+    '--workers',
+    '2',
+    '--range-records',
+    '37',
+  ]);
   assert.equal(scan.status, 0, scan.stderr);
-  assert.deepEqual(lines(scan.stdout).map((l) => JSON.parse(l)).map((r) => `${r.partition}@${r.offset}=${r.value}`).sort(), expected);
+  assert.deepEqual(
+    lines(scan.stdout)
+      .map((l) => JSON.parse(l))
+      .map((r) => `${r.partition}@${r.offset}=${r.value}`)
+      .sort(),
+    expected,
+  );
   // --from and --until times: the records stamped in [from, until), found by the records' own
   // timestamps where the broker's time index does not follow them (Tansu's answers offset 0)
   const [from, until] = [T0 + 100_500, T0 + 200_500];
-  const window = cli(['scan', '--bootstrap', tansu.bootstrap, '--topic', 'compacted', '--from', `s@${from}`, '--until', `e@${until}`, '--json', '--range-records', '20']);
+  const window = cli([
+    'scan',
+    '--bootstrap',
+    tansu.bootstrap,
+    '--topic',
+    'compacted',
+    '--from',
+    `s@${from}`,
+    '--until',
+    `e@${until}`,
+    '--json',
+    '--range-records',
+    '20',
+  ]);
   assert.equal(window.status, 0, window.stderr);
-  assert.deepEqual(lines(window.stdout).map((l) => JSON.parse(l)).map((r) => `${r.partition}@${r.offset}`).sort(),
-    records.map((r, i) => [r, acks[i]]).filter(([r]) => r.timestamp_ms >= from && r.timestamp_ms < until).map(([r, a]) => `${r.partition}@${a.offset}`).sort());
+  assert.deepEqual(
+    lines(window.stdout)
+      .map((l) => JSON.parse(l))
+      .map((r) => `${r.partition}@${r.offset}`)
+      .sort(),
+    records
+      .map((r, i) => [r, acks[i]])
+      .filter(([r]) => r.timestamp_ms >= from && r.timestamp_ms < until)
+      .map(([r, a]) => `${r.partition}@${a.offset}`)
+      .sort(),
+  );
   // as of the end: the last write of every key
   const now = cli(['scan', '--bootstrap', tansu.bootstrap, '--topic', 'compacted', '--latest-per-key', '--json']);
   const last = new Map();
   records.forEach((r, i) => last.set(r.key_b64, { ...r, offset: acks[i].offset }));
-  assert.deepEqual(lines(now.stdout).map((l) => JSON.parse(l)).map((r) => `${r.partition}@${r.offset}`).sort(),
-    [...last.values()].filter((r) => r.value_b64 !== null).map((r) => `${r.partition}@${r.offset}`).sort());
+  assert.deepEqual(
+    lines(now.stdout)
+      .map((l) => JSON.parse(l))
+      .map((r) => `${r.partition}@${r.offset}`)
+      .sort(),
+    [...last.values()]
+      .filter((r) => r.value_b64 !== null)
+      .map((r) => `${r.partition}@${r.offset}`)
+      .sort(),
+  );
 });
 
 test('KafkaClient.scan: matches as records, aggregates, coverage; an abort stops it with the coverage saying where', async () => {
@@ -257,7 +406,10 @@ test('KafkaClient.scan: matches as records, aggregates, coverage; an abort stops
     assert.equal(aggregates.count, found.length);
     assert.ok(found.length > 100);
     const consume = cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'events', '--until-end', '--json', '--encoding', 'utf8']);
-    const expected = lines(consume.stdout).map((l) => JSON.parse(l)).filter((r) => JSON.parse(r.value).country === 'DE').map((r) => `${r.partition}@${r.offset}`);
+    const expected = lines(consume.stdout)
+      .map((l) => JSON.parse(l))
+      .filter((r) => JSON.parse(r.value).country === 'DE')
+      .map((r) => `${r.partition}@${r.offset}`);
     assert.deepEqual(found.sort(), expected.sort());
 
     const controller = new AbortController();
@@ -270,7 +422,11 @@ test('KafkaClient.scan: matches as records, aggregates, coverage; an abort stops
     const end = await stopped.done;
     assert.equal(end.coverage.complete, false);
     assert.ok(end.coverage.partitions.some((e) => e.stop === 'interrupted'));
-    assert.equal(end.coverage.partitions.reduce((n, e) => n + e.matches, 0), taken, 'the coverage counts what was handed out');
+    assert.equal(
+      end.coverage.partitions.reduce((n, e) => n + e.matches, 0),
+      taken,
+      'the coverage counts what was handed out',
+    );
   } finally {
     client.close();
   }
@@ -287,7 +443,10 @@ test('leaders on three brokers, Fetch errors injected: ranges are retried, none 
     const file = path.join(dir, 'spread.json');
     const scan = cli(['scan', '--bootstrap', mock.bootstrap, '--topic', 'spread', '--json', '--workers', '3', '--range-records', '50', '--coverage', file]);
     assert.equal(scan.status, 0, scan.stderr);
-    const got = lines(scan.stdout).map((l) => JSON.parse(l)).map((r) => Buffer.from(r.key, 'base64').toString()).sort();
+    const got = lines(scan.stdout)
+      .map((l) => JSON.parse(l))
+      .map((r) => Buffer.from(r.key, 'base64').toString())
+      .sort();
     assert.deepEqual(got, records.map((r) => Buffer.from(r.key_b64, 'base64').toString()).sort());
     const coverage = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert.equal(coverage.complete, true);

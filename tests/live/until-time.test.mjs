@@ -19,19 +19,31 @@ const text = (s) => Buffer.from(s).toString('base64');
 function cli(args) {
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], { timeout: 20_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (error.killed ? 'killed' : error.code) : 0, stdout, stderr, ms: Date.now() - started }));
+    execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], { timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (error.killed ? 'killed' : error.code) : 0, stdout, stderr, ms: Date.now() - started }),
+    );
   });
 }
 
-const values = (stdout) => stdout.trim().split('\n').filter(Boolean).map((l) => Buffer.from(JSON.parse(l).value, 'base64').toString());
+const values = (stdout) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => Buffer.from(JSON.parse(l).value, 'base64').toString());
 
 /** The topics both brokers get: empty partitions, old records only, and old records before one stamped an hour ahead. */
 async function writeTopics(broker) {
   await produce(broker, { topic: 'quiet', create: { partitions: 3 }, records: [] });
-  await produce(broker, { topic: 'old', create: { partitions: 3 }, records: Array.from({ length: 6 }, (_, i) => ({ partition: i % 2, value_b64: text(`old-${i}`), timestamp_ms: T0 + i })) });
   await produce(broker, {
-    topic: 'ahead', create: { partitions: 2 }, records: [
+    topic: 'old',
+    create: { partitions: 3 },
+    records: Array.from({ length: 6 }, (_, i) => ({ partition: i % 2, value_b64: text(`old-${i}`), timestamp_ms: T0 + i })),
+  });
+  await produce(broker, {
+    topic: 'ahead',
+    create: { partitions: 2 },
+    records: [
       ...Array.from({ length: 3 }, (_, i) => ({ partition: 0, value_b64: text(`before-${i}`), timestamp_ms: T0 + i })),
       { partition: 0, value_b64: text('an hour ahead'), timestamp_ms: Date.now() + 3_600_000 },
       { partition: 0, value_b64: text('after it'), timestamp_ms: T0 + 10 },
@@ -39,7 +51,10 @@ async function writeTopics(broker) {
   });
 }
 
-for (const [name, start] of [['Tansu', startTansu], ['the librdkafka mock cluster', () => startMockCluster({ brokers: 3 })]]) {
+for (const [name, start] of [
+  ['Tansu', startTansu],
+  ['the librdkafka mock cluster', () => startMockCluster({ brokers: 3 })],
+]) {
   describe(`until a time, on ${name}`, () => {
     let broker;
     before(async () => {
@@ -49,7 +64,11 @@ for (const [name, start] of [['Tansu', startTansu], ['the librdkafka mock cluste
     after(() => broker?.stop());
 
     test('--until now ends partitions with no record at or after it: empty ones, and ones of older records', async () => {
-      for (const [topic, from, want] of [['quiet', 'now-10s', []], ['old', 'now-10s', null], ['old', 'earliest', ['old-0', 'old-2', 'old-4', 'old-1', 'old-3', 'old-5']]]) {
+      for (const [topic, from, want] of [
+        ['quiet', 'now-10s', []],
+        ['old', 'now-10s', null],
+        ['old', 'earliest', ['old-0', 'old-2', 'old-4', 'old-1', 'old-3', 'old-5']],
+      ]) {
         const r = await cli(['consume', '--bootstrap', broker.bootstrap, '--topic', topic, '--from', from, '--until', 'now', '--json']);
         assert.equal(r.code, 0, `${topic} --from ${from}: ${r.stderr}`);
         assert.ok(r.ms < 10_000, `${r.ms} ms`);
@@ -90,8 +109,20 @@ test('a terminal is told which partition the pass waits on, and until when', { t
     // the command in this process, its stderr a terminal
     const { run } = createRequire(import.meta.url)(path.join(root, 'pkg', 'cli', 'consume.cjs'));
     let said = '';
-    const err = Object.assign(new Writable({ write(chunk, encoding, done) { said += chunk; done(); } }), { isTTY: true });
-    const out = new Writable({ write(chunk, encoding, done) { done(); } });
+    const err = Object.assign(
+      new Writable({
+        write(chunk, encoding, done) {
+          said += chunk;
+          done();
+        },
+      }),
+      { isTTY: true },
+    );
+    const out = new Writable({
+      write(chunk, encoding, done) {
+        done();
+      },
+    });
     const until = new Date(Date.now() + 2500).toISOString();
     const code = await run('consume', ['--bootstrap', tansu.bootstrap, '--topic', 'waits', '--until', until, '--json'], out, err);
     assert.equal(code, 0);

@@ -41,7 +41,7 @@ async function readTopic(client, topic) {
 const bytes = (u) => (u === null ? null : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 const fromB64 = (s) => (s === null ? null : Buffer.from(s, 'base64'));
 
-describe('Schema-Registry-framed values from Confluent\'s serializers', () => {
+describe("Schema-Registry-framed values from Confluent's serializers", () => {
   let tansu;
   let registry;
   let acks; // topic -> produce_values.py's results
@@ -186,36 +186,63 @@ describe('Schema-Registry-framed values from Confluent\'s serializers', () => {
     assert.ok(acks.plain.every((a) => a.value_schema_id === null && a.key_schema_id === null));
   });
 
-  test('the registry answers a reader: schemas by id, subjects, versions; Confluent\'s errors', async () => {
+  test("the registry answers a reader: schemas by id, subjects, versions; Confluent's errors", async () => {
     const v1 = await idOf('avro-orders-value', 1);
     const avro = await http(`/schemas/ids/${v1}`);
     assert.deepEqual(Object.keys(avro.body), ['schema'], 'AVRO: no schemaType, no references');
     const latest = (await http('/subjects/avro-orders-value/versions/latest')).body;
-    assert.deepEqual({ ...latest, schema: JSON.parse(latest.schema) },
-      { subject: 'avro-orders-value', version: 2, id: await idOf('avro-orders-value', 2), schema: ORDER_V2 });
+    assert.deepEqual(
+      { ...latest, schema: JSON.parse(latest.schema) },
+      { subject: 'avro-orders-value', version: 2, id: await idOf('avro-orders-value', 2), schema: ORDER_V2 },
+    );
     assert.deepEqual((await http('/subjects')).body, [
-      'avro-orders-key', 'avro-orders-value', 'common/money.proto', 'json-users-value', 'proto-events-value',
-      'shop.Order', 'shop.OrderCancelled', 'shop.OrderPlaced', 'shop.Refund',
+      'avro-orders-key',
+      'avro-orders-value',
+      'common/money.proto',
+      'json-users-value',
+      'proto-events-value',
+      'shop.Order',
+      'shop.OrderCancelled',
+      'shop.OrderPlaced',
+      'shop.Refund',
     ]);
-    const errors = await Promise.all(['/schemas/ids/999', '/subjects/nope/versions/1', '/subjects/avro-orders-value/versions/9',
-      '/subjects/avro-orders-value/versions/x', '/nowhere'].map((p) => http(p)));
-    assert.deepEqual(errors.map((e) => [e.status, e.body.error_code]), [[404, 40403], [404, 40401], [404, 40402], [422, 42202], [404, 404]]);
+    const errors = await Promise.all(
+      ['/schemas/ids/999', '/subjects/nope/versions/1', '/subjects/avro-orders-value/versions/9', '/subjects/avro-orders-value/versions/x', '/nowhere'].map(
+        (p) => http(p),
+      ),
+    );
+    assert.deepEqual(
+      errors.map((e) => [e.status, e.body.error_code]),
+      [
+        [404, 40403],
+        [404, 40401],
+        [404, 40402],
+        [422, 42202],
+        [404, 404],
+      ],
+    );
     assert.ok(errors.every((e) => typeof e.body.message === 'string' && e.type === 'application/vnd.schemaregistry.v1+json'));
     // what the serializers asked, in order: the first requests of the first topic
-    assert.deepEqual(registry.requests.slice(0, 4).map((r) => `${r.method} ${r.path}`), [
-      'GET /associations/resources/-/avro-orders', // the default strategy's lookup: a 404 means topic-name
-      'POST /subjects/avro-orders-key/versions',
-      'GET /associations/resources/-/avro-orders',
-      'POST /subjects/avro-orders-value/versions',
-    ]);
+    assert.deepEqual(
+      registry.requests.slice(0, 4).map((r) => `${r.method} ${r.path}`),
+      [
+        'GET /associations/resources/-/avro-orders', // the default strategy's lookup: a 404 means topic-name
+        'POST /subjects/avro-orders-key/versions',
+        'GET /associations/resources/-/avro-orders',
+        'POST /subjects/avro-orders-value/versions',
+      ],
+    );
     assert.deepEqual(registry.requests[1].body, { schema: '{"type":"string"}', schemaType: 'AVRO', references: [] });
   });
 });
 
 describe('the registry on its own', () => {
-  const post = (url, subject, schema, headers = {}) => fetch(`${url}/subjects/${encodeURIComponent(subject)}/versions`, {
-    method: 'POST', headers: { 'content-type': 'application/vnd.schemaregistry.v1+json', ...headers }, body: JSON.stringify(schema),
-  });
+  const post = (url, subject, schema, headers = {}) =>
+    fetch(`${url}/subjects/${encodeURIComponent(subject)}/versions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json', ...headers },
+      body: JSON.stringify(schema),
+    });
 
   test('registration: the same schema the same id, a new one the next; lookup; a schema that does not parse', async () => {
     const registry = await startRegistry();
@@ -233,13 +260,18 @@ describe('the registry on its own', () => {
       const bad = await post(registry.url, 's', { schema: '{"type":' });
       assert.deepEqual([bad.status, (await bad.json()).error_code], [422, 42201]);
       const badRef = await post(registry.url, 'p', {
-        schema: 'eA==', schemaType: 'PROTOBUF', references: [{ name: 'x.proto', subject: 'x.proto', version: 1 }],
+        schema: 'eA==',
+        schemaType: 'PROTOBUF',
+        references: [{ name: 'x.proto', subject: 'x.proto', version: 1 }],
       });
       assert.deepEqual([badRef.status, (await badRef.json()).error_code], [422, 42201]);
       // register(): unchecked, for a schema that does not parse
       assert.deepEqual(registry.register('broken', { schema: '{"type":' }), { id: 3, version: 1 });
       assert.deepEqual(await (await fetch(`${registry.url}/schemas/ids/3`)).json(), { schema: '{"type":' });
-      assert.deepEqual(registry.schemas.get(1).versions, [{ subject: 's', version: 1 }, { subject: 'other', version: 1 }]);
+      assert.deepEqual(registry.schemas.get(1).versions, [
+        { subject: 's', version: 1 },
+        { subject: 'other', version: 1 },
+      ]);
       // config, compatibility and mode: permissive
       assert.deepEqual(await (await fetch(`${registry.url}/config/s`)).json(), { compatibilityLevel: 'BACKWARD' });
       const compat = await fetch(`${registry.url}/compatibility/subjects/s/versions/latest`, { method: 'POST', body: JSON.stringify(a) });
@@ -274,12 +306,14 @@ describe('the registry on its own', () => {
     }
   });
 
-  test('Confluent\'s client authenticates with the registry\'s clientConfig, and fails without it', async () => {
+  test("Confluent's client authenticates with the registry's clientConfig, and fails without it", async () => {
     const [tansu, registry] = await Promise.all([startTansu(), startRegistry({ auth: { basic: 'user:secret' } })]);
     try {
       const topic = {
-        topic: 'auth', create: { partitions: 1 },
-        value: { format: 'avro', schema: '"string"', 'subject.name.strategy': 'topic' }, records: [{ value: 'x' }],
+        topic: 'auth',
+        create: { partitions: 1 },
+        value: { format: 'avro', schema: '"string"', 'subject.name.strategy': 'topic' },
+        records: [{ value: 'x' }],
       };
       const acks = await produceValues(tansu, { registry, topics: [topic] });
       assert.equal(acks.auth[0].value_schema_id, 1);

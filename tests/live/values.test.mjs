@@ -37,11 +37,22 @@ const UNKNOWN_ID = Buffer.concat([Buffer.from([0, 0, 0, 0x03, 0xe7]), Buffer.fro
 
 const TOPICS = [
   ...SPEC_TOPICS,
-  { topic: 'proto-maps', create: { partitions: 1 },
+  {
+    topic: 'proto-maps',
+    create: { partitions: 1 },
     value: { format: 'protobuf', file: 'inv/inventory.proto', proto: INVENTORY_PROTO, message: 'inv.Inventory', 'subject.name.strategy': 'topic' },
-    records: Object.entries(INVENTORY_VALUES).map(([message, value], i) => ({ value, value_format: { message }, timestamp_ms: T0 + i })) },
-  { topic: 'unknown-id', create: { partitions: 1 }, value: 'bytes',
-    records: [{ value: Buffer.from('{"n":1}').toString('base64') }, { value: UNKNOWN_ID.toString('base64') }, { value: Buffer.from('plain').toString('base64') }] },
+    records: Object.entries(INVENTORY_VALUES).map(([message, value], i) => ({ value, value_format: { message }, timestamp_ms: T0 + i })),
+  },
+  {
+    topic: 'unknown-id',
+    create: { partitions: 1 },
+    value: 'bytes',
+    records: [
+      { value: Buffer.from('{"n":1}').toString('base64') },
+      { value: UNKNOWN_ID.toString('base64') },
+      { value: Buffer.from('plain').toString('base64') },
+    ],
+  },
 ];
 
 // ---- what each value must decode to, from produce_values.py's conventions
@@ -61,7 +72,12 @@ function avroExpected(v, json, field = null) {
 }
 /** A Protobuf value as JS data (the proto3 JSON of the spec, with defaults, longs, Timestamp as a message). */
 const PROTO_DATA = {
-  'shop.OrderPlaced': { id: 'o-1', total: { currency: 'EUR', units: 12, nanos: 500000000 }, lines: [{ sku: 'a', qty: 2 }], at: { seconds: 1700000000, nanos: 123000000 } },
+  'shop.OrderPlaced': {
+    id: 'o-1',
+    total: { currency: 'EUR', units: 12, nanos: 500000000 },
+    lines: [{ sku: 'a', qty: 2 }],
+    at: { seconds: 1700000000, nanos: 123000000 },
+  },
   'shop.OrderShipped': { id: 'o-1', carrier: { name: 'DHL', tracking: 'JD0001' } },
   'shop.OrderCancelled': { id: 'o-2', reason: 'changed mind' },
   'shop.OrderShipped.Carrier': { name: 'UPS', tracking: '1Z999' },
@@ -71,18 +87,47 @@ const recordsOf = (topic) => TOPICS.find((t) => t.topic === topic).records;
 /** The package's CLI; resolves with { code, stdout, stderr }. */
 function cli(args, env = {}) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'pkg', 'cli.cjs'), ...args], { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [path.join(root, 'pkg', 'cli.cjs'), ...args],
+      { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
   });
 }
-const lines = (stdout) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (stdout) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
-describe('values from Confluent\'s serializers, decoded', () => {
+describe("values from Confluent's serializers, decoded", () => {
   let tansu;
   let registry;
   let acks;
-  const consumeJson = (topic, extra = [], env = {}) => cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', topic, '--schema-registry', registry.url,
-    '--value-format', 'auto', '--key-format', 'auto', '--from', 'earliest', '--until-end', '--json', ...extra], env);
+  const consumeJson = (topic, extra = [], env = {}) =>
+    cli(
+      [
+        'consume',
+        '--bootstrap',
+        tansu.bootstrap,
+        '--topic',
+        topic,
+        '--schema-registry',
+        registry.url,
+        '--value-format',
+        'auto',
+        '--key-format',
+        'auto',
+        '--from',
+        'earliest',
+        '--until-end',
+        '--json',
+        ...extra,
+      ],
+      env,
+    );
   const idOf = async (subject, version = 1) => (await (await fetch(`${registry.url}/subjects/${encodeURIComponent(subject)}/versions/${version}`)).json()).id;
   const readWith = async (topic, values) => {
     const client = new pkg.KafkaClient({ bootstrap: tansu.bootstrap });
@@ -96,10 +141,13 @@ describe('values from Confluent\'s serializers, decoded', () => {
   };
 
   before(async () => {
-    [tansu, registry] = await Promise.all([startTansu(), startRegistry({
-      // answered as .proto text, as Confluent's registry answers the descriptors the Python client registers
-      protoSources: { 'shop/events.proto': EVENTS_PROTO, 'common/money.proto': MONEY_PROTO, 'inv/inventory.proto': INVENTORY_PROTO },
-    })]);
+    [tansu, registry] = await Promise.all([
+      startTansu(),
+      startRegistry({
+        // answered as .proto text, as Confluent's registry answers the descriptors the Python client registers
+        protoSources: { 'shop/events.proto': EVENTS_PROTO, 'common/money.proto': MONEY_PROTO, 'inv/inventory.proto': INVENTORY_PROTO },
+      }),
+    ]);
     acks = await produceValues(tansu, { registry, topics: TOPICS });
   });
   after(() => Promise.all([tansu?.stop(), registry?.close()]));
@@ -122,7 +170,10 @@ describe('values from Confluent\'s serializers, decoded', () => {
       assert.deepEqual(row.value, avroExpected(value, true), `record ${i}`);
       assert.equal(row.valueError, undefined);
     });
-    assert.deepEqual(rows.map((r) => r.valueSchemaId), [v1, v1, v2, v1, v2]);
+    assert.deepEqual(
+      rows.map((r) => r.valueSchemaId),
+      [v1, v1, v2, v1, v2],
+    );
     // the JSON form: longs (id, the timestamp-millis) as strings, the decimal exact, the date as days
     assert.deepEqual([rows[0].value.id, rows[0].value.created, rows[0].value.total, rows[0].value.delivery], ['1', '1700000000123', '1234.50', 19782]);
     // one request per schema id, whatever the number of records
@@ -135,7 +186,10 @@ describe('values from Confluent\'s serializers, decoded', () => {
     assert.equal(code, 0, stderr);
     const rows = lines(stdout);
     const id = await idOf('proto-events-value');
-    assert.deepEqual(rows.map((r) => r.valueMessageType), Object.keys(PROTO_VALUES));
+    assert.deepEqual(
+      rows.map((r) => r.valueMessageType),
+      Object.keys(PROTO_VALUES),
+    );
     rows.forEach((row, i) => {
       const type = Object.keys(PROTO_VALUES)[i];
       assert.deepEqual(row.value, PROTO_VALUES[type], type);
@@ -149,21 +203,43 @@ describe('values from Confluent\'s serializers, decoded', () => {
 
   test('CLI: a map field before a nested message counts as protoc counts it ([0, 1] is Inventory.Slot)', async () => {
     const rows = lines((await consumeJson('proto-maps')).stdout);
-    assert.deepEqual(acks['proto-maps'].map((a) => a.value_message_indexes), [[0], [0, 1], [1]], 'what Confluent\'s serializer wrote');
-    assert.deepEqual(rows.map((r) => r.valueMessageType), Object.keys(INVENTORY_VALUES));
-    assert.deepEqual(rows.map((r) => r.value), Object.values(INVENTORY_VALUES));
+    assert.deepEqual(
+      acks['proto-maps'].map((a) => a.value_message_indexes),
+      [[0], [0, 1], [1]],
+      "what Confluent's serializer wrote",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.valueMessageType),
+      Object.keys(INVENTORY_VALUES),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.value),
+      Object.values(INVENTORY_VALUES),
+    );
   });
 
   test('CLI: JSON Schema, unframed JSON and text, null keys and values', async () => {
     const users = lines((await consumeJson('json-users')).stdout);
-    assert.deepEqual(users.map((r) => r.value), recordsOf('json-users').map((r) => r.value));
-    assert.deepEqual(users.map((r) => [r.valueFormat, r.valueSchemaId]), [['json-schema', await idOf('json-users-value')], ['json-schema', await idOf('json-users-value')]]);
+    assert.deepEqual(
+      users.map((r) => r.value),
+      recordsOf('json-users').map((r) => r.value),
+    );
+    assert.deepEqual(
+      users.map((r) => [r.valueFormat, r.valueSchemaId]),
+      [
+        ['json-schema', await idOf('json-users-value')],
+        ['json-schema', await idOf('json-users-value')],
+      ],
+    );
     const plain = lines((await consumeJson('plain')).stdout);
-    assert.deepEqual(plain.map((r) => [r.key, r.value, r.valueFormat ?? null]), [
-      ['k1', { a: 1, b: [true, null], s: 'héllo' }, 'json'],
-      ['k2', 'héllo wörld', 'text'],
-      [null, null, null],
-    ]);
+    assert.deepEqual(
+      plain.map((r) => [r.key, r.value, r.valueFormat ?? null]),
+      [
+        ['k1', { a: 1, b: [true, null], s: 'héllo' }, 'json'],
+        ['k2', 'héllo wörld', 'text'],
+        [null, null, null],
+      ],
+    );
   });
 
   test('CLI: a value whose schema id is unknown is printed with its bytes and the reason; the others decoded', async () => {
@@ -204,8 +280,19 @@ describe('values from Confluent\'s serializers, decoded', () => {
         server.close(() => resolve(`http://127.0.0.1:${port}`));
       });
     });
-    const closed = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'json-users', '--schema-registry', nobody,
-      '--from', 'earliest', '--until-end', '--json']);
+    const closed = await cli([
+      'consume',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--topic',
+      'json-users',
+      '--schema-registry',
+      nobody,
+      '--from',
+      'earliest',
+      '--until-end',
+      '--json',
+    ]);
     assert.equal(closed.code, 0);
     assert.ok(lines(closed.stdout).every((r) => r.valueFormat === 'bytes' && /ECONNREFUSED/.test(r.valueError)));
   });
@@ -215,7 +302,10 @@ describe('values from Confluent\'s serializers, decoded', () => {
     try {
       const captured = await cli(['capture', '--bootstrap', tansu.bootstrap, '--topic', 'avro-orders', '--until-end', '--out', dir]);
       assert.equal(captured.code, 0, captured.stderr);
-      const frames = fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).sort();
+      const frames = fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.bin'))
+        .sort();
       const rows = [];
       let withRecords = null;
       for (const frame of frames) {
@@ -226,7 +316,10 @@ describe('values from Confluent\'s serializers, decoded', () => {
       }
       const live = lines((await consumeJson('avro-orders')).stdout);
       assert.equal(rows.length, live.length);
-      assert.deepEqual(rows.map(({ topic, ...r }) => r), live.map(({ topic, ...r }) => r));
+      assert.deepEqual(
+        rows.map(({ topic, ...r }) => r),
+        live.map(({ topic, ...r }) => r),
+      );
       const table = await cli([path.join(dir, withRecords), '--schema-registry', registry.url]);
       assert.match(table.stdout, / order-1 +\{"id":"1","customer":\{"name":"customer …/);
     } finally {
@@ -235,7 +328,16 @@ describe('values from Confluent\'s serializers, decoded', () => {
   });
 
   test('CLI table: decoded values compactly', async () => {
-    const { code, stdout } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'proto-events', '--schema-registry', registry.url, '--until-end']);
+    const { code, stdout } = await cli([
+      'consume',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--topic',
+      'proto-events',
+      '--schema-registry',
+      registry.url,
+      '--until-end',
+    ]);
     assert.equal(code, 0);
     assert.match(stdout, /\{"id":"o-2","reason":"changed mind"\}/);
     assert.doesNotMatch(stdout, /\.\.\.\.\./, 'no bytes shown as dots');
@@ -274,7 +376,10 @@ describe('values from Confluent\'s serializers, decoded', () => {
     const decodedColumns = (table) => ['key_decoded', 'value_decoded'].map((name) => table.getChild(name).toArray());
     // consume's values option, and a ValueDecoder the loop attaches itself
     const shared = new pkg.ValueDecoder({ registry: { url: registry.url }, json: true });
-    for (const [values, attach] of [[{ registry: { url: registry.url }, json: true }, null], [undefined, shared]]) {
+    for (const [values, attach] of [
+      [{ registry: { url: registry.url }, json: true }, null],
+      [undefined, shared],
+    ]) {
       const client = new pkg.KafkaClient({ bootstrap: tansu.bootstrap });
       const chunks = [];
       const inLoop = [];
@@ -289,11 +394,20 @@ describe('values from Confluent\'s serializers, decoded', () => {
       }
       const [keys, after] = decodedColumns(toArrow(chunks, { decoded: true }));
       assert.equal(after.length, recordsOf('avro-orders').length);
-      assert.ok(after.every((v) => typeof v === 'string'), 'every value decoded');
+      assert.ok(
+        after.every((v) => typeof v === 'string'),
+        'every value decoded',
+      );
       assert.deepEqual(after, inLoop);
-      assert.deepEqual(keys.map((k) => JSON.parse(k)), recordsOf('avro-orders').map((r) => r.key));
+      assert.deepEqual(
+        keys.map((k) => JSON.parse(k)),
+        recordsOf('avro-orders').map((r) => r.key),
+      );
       // and the records read again after the pass are equal records, decoded values included
-      assert.deepEqual(chunks.flatMap((c) => c.records.map((r) => JSON.stringify(r.decodedValue.value))), after);
+      assert.deepEqual(
+        chunks.flatMap((c) => c.records.map((r) => JSON.stringify(r.decodedValue.value))),
+        after,
+      );
     }
   });
 
@@ -304,7 +418,7 @@ describe('values from Confluent\'s serializers, decoded', () => {
     const values = [
       ['msgpack', packr.pack(order), order],
       ['msgpack', packr.pack([1, 'two', 3.5]), [1, 'two', 3.5]],
-      ['msgpack', packr.pack({ 'é': Buffer.from([0xff]) }), { 'é': Buffer.from([0xff]).toString('base64') }], // not UTF-8 (bin), bytes as base64
+      ['msgpack', packr.pack({ é: Buffer.from([0xff]) }), { é: Buffer.from([0xff]).toString('base64') }], // not UTF-8 (bin), bytes as base64
       // a lone MessagePack number or string is not taken for one: any single byte would be
       ['bytes', Buffer.from([0]), null],
       ['bytes', packr.pack('é'), null],
@@ -315,25 +429,50 @@ describe('values from Confluent\'s serializers, decoded', () => {
       ['bytes', Buffer.concat([packr.pack(order), Buffer.from([0x90])]), null],
     ];
     await produce(tansu, { topic: 'msgpack-values', create: { partitions: 1 }, records: values.map(([, bytes]) => ({ value_b64: bytes.toString('base64') })) });
-    const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'msgpack-values', '--value-format', 'auto', '--until-end', '--json']);
+    const { code, stdout, stderr } = await cli([
+      'consume',
+      '--bootstrap',
+      tansu.bootstrap,
+      '--topic',
+      'msgpack-values',
+      '--value-format',
+      'auto',
+      '--until-end',
+      '--json',
+    ]);
     assert.equal(code, 0, stderr);
     const rows = lines(stdout);
-    assert.deepEqual(rows.map((r) => r.valueFormat), values.map(([format]) => format));
+    assert.deepEqual(
+      rows.map((r) => r.valueFormat),
+      values.map(([format]) => format),
+    );
     values.forEach(([format, , data], i) => {
       if (format !== 'bytes') assert.deepEqual(rows[i].value, data, `record ${i}`);
     });
     const records = await readWith('msgpack-values', {});
-    assert.deepEqual(records.map((r) => r.decodedValue.format), values.map(([format]) => format));
+    assert.deepEqual(
+      records.map((r) => r.decodedValue.format),
+      values.map(([format]) => format),
+    );
     assert.deepEqual(records[0].decodedValue.value, order);
-    assert.deepEqual(records[7].decodedValue.tried.map((t) => t.format), ['json', 'text', 'msgpack', 'protobuf-raw']);
+    assert.deepEqual(
+      records[7].decodedValue.tried.map((t) => t.format),
+      ['json', 'text', 'msgpack', 'protobuf-raw'],
+    );
   });
 
-  test('library: the registry\'s descriptors (?format=serialized, as registered) decode as its .proto text does', async () => {
+  test("library: the registry's descriptors (?format=serialized, as registered) decode as its .proto text does", async () => {
     const serialized = (url, init) => fetch(`${url}?format=serialized`, init);
     const got = await readWith('proto-events', { registry: { url: registry.url, fetch: serialized } });
-    assert.deepEqual(got.map((r) => r.decodedValue.value), Object.values(PROTO_DATA));
+    assert.deepEqual(
+      got.map((r) => r.decodedValue.value),
+      Object.values(PROTO_DATA),
+    );
     const maps = await readWith('proto-maps', { registry: { url: registry.url, fetch: serialized } });
-    assert.deepEqual(maps.map((r) => r.decodedValue.messageType), Object.keys(INVENTORY_VALUES));
+    assert.deepEqual(
+      maps.map((r) => r.decodedValue.messageType),
+      Object.keys(INVENTORY_VALUES),
+    );
     assert.ok(registry.requests.some((r) => r.query === 'format=serialized'));
   });
 
@@ -341,12 +480,28 @@ describe('values from Confluent\'s serializers, decoded', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-values-'));
     try {
       fs.writeFileSync(path.join(dir, 'inventory.proto'), INVENTORY_PROTO);
-      const { code, stdout, stderr } = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'proto-maps', '--proto', path.join(dir, 'inventory.proto'),
-        '--proto-type', 'inv.Inventory', '--value-format', 'protobuf', '--until-end', '--json']);
+      const { code, stdout, stderr } = await cli([
+        'consume',
+        '--bootstrap',
+        tansu.bootstrap,
+        '--topic',
+        'proto-maps',
+        '--proto',
+        path.join(dir, 'inventory.proto'),
+        '--proto-type',
+        'inv.Inventory',
+        '--value-format',
+        'protobuf',
+        '--until-end',
+        '--json',
+      ]);
       assert.equal(code, 0, stderr);
       const rows = lines(stdout);
       // framed values: the message indexes still choose the type within the local file
-      assert.deepEqual(rows.map((r) => r.valueMessageType), Object.keys(INVENTORY_VALUES));
+      assert.deepEqual(
+        rows.map((r) => r.valueMessageType),
+        Object.keys(INVENTORY_VALUES),
+      );
       const missing = await cli(['consume', '--bootstrap', tansu.bootstrap, '--topic', 'x', '--proto', path.join(dir, 'nope.proto'), '--proto-type', 'a.B']);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /^kafka-fetch-decoder: --proto .*nope\.proto: no such file\n$/);
@@ -362,7 +517,9 @@ test('the message tree read from .proto text is the one protoc builds (map entri
   const python = path.join(root, '.venv-brokers', 'bin', 'python');
   const cases = [
     INVENTORY_PROTO,
-    EVENTS_PROTO.replace(/import .*\n/g, '').replace('common.Money', 'string').replace('google.protobuf.Timestamp', 'string'),
+    EVENTS_PROTO.replace(/import .*\n/g, '')
+      .replace('common.Money', 'string')
+      .replace('google.protobuf.Timestamp', 'string'),
     `syntax = "proto2"; package t; option java_package = "message {";
 message Outer { map<string,int32> counts = 1; message Inner { map<int32, Outer> m2 = 1; message Deep {} }
   optional group G = 3 { optional int32 a = 1; }

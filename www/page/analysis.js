@@ -44,7 +44,11 @@ function sync(store) {
   if (!worker) start();
   if (mirrored?.store !== store) {
     // the topic and partition of each partition index the records name
-    worker.postMessage({ type: 'reset', partitions: store.partitions.map((p) => ({ topic: p.topic ?? p.topicId ?? null, partition: p.partition ?? null })), source: sourceName() });
+    worker.postMessage({
+      type: 'reset',
+      partitions: store.partitions.map((p) => ({ topic: p.topic ?? p.topicId ?? null, partition: p.partition ?? null })),
+      source: sourceName(),
+    });
     mirrored = { store, sent: new Set(), first: 0, settings: undefined };
   }
   const settings = JSON.stringify(valueSettings());

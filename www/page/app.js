@@ -57,13 +57,23 @@ function init() {
     refilter();
   });
   $('export').addEventListener('click', exportView);
-  for (const id of ['live-topic', 'live-partitions', 'live-from', 'live-from-value', 'live-until', 'live-until-value', 'live-cap']) $(id).addEventListener('change', writeUrl);
+  for (const id of ['live-topic', 'live-partitions', 'live-from', 'live-from-value', 'live-until', 'live-until-value', 'live-cap'])
+    $(id).addEventListener('change', writeUrl);
 
   // Drag and drop anywhere on the page.
   const overlay = $('drop-overlay');
   let depth = 0;
-  window.addEventListener('dragenter', (e) => { e.preventDefault(); depth++; overlay.hidden = false; });
-  window.addEventListener('dragleave', () => { if (--depth <= 0) { depth = 0; overlay.hidden = true; } });
+  window.addEventListener('dragenter', (e) => {
+    e.preventDefault();
+    depth++;
+    overlay.hidden = false;
+  });
+  window.addEventListener('dragleave', () => {
+    if (--depth <= 0) {
+      depth = 0;
+      overlay.hidden = true;
+    }
+  });
   window.addEventListener('dragover', (e) => e.preventDefault());
   window.addEventListener('drop', (e) => {
     e.preventDefault();
@@ -76,7 +86,9 @@ function init() {
 
   loadPackage().then((api) => {
     for (const id of ['val-key', 'val-value']) {
-      $(id).append(...api.VALUE_FORMATS.map((f) => h('option', { value: f, selected: f === 'bytes' }, f === 'bytes' ? 'bytes (off)' : VALUE_FORMAT_NAMES[f] ?? f)));
+      $(id).append(
+        ...api.VALUE_FORMATS.map((f) => h('option', { value: f, selected: f === 'bytes' }, f === 'bytes' ? 'bytes (off)' : (VALUE_FORMAT_NAMES[f] ?? f))),
+      );
     }
     initValues({
       uiConfig,
@@ -159,8 +171,10 @@ function exprErrorText(e) {
   if (!e.notEvaluated) return e.message;
   const where = e.timedOutAt.map((r) => `partition ${r.partition} offset ${r.offset}`).join(', ') + (e.timedOut > e.timedOutAt.length ? ', …' : '');
   const records = e.timedOut === 1 ? 'a record' : `${e.timedOut} records`;
-  return `The JS filter took more than ${e.boundMs} ms on ${records} (${where})${e.stopped ? ' and was stopped' : ''}: `
-    + `${e.notEvaluated === 1 ? '1 record is' : `${e.notEvaluated} records are`} not evaluated, neither matched nor left out.`;
+  return (
+    `The JS filter took more than ${e.boundMs} ms on ${records} (${where})${e.stopped ? ' and was stopped' : ''}: ` +
+    `${e.notEvaluated === 1 ? '1 record is' : `${e.notEvaluated} records are`} not evaluated, neither matched nor left out.`
+  );
 }
 
 /** The Values button says what is decoded. */
@@ -170,7 +184,7 @@ function showValuesSummary() {
 }
 
 // `kafka-fetch-decoder ui` says where its relay is in /ui.json; other servers have none (or an empty one).
-/** @type {Promise<{ sql?: boolean, relayPath?: string }>} what `kafka-fetch-decoder ui` serves beside the page */
+/** @type {Promise<{ sql?: boolean, relayPath?: string, bootstrap?: string }>} what `kafka-fetch-decoder ui` serves beside the page */
 const uiConfig = fetch(new URL('../../ui.json', import.meta.url), { cache: 'no-store' })
   .then((res) => (res.ok ? res.json() : {}))
   .catch(() => ({}));

@@ -13,5 +13,14 @@ export const DEFAULT_API_VERSION = 12;
 
 /** The value formats (the package's VALUE_FORMATS) as the page names them; bytes: nothing decoded. */
 export const VALUE_FORMAT_NAMES = {
-  auto: 'auto', avro: 'Avro', protobuf: 'Protobuf', 'json-schema': 'JSON Schema', json: 'JSON', text: 'text', msgpack: 'MessagePack', 'protobuf-raw': 'Protobuf (no schema)', bytes: 'bytes', null: 'null',
+  auto: 'auto',
+  avro: 'Avro',
+  protobuf: 'Protobuf',
+  'json-schema': 'JSON Schema',
+  json: 'JSON',
+  text: 'text',
+  msgpack: 'MessagePack',
+  'protobuf-raw': 'Protobuf (no schema)',
+  bytes: 'bytes',
+  null: 'null',
 };

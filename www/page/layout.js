@@ -54,19 +54,25 @@ function initSplitter() {
   const save = (px) => {
     try {
       localStorage.setItem(DETAIL_WIDTH_KEY, String(px));
-    } catch { /* storage may be off */ }
+    } catch {
+      /* storage may be off */
+    }
   };
   try {
     const saved = Number(localStorage.getItem(DETAIL_WIDTH_KEY));
     if (saved > 0) document.body.style.setProperty('--detail-width', `${saved}px`);
-  } catch { /* storage may be off */ }
+  } catch {
+    /* storage may be off */
+  }
   splitter.addEventListener('pointerdown', (down) => {
     down.preventDefault();
     splitter.setPointerCapture(down.pointerId);
     splitter.classList.add('dragging');
     const start = $('detail').getBoundingClientRect().width;
     let width = start;
-    const move = (e) => { width = setWidth(start - (e.clientX - down.clientX)); };
+    const move = (e) => {
+      width = setWidth(start - (e.clientX - down.clientX));
+    };
     const up = () => {
       splitter.classList.remove('dragging');
       splitter.removeEventListener('pointermove', move);
@@ -91,19 +97,27 @@ function initSplitter() {
 function initMenus() {
   const menus = () => /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll('details.menu[open]'));
   // one menu open at a time; a click elsewhere or Escape closes it
-  document.addEventListener('toggle', (e) => {
-    const target = /** @type {HTMLDetailsElement} */ (e.target);
-    if (target.matches?.('details.menu') && target.open) for (const m of menus()) if (m !== target) m.open = false;
-  }, true);
+  document.addEventListener(
+    'toggle',
+    (e) => {
+      const target = /** @type {HTMLDetailsElement} */ (e.target);
+      if (target.matches?.('details.menu') && target.open) for (const m of menus()) if (m !== target) m.open = false;
+    },
+    true,
+  );
   document.addEventListener('pointerdown', (e) => {
     for (const m of menus()) if (!m.contains(/** @type {Node} */ (e.target))) m.open = false;
   });
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && menus().length) {
-      for (const m of menus()) m.open = false;
-      e.stopPropagation();
-    }
-  }, true);
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'Escape' && menus().length) {
+        for (const m of menus()) m.open = false;
+        e.stopPropagation();
+      }
+    },
+    true,
+  );
 }
 
 /**
@@ -112,8 +126,14 @@ function initMenus() {
  */
 export function initLayout({ modeChanged = () => {} } = {}) {
   document.body.dataset.detail = 'open';
-  $('mode-file').addEventListener('click', () => { setMode('file'); modeChanged('file'); });
-  $('mode-live').addEventListener('click', () => { setMode('live'); modeChanged('live'); });
+  $('mode-file').addEventListener('click', () => {
+    setMode('file');
+    modeChanged('file');
+  });
+  $('mode-live').addEventListener('click', () => {
+    setMode('live');
+    modeChanged('live');
+  });
   $('view-records').addEventListener('click', () => showView('records'));
   $('view-summary').addEventListener('click', () => showView('summary'));
   $('view-stats').addEventListener('click', () => showView('stats'));

@@ -81,7 +81,6 @@ class Chunk {
   }
 }
 
-
 /** The records of a list of chunks, by record number. */
 export class RecordReader {
   /** @param {Chunk[]} chunks */
@@ -159,8 +158,12 @@ export class RecordStore extends RecordReader {
         const p = this.partitions[this.partitionIndex.get(set.partition)];
         if (!p) continue;
         Object.assign(p, {
-          errorCode: set.errorCode, highWatermark: set.highWatermark, lastStableOffset: set.lastStableOffset,
-          logStartOffset: set.logStartOffset, partial: set.partial, abortedTransactions: set.abortedTransactions,
+          errorCode: set.errorCode,
+          highWatermark: set.highWatermark,
+          lastStableOffset: set.lastStableOffset,
+          logStartOffset: set.logStartOffset,
+          partial: set.partial,
+          abortedTransactions: set.abortedTransactions,
           preferredReadReplica: set.preferredReadReplica,
         });
         if (set.nextOffset != null) p.nextOffset = set.nextOffset;
@@ -210,7 +213,11 @@ export function fileStore(data) {
     : [{ topic: null, topicId: null, set: result }];
   store.partitions = sets.map(({ topic, topicId, set }) => {
     const { records, batches, ...meta } = Object.getOwnPropertyDescriptors(set);
-    const fields = Object.fromEntries(Object.entries(meta).filter(([, d]) => 'value' in d).map(([k, d]) => [k, d.value]));
+    const fields = Object.fromEntries(
+      Object.entries(meta)
+        .filter(([, d]) => 'value' in d)
+        .map(([k, d]) => [k, d.value]),
+    );
     return { ...fields, topic, topicId, recordCount: set.recordCount, batchCount: set.batches.length };
   });
   store.kind = result.topics ? 'frame' : 'recordset';
@@ -225,8 +232,19 @@ export function liveStore(topic, partitions, cap) {
     cap,
     partitionIndex: new Map(partitions.map((p, i) => [p, i])),
     partitions: partitions.map((partition) => ({
-      topic, topicId: null, partition, errorCode: null, highWatermark: null, lastStableOffset: null, logStartOffset: null,
-      recordCount: 0, batchCount: 0, nextOffset: null, partial: false, abortedTransactions: null, preferredReadReplica: null,
+      topic,
+      topicId: null,
+      partition,
+      errorCode: null,
+      highWatermark: null,
+      lastStableOffset: null,
+      logStartOffset: null,
+      recordCount: 0,
+      batchCount: 0,
+      nextOffset: null,
+      partial: false,
+      abortedTransactions: null,
+      preferredReadReplica: null,
     })),
   });
 }

@@ -56,8 +56,11 @@ class ListedTopic {
     this.#partitions = Array.from({ length: this.partitionCount }, (_, k) => {
       const at = this.#first + k;
       return {
-        partition: ids[at], leader: leaders[at], errorName: errors[`${this.index}:${k}`] ?? null,
-        earliest: earliest[at] < 0n ? null : earliest[at], latest: latest[at] < 0n ? null : latest[at],
+        partition: ids[at],
+        leader: leaders[at],
+        errorName: errors[`${this.index}:${k}`] ?? null,
+        earliest: earliest[at] < 0n ? null : earliest[at],
+        latest: latest[at] < 0n ? null : latest[at],
       };
     });
     return this.#partitions;

@@ -38,8 +38,16 @@ function lagChart(history) {
   line.setAttribute('class', 'lag-line');
   svg.append(line);
   svg.setAttribute('aria-label', `total lag over the last ${history.length} readings, at most ${max}`);
-  return h('figure', { class: 'lag-figure', dataset: { points: String(history.length), last: String(history.at(-1)?.lag ?? '') } },
-    svg, h('figcaption', { class: 'count' }, `total lag, ${history.length} reading${history.length === 1 ? '' : 's'} every ${EVERY_MS / 1000} s; highest ${formatCount(max)}`));
+  return h(
+    'figure',
+    { class: 'lag-figure', dataset: { points: String(history.length), last: String(history.at(-1)?.lag ?? '') } },
+    svg,
+    h(
+      'figcaption',
+      { class: 'count' },
+      `total lag, ${history.length} reading${history.length === 1 ? '' : 's'} every ${EVERY_MS / 1000} s; highest ${formatCount(max)}`,
+    ),
+  );
 }
 
 /** `ask(type, fields)`: a request to the view's worker; `visible()`: whether the view is shown. */
@@ -52,13 +60,44 @@ export function initGroups({ ask, visible }) {
     const body = $('cluster-groups');
     try {
       const list = await ask('cluster-groups');
-      body.replaceChildren(list.length
-        ? h('table', { class: 'grid clickable', id: 'groups-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Group'), h('th', {}, 'State'), h('th', {}, 'Type'), h('th', { class: 'num' }, 'Members'), h('th', { class: 'num' }, 'Total lag'), h('th', { class: 'num' }, 'Coordinator'))),
-          h('tbody', {}, list.map((g) => h('tr', { class: g.groupId === chosen ? 'chosen' : null, dataset: { group: g.groupId }, onclick: () => choose(g.groupId), title: g.error ?? null },
-            h('td', { class: 'mono' }, g.groupId), h('td', {}, dash(g.state)), h('td', {}, dash(g.type)),
-            h('td', { class: 'num' }, dash(g.members)), h('td', { class: 'num' }, g.totalLag === null ? '–' : formatCount(g.totalLag)), h('td', { class: 'num' }, dash(g.coordinator))))))
-        : h('p', { class: 'placeholder' }, 'The cluster lists no consumer group.'));
+      body.replaceChildren(
+        list.length
+          ? h(
+              'table',
+              { class: 'grid clickable', id: 'groups-table' },
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  h('th', {}, 'Group'),
+                  h('th', {}, 'State'),
+                  h('th', {}, 'Type'),
+                  h('th', { class: 'num' }, 'Members'),
+                  h('th', { class: 'num' }, 'Total lag'),
+                  h('th', { class: 'num' }, 'Coordinator'),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                list.map((g) =>
+                  h(
+                    'tr',
+                    { class: g.groupId === chosen ? 'chosen' : null, dataset: { group: g.groupId }, onclick: () => choose(g.groupId), title: g.error ?? null },
+                    h('td', { class: 'mono' }, g.groupId),
+                    h('td', {}, dash(g.state)),
+                    h('td', {}, dash(g.type)),
+                    h('td', { class: 'num' }, dash(g.members)),
+                    h('td', { class: 'num' }, g.totalLag === null ? '–' : formatCount(g.totalLag)),
+                    h('td', { class: 'num' }, dash(g.coordinator)),
+                  ),
+                ),
+              ),
+            )
+          : h('p', { class: 'placeholder' }, 'The cluster lists no consumer group.'),
+      );
     } catch (e) {
       body.replaceChildren(h('p', { class: 'cluster-error' }, e.message));
     }
@@ -68,7 +107,8 @@ export function initGroups({ ask, visible }) {
   function choose(groupId) {
     chosen = groupId;
     history = [];
-    for (const row of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#groups-table tbody tr'))) row.classList.toggle('chosen', row.dataset.group === groupId);
+    for (const row of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#groups-table tbody tr')))
+      row.classList.toggle('chosen', row.dataset.group === groupId);
     readChosen();
   }
 
@@ -97,29 +137,91 @@ export function initGroups({ ask, visible }) {
   }
 
   function describe(g) {
-    const members = g.members === null
-      ? h('p', { class: 'placeholder' }, 'The coordinator describes no member (it offers neither DescribeGroups nor ConsumerGroupDescribe).')
-      : g.members.length
-        ? h('table', { class: 'grid', id: 'members-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Member'), h('th', {}, 'Client id'), h('th', {}, 'Host'), h('th', {}, 'Subscribed'), h('th', {}, 'Assigned'))),
-          h('tbody', {}, g.members.map((m) => h('tr', {},
-            h('td', { class: 'mono' }, m.memberId), h('td', {}, dash(m.clientId)), h('td', {}, dash(m.clientHost)),
-            h('td', {}, m.subscription ? m.subscription.topics.join(', ') || dash(m.subscription.topicRegex) : '–'),
-            h('td', { class: 'mono' }, m.assignment.map((tp) => `${tp.topic}/${tp.partition}`).join(', ') || '–')))))
-        : h('p', { class: 'placeholder' }, 'No active member.');
-    return h('div', { class: 'group-detail', dataset: { group: g.groupId, totalLag: String(g.totalLag) } },
-      h('h3', {}, g.groupId, h('span', { class: 'count' }, ` ${dash(g.state)} · ${dash(g.type)} · ${g.protocolType || 'no protocol type'}${g.protocol ? ` · ${g.protocol}` : ''} · coordinator ${g.coordinator.nodeId} (${g.coordinator.host}:${g.coordinator.port})`)),
+    const members =
+      g.members === null
+        ? h('p', { class: 'placeholder' }, 'The coordinator describes no member (it offers neither DescribeGroups nor ConsumerGroupDescribe).')
+        : g.members.length
+          ? h(
+              'table',
+              { class: 'grid', id: 'members-table' },
+              h(
+                'thead',
+                {},
+                h('tr', {}, h('th', {}, 'Member'), h('th', {}, 'Client id'), h('th', {}, 'Host'), h('th', {}, 'Subscribed'), h('th', {}, 'Assigned')),
+              ),
+              h(
+                'tbody',
+                {},
+                g.members.map((m) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', { class: 'mono' }, m.memberId),
+                    h('td', {}, dash(m.clientId)),
+                    h('td', {}, dash(m.clientHost)),
+                    h('td', {}, m.subscription ? m.subscription.topics.join(', ') || dash(m.subscription.topicRegex) : '–'),
+                    h('td', { class: 'mono' }, m.assignment.map((tp) => `${tp.topic}/${tp.partition}`).join(', ') || '–'),
+                  ),
+                ),
+              ),
+            )
+          : h('p', { class: 'placeholder' }, 'No active member.');
+    return h(
+      'div',
+      { class: 'group-detail', dataset: { group: g.groupId, totalLag: String(g.totalLag) } },
+      h(
+        'h3',
+        {},
+        g.groupId,
+        h(
+          'span',
+          { class: 'count' },
+          ` ${dash(g.state)} · ${dash(g.type)} · ${g.protocolType || 'no protocol type'}${g.protocol ? ` · ${g.protocol}` : ''} · coordinator ${g.coordinator.nodeId} (${g.coordinator.host}:${g.coordinator.port})`,
+        ),
+      ),
       lagChart(history),
-      h('h4', {}, 'Members'), members,
+      h('h4', {}, 'Members'),
+      members,
       h('h4', {}, 'Partitions'),
       g.partitions.length
-        ? h('table', { class: 'grid', id: 'lag-table' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Topic'), h('th', { class: 'num' }, 'Partition'), h('th', { class: 'num' }, 'Committed'), h('th', { class: 'num' }, 'End'), h('th', { class: 'num' }, 'Lag'), h('th', { class: 'num' }, 'Lag (time)'), h('th', {}, 'Member'))),
-          h('tbody', {}, g.partitions.map((p) => h('tr', { dataset: { topic: p.topic, partition: String(p.partition), lag: String(p.lag ?? '') } },
-            h('td', {}, p.topic), h('td', { class: 'num' }, p.partition), h('td', { class: 'num' }, dash(p.committedOffset)), h('td', { class: 'num' }, dash(p.endOffset)),
-            h('td', { class: `num${p.lag > 0 ? ' behind' : ''}` }, p.lag === null ? '–' : formatCount(p.lag)), h('td', { class: 'num' }, duration(p.lagMs)),
-            h('td', { class: 'mono' }, dash(p.memberId))))))
-        : h('p', { class: 'placeholder' }, 'The group has committed no offset.'));
+        ? h(
+            'table',
+            { class: 'grid', id: 'lag-table' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'Topic'),
+                h('th', { class: 'num' }, 'Partition'),
+                h('th', { class: 'num' }, 'Committed'),
+                h('th', { class: 'num' }, 'End'),
+                h('th', { class: 'num' }, 'Lag'),
+                h('th', { class: 'num' }, 'Lag (time)'),
+                h('th', {}, 'Member'),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              g.partitions.map((p) =>
+                h(
+                  'tr',
+                  { dataset: { topic: p.topic, partition: String(p.partition), lag: String(p.lag ?? '') } },
+                  h('td', {}, p.topic),
+                  h('td', { class: 'num' }, p.partition),
+                  h('td', { class: 'num' }, dash(p.committedOffset)),
+                  h('td', { class: 'num' }, dash(p.endOffset)),
+                  h('td', { class: `num${p.lag > 0 ? ' behind' : ''}` }, p.lag === null ? '–' : formatCount(p.lag)),
+                  h('td', { class: 'num' }, duration(p.lagMs)),
+                  h('td', { class: 'mono' }, dash(p.memberId)),
+                ),
+              ),
+            ),
+          )
+        : h('p', { class: 'placeholder' }, 'The group has committed no offset.'),
+    );
   }
 
   return { refresh };

@@ -25,17 +25,36 @@ export function initRegistry() {
     base = $('val-registry').value.trim().replace(/\/$/, '') || null;
     const body = $('cluster-registry');
     if (!base) {
-      body.replaceChildren(h('p', { class: 'placeholder' }, 'No registry: give its URL in the Values menu (kafka-fetch-decoder ui --schema-registry URL serves one at /registry).'));
+      body.replaceChildren(
+        h(
+          'p',
+          { class: 'placeholder' },
+          'No registry: give its URL in the Values menu (kafka-fetch-decoder ui --schema-registry URL serves one at /registry).',
+        ),
+      );
       return;
     }
     try {
       const subjects = await get('/subjects');
       body.replaceChildren(
         h('p', { class: 'count' }, `${subjects.length} subject${subjects.length === 1 ? '' : 's'} at ${base}`),
-        h('div', { class: 'registry' },
-          h('ul', { class: 'subjects', id: 'registry-subjects' }, subjects.map((s) => h('li', {},
-            h('button', { type: 'button', class: s === subject ? 'link chosen' : 'link', dataset: { subject: s }, onclick: () => openSubject(s) }, s)))),
-          h('div', { id: 'registry-schema' }, h('p', { class: 'placeholder' }, 'Pick a subject.'))));
+        h(
+          'div',
+          { class: 'registry' },
+          h(
+            'ul',
+            { class: 'subjects', id: 'registry-subjects' },
+            subjects.map((s) =>
+              h(
+                'li',
+                {},
+                h('button', { type: 'button', class: s === subject ? 'link chosen' : 'link', dataset: { subject: s }, onclick: () => openSubject(s) }, s),
+              ),
+            ),
+          ),
+          h('div', { id: 'registry-schema' }, h('p', { class: 'placeholder' }, 'Pick a subject.')),
+        ),
+      );
       if (subject && subjects.includes(subject)) openSubject(subject);
     } catch (e) {
       body.replaceChildren(h('p', { class: 'cluster-error' }, `The registry at ${base}: ${e.message}`));
@@ -44,7 +63,8 @@ export function initRegistry() {
 
   async function openSubject(name, version = null) {
     subject = name;
-    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#registry-subjects button'))) b.classList.toggle('chosen', b.dataset.subject === name);
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#registry-subjects button')))
+      b.classList.toggle('chosen', b.dataset.subject === name);
     const pane = $('registry-schema');
     try {
       const versions = await get(`/subjects/${segment(name)}/versions`);
@@ -52,16 +72,49 @@ export function initRegistry() {
       const v = await get(`/subjects/${segment(name)}/versions/${shown}`);
       pane.replaceChildren(
         h('h3', {}, name),
-        h('div', { class: 'versions' }, 'Versions ', versions.map((n) => h('button', { type: 'button', class: n === v.version ? 'link chosen' : 'link', dataset: { version: String(n) }, onclick: () => openSubject(name, n) }, String(n)))),
-        h('dl', { class: 'facts inline' },
+        h(
+          'div',
+          { class: 'versions' },
+          'Versions ',
+          versions.map((n) =>
+            h(
+              'button',
+              { type: 'button', class: n === v.version ? 'link chosen' : 'link', dataset: { version: String(n) }, onclick: () => openSubject(name, n) },
+              String(n),
+            ),
+          ),
+        ),
+        h(
+          'dl',
+          { class: 'facts inline' },
           h('div', {}, h('dt', {}, 'Version'), h('dd', {}, String(v.version))),
           h('div', {}, h('dt', {}, 'Id'), h('dd', {}, String(v.id))),
-          h('div', {}, h('dt', {}, 'Type'), h('dd', {}, v.schemaType ?? 'AVRO'))),
+          h('div', {}, h('dt', {}, 'Type'), h('dd', {}, v.schemaType ?? 'AVRO')),
+        ),
         v.references?.length
-          ? h('div', { class: 'references' }, h('h4', {}, 'References'), h('ul', {}, v.references.map((r) => h('li', {},
-            h('button', { type: 'button', class: 'link', dataset: { reference: r.subject }, onclick: () => openSubject(r.subject, r.version) }, `${r.name} → ${r.subject} v${r.version}`)))))
+          ? h(
+              'div',
+              { class: 'references' },
+              h('h4', {}, 'References'),
+              h(
+                'ul',
+                {},
+                v.references.map((r) =>
+                  h(
+                    'li',
+                    {},
+                    h(
+                      'button',
+                      { type: 'button', class: 'link', dataset: { reference: r.subject }, onclick: () => openSubject(r.subject, r.version) },
+                      `${r.name} → ${r.subject} v${r.version}`,
+                    ),
+                  ),
+                ),
+              ),
+            )
           : null,
-        h('pre', { class: 'schema-text', id: 'registry-text' }, pretty(v.schema, v.schemaType)));
+        h('pre', { class: 'schema-text', id: 'registry-text' }, pretty(v.schema, v.schemaType)),
+      );
     } catch (e) {
       pane.replaceChildren(h('p', { class: 'cluster-error' }, e.message));
     }

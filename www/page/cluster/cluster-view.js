@@ -45,11 +45,31 @@ async function showBrokers() {
     const b = await ask('cluster-brokers');
     body.replaceChildren(
       h('p', { class: 'count' }, `cluster ${b.clusterId ?? '?'} · ${b.brokers.length} broker${b.brokers.length === 1 ? '' : 's'} · from ${b.via}`),
-      h('table', { class: 'grid' },
-        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, 'Id'), h('th', {}, 'Host'), h('th', { class: 'num' }, 'Port'), h('th', {}, 'Rack'), h('th', {}, ''))),
-        h('tbody', {}, b.brokers.map((x) => h('tr', { dataset: { broker: String(x.nodeId) } },
-          h('td', { class: 'num' }, x.nodeId), h('td', {}, x.host), h('td', { class: 'num' }, x.port), h('td', {}, x.rack ?? '–'),
-          h('td', {}, x.nodeId === b.controllerId ? 'controller' : ''))))));
+      h(
+        'table',
+        { class: 'grid' },
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { class: 'num' }, 'Id'), h('th', {}, 'Host'), h('th', { class: 'num' }, 'Port'), h('th', {}, 'Rack'), h('th', {}, '')),
+        ),
+        h(
+          'tbody',
+          {},
+          b.brokers.map((x) =>
+            h(
+              'tr',
+              { dataset: { broker: String(x.nodeId) } },
+              h('td', { class: 'num' }, x.nodeId),
+              h('td', {}, x.host),
+              h('td', { class: 'num' }, x.port),
+              h('td', {}, x.rack ?? '–'),
+              h('td', {}, x.nodeId === b.controllerId ? 'controller' : ''),
+            ),
+          ),
+        ),
+      ),
+    );
   } catch (e) {
     body.replaceChildren(errorLine(e));
   }
@@ -67,14 +87,32 @@ async function showTopicConfig() {
   try {
     const { configs } = await ask('cluster-configs', { topic });
     const ordered = [...configs].sort((a, b) => Number(a.isDefault) - Number(b.isDefault) || a.name.localeCompare(b.name));
-    body.replaceChildren(ordered.length
-      ? h('table', { class: 'grid', id: 'config-table' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Value'), h('th', {}, 'Source'))),
-        h('tbody', {}, ordered.map((c) => h('tr', { class: c.isDefault ? 'default' : null, dataset: { name: c.name } },
-          h('td', { class: 'mono' }, c.name),
-          h('td', { class: 'mono', title: c.synonyms.map((s) => `${s.source}: ${s.name}=${s.value ?? ''}`).join('\n') || null }, c.isSensitive ? '(sensitive)' : c.value ?? '–'),
-          h('td', {}, c.source)))))
-      : h('p', { class: 'placeholder' }, 'The broker lists no configuration entry for this topic.'));
+    body.replaceChildren(
+      ordered.length
+        ? h(
+            'table',
+            { class: 'grid', id: 'config-table' },
+            h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Value'), h('th', {}, 'Source'))),
+            h(
+              'tbody',
+              {},
+              ordered.map((c) =>
+                h(
+                  'tr',
+                  { class: c.isDefault ? 'default' : null, dataset: { name: c.name } },
+                  h('td', { class: 'mono' }, c.name),
+                  h(
+                    'td',
+                    { class: 'mono', title: c.synonyms.map((s) => `${s.source}: ${s.name}=${s.value ?? ''}`).join('\n') || null },
+                    c.isSensitive ? '(sensitive)' : (c.value ?? '–'),
+                  ),
+                  h('td', {}, c.source),
+                ),
+              ),
+            ),
+          )
+        : h('p', { class: 'placeholder' }, 'The broker lists no configuration entry for this topic.'),
+    );
   } catch (e) {
     body.replaceChildren(errorLine(e));
   }
@@ -87,8 +125,15 @@ export function openCluster() {
     panel.replaceChildren(
       h('section', { class: 'cluster-part' }, h('h2', {}, 'Brokers'), h('div', { id: 'cluster-brokers' })),
       h('section', { class: 'cluster-part' }, h('h2', {}, 'Topic configuration', h('span', { id: 'cluster-topic-name' })), h('div', { id: 'cluster-config' })),
-      h('section', { class: 'cluster-part', id: 'cluster-groups-part' }, h('h2', {}, 'Consumer groups'), h('div', { id: 'cluster-groups' }), h('div', { id: 'cluster-group' })),
-      h('section', { class: 'cluster-part', id: 'cluster-registry-part' }, h('h2', {}, 'Schema Registry'), h('div', { id: 'cluster-registry' })));
+      h(
+        'section',
+        { class: 'cluster-part', id: 'cluster-groups-part' },
+        h('h2', {}, 'Consumer groups'),
+        h('div', { id: 'cluster-groups' }),
+        h('div', { id: 'cluster-group' }),
+      ),
+      h('section', { class: 'cluster-part', id: 'cluster-registry-part' }, h('h2', {}, 'Schema Registry'), h('div', { id: 'cluster-registry' })),
+    );
     groups = initGroups({ ask, visible: () => !panel.hidden });
     registry = initRegistry();
   }

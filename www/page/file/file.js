@@ -21,14 +21,27 @@ export async function loadSamples() {
   try {
     const res = await fetch(new URL('index.json', SAMPLES_URL));
     if (res.ok) samples = await res.json();
-  } catch { /* no samples served here */ }
-  $('samples').replaceChildren(...samples.map((s) => h('button', {
-    type: 'button', class: 'sample', title: `samples/${s.file}`, dataset: { sample: s.file },
-    onclick: () => {
-      $('samples-menu').open = false;
-      openSample(s);
-    },
-  }, s.label)));
+  } catch {
+    /* no samples served here */
+  }
+  $('samples').replaceChildren(
+    ...samples.map((s) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'sample',
+          title: `samples/${s.file}`,
+          dataset: { sample: s.file },
+          onclick: () => {
+            $('samples-menu').open = false;
+            openSample(s);
+          },
+        },
+        s.label,
+      ),
+    ),
+  );
   $('samples-menu').hidden = !samples.length;
   return samples;
 }
@@ -51,7 +64,9 @@ export function dropDecodes() {
 // Kafka's facts come with the worker's first 'ready': the api version menu is filled from them, and
 // nothing is decoded before.
 let protocolKnown;
-const protocolReady = new Promise((resolve) => { protocolKnown = resolve; });
+const protocolReady = new Promise((resolve) => {
+  protocolKnown = resolve;
+});
 
 export function startWorker() {
   decoder.worker?.terminate();
@@ -76,7 +91,11 @@ function onWorkerMessage(msg) {
       fillApiVersions();
       protocolKnown();
     }
-    if (!state.source && !state.live.busy()) setStatus('info', 'Decoder ready. Open a Fetch response frame (.bin) or a log segment (.log), drop one on the page, or pick a sample, or tail a topic live.');
+    if (!state.source && !state.live.busy())
+      setStatus(
+        'info',
+        'Decoder ready. Open a Fetch response frame (.bin) or a log segment (.log), drop one on the page, or pick a sample, or tail a topic live.',
+      );
     return;
   }
   if (msg.id !== undefined && msg.id !== decoder.current) return; // a reply to a superseded request
@@ -86,7 +105,10 @@ function onWorkerMessage(msg) {
     else setStatus('busy', `Preparing records: ${formatCount(msg.done)} of ${formatCount(msg.total)}`, msg.done / msg.total);
   } else if (msg.type === 'result') {
     decoder.decoding = false;
-    loadPackage().then(() => msg.id === decoder.current && loaded(fileStore(msg.data)), (err) => showError({ message: `The decoder package did not load from /pkg/web.mjs (${err.message}).` }));
+    loadPackage().then(
+      () => msg.id === decoder.current && loaded(fileStore(msg.data)),
+      (err) => showError({ message: `The decoder package did not load from /pkg/web.mjs (${err.message}).` }),
+    );
   } else if (msg.type === 'probe') {
     showProbe(msg.versions);
   } else if (msg.type === 'error') {
@@ -215,7 +237,19 @@ export function showError(error) {
     actions.push(h('button', { type: 'button', onclick: probe }, 'Try other API versions'));
   }
   if (error.code === 'CRC_MISMATCH') {
-    actions.push(h('button', { type: 'button', onclick: () => { $('opt-crc').value = 'report'; requestDecode(); } }, 'Decode with CRC: report'));
+    actions.push(
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () => {
+            $('opt-crc').value = 'report';
+            requestDecode();
+          },
+        },
+        'Decode with CRC: report',
+      ),
+    );
   }
   setStatus('error', text, null, ...actions);
 }
@@ -229,10 +263,26 @@ function probe() {
 
 function showProbe(versions) {
   if (!versions.length) {
-    setStatus('error', `No Fetch API version ${fetchVersions().min}–${fetchVersions().max} decodes this file${$('opt-header').checked ? ' with a response header' : ' without a response header'}. Check the "Response header" option, or open it as a record set.`, null);
+    setStatus(
+      'error',
+      `No Fetch API version ${fetchVersions().min}–${fetchVersions().max} decodes this file${$('opt-header').checked ? ' with a response header' : ' without a response header'}. Check the "Response header" option, or open it as a record set.`,
+      null,
+    );
     return;
   }
-  const buttons = versions.map((v) => h('button', { type: 'button', onclick: () => { $('opt-api').value = String(v); requestDecode(); } }, `v${v}`));
+  const buttons = versions.map((v) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => {
+          $('opt-api').value = String(v);
+          requestDecode();
+        },
+      },
+      `v${v}`,
+    ),
+  );
   setStatus('info', `Decodes without error as: ${versions.map((v) => `v${v}`).join(', ')}. Pick one:`, null, ...buttons);
 }
 
@@ -243,12 +293,27 @@ function clearProbe() {
 function loaded(store) {
   document.body.dataset.state = 'loaded';
   const { stats } = store;
-  const decoded = `Decoded ${plural(store.count, 'record')} in ${plural(store.chunks[0].batches.length, 'batch', 'batches')} from ${state.source.name} (${formatSize(stats.inputBytes)}): `
-    + `decode ${stats.decodeMs.toFixed(1)} ms, prepare ${stats.collectMs.toFixed(1)} ms${stats.int64 === 'bigint' ? ', 64-bit values beyond 2^53 kept exact' : ''}.`;
+  const decoded =
+    `Decoded ${plural(store.count, 'record')} in ${plural(store.chunks[0].batches.length, 'batch', 'batches')} from ${state.source.name} (${formatSize(stats.inputBytes)}): ` +
+    `decode ${stats.decodeMs.toFixed(1)} ms, prepare ${stats.collectMs.toFixed(1)} ms${stats.int64 === 'bigint' ? ', 64-bit values beyond 2^53 kept exact' : ''}.`;
   const problems = decodeWarnings(store);
   // the decoder's hint names the versions the frame does decode as: one click opens it so
   const version = /decodes as Fetch v(\d+)/.exec(store.response?.hint ?? '')?.[1];
-  const actions = version ? [h('button', { type: 'button', onclick: () => { $('opt-api').value = version; requestDecode(); } }, `Open as v${version}`)] : [];
+  const actions = version
+    ? [
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              $('opt-api').value = version;
+              requestDecode();
+            },
+          },
+          `Open as v${version}`,
+        ),
+      ]
+    : [];
   if (problems.length) setStatus('warn', `${decoded} ${problems.join(' ')}`, null, ...actions);
   else setStatus('ok', decoded, null, ...actions);
   announce('file-decoded', store); // the table shows it
@@ -258,9 +323,14 @@ function loaded(store) {
 function decodeWarnings(data) {
   const out = [];
   const r = data.response;
-  if (r?.error) out.push(`The response ends early (${r.error.code} at byte ${r.error.offset}): the partitions before the cut are shown.${r.hint && !r.trailingBytes ? ` Hint: ${r.hint}.` : ''}`);
+  if (r?.error)
+    out.push(
+      `The response ends early (${r.error.code} at byte ${r.error.offset}): the partitions before the cut are shown.${r.hint && !r.trailingBytes ? ` Hint: ${r.hint}.` : ''}`,
+    );
   if (r?.trailingBytes) {
-    out.push(`${plural(r.trailingBytes, 'byte')} after the end of the response were ignored: ${r.hint ?? 'the API version may be wrong, or the capture runs into the next frame'}.`);
+    out.push(
+      `${plural(r.trailingBytes, 'byte')} after the end of the response were ignored: ${r.hint ?? 'the API version may be wrong, or the capture runs into the next frame'}.`,
+    );
   }
   const failed = data.partitions.filter((p) => p.error);
   if (failed.length && !(failed.length === 1 && r?.error && failed[0].error.code === r.error.code)) {

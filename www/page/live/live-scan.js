@@ -53,19 +53,26 @@ export function drawCoverage(coverage, running) {
     // while a range runs its stop says interrupted: the file's word for "not yet"
     const stops = [...p.stops].filter((s) => !(running && s === 'interrupted'));
     const stop = share === 100 && !stops.length ? 'end' : stops.join(', ') || (running ? 'reading' : '');
-    return h('tr', { 'data-partition': p.partition, 'data-stop': stop, 'data-records': p.records },
+    return h(
+      'tr',
+      { 'data-partition': p.partition, 'data-stop': stop, 'data-records': p.records },
       h('td', { class: 'num' }, String(p.partition)),
-      h('td', { class: 'num', title: `${formatCount(p.read)} of ${formatCount(p.span)} offsets read, ${formatCount(p.records)} records` }, h('span', { class: 'bar', style: `--share:${share}%` }), `${share}%`),
+      h(
+        'td',
+        { class: 'num', title: `${formatCount(p.read)} of ${formatCount(p.span)} offsets read, ${formatCount(p.records)} records` },
+        h('span', { class: 'bar', style: `--share:${share}%` }),
+        `${share}%`,
+      ),
       h('td', { class: 'num' }, formatCount(p.matches)),
-      h('td', {}, stop));
+      h('td', {}, stop),
+    );
   });
   const totals = coverageTotals(coverage);
   root.replaceChildren(
     h('h3', {}, `Scan coverage${coverage.complete ? ' (complete)' : ''}`),
-    h('table', { class: 'coverage' },
-      h('thead', {}, h('tr', {}, ...['part', 'read', 'matches', 'stop'].map((c) => h('th', {}, c)))),
-      h('tbody', {}, ...rows)),
-    h('p', { class: 'count', id: 'scan-totals' }, `${formatCount(totals.matches)} matches of ${formatCount(totals.records)} records read`));
+    h('table', { class: 'coverage' }, h('thead', {}, h('tr', {}, ...['part', 'read', 'matches', 'stop'].map((c) => h('th', {}, c)))), h('tbody', {}, ...rows)),
+    h('p', { class: 'count', id: 'scan-totals' }, `${formatCount(totals.matches)} matches of ${formatCount(totals.records)} records read`),
+  );
 }
 
 /** What the status line says of a scan that ended: what it covered and why it stopped. */
@@ -73,6 +80,7 @@ export function scanEndText(t) {
   const { records, matches, complete } = coverageTotals(t.coverage);
   const what = `${formatCount(matches)} match${matches === 1 ? '' : 'es'} of ${formatCount(records)} records read`;
   if (complete) return `Scanned ${t.topic}: ${what}, every partition to its end`;
-  if (t.coverage.partitions.some((e) => e.stop === 'limit')) return `Stopped the scan of ${t.topic} at ${formatCount(matches)} matches (${formatCount(records)} records read)`;
+  if (t.coverage.partitions.some((e) => e.stop === 'limit'))
+    return `Stopped the scan of ${t.topic} at ${formatCount(matches)} matches (${formatCount(records)} records read)`;
   return `Stopped the scan of ${t.topic}: ${what} so far`;
 }

@@ -17,7 +17,10 @@ const RELATIVE_MS = { '15m': 15 * 60_000, '1h': 3_600_000 };
 /** Shows the value box next to From and Until when their choice needs one. */
 export function syncSeekInputs() {
   /** @type {[string, string, Record<string, string>][]} */
-  const boxes = [['live-from', 'live-from-value', FROM_VALUE], ['live-until', 'live-until-value', UNTIL_VALUE]];
+  const boxes = [
+    ['live-from', 'live-from-value', FROM_VALUE],
+    ['live-until', 'live-until-value', UNTIL_VALUE],
+  ];
   for (const [select, input, asks] of boxes) {
     const kind = $(select).value;
     const box = $(input);
@@ -82,7 +85,8 @@ export function readUntil(now = Date.now()) {
   }
   if (kind === 'time') {
     const ms = parseTimeText(text);
-    if (ms === null || Number.isNaN(ms)) return invalid('live-until-value', 'Type the time to stop at: an ISO date/time (UTC unless it names a zone) or epoch milliseconds.');
+    if (ms === null || Number.isNaN(ms))
+      return invalid('live-until-value', 'Type the time to stop at: an ISO date/time (UTC unless it names a zone) or epoch milliseconds.');
     // a time passed: each partition ends before its first record at or after it (ListOffsets by
     // time); a time to come: the page stops the tail when the clock reaches it
     return ms <= now ? { ...none, until: { time: ms }, text: new Date(ms).toISOString() } : { ...none, wallClock: ms, text: new Date(ms).toISOString() };
@@ -103,7 +107,10 @@ export function seekParams() {
 /** Sets the controls from URL parameters; false when they name no choice the page has. */
 export function applySeekParams({ from, until }) {
   let ok = true;
-  for (const [value, select, input] of [[from, 'live-from', 'live-from-value'], [until, 'live-until', 'live-until-value']]) {
+  for (const [value, select, input] of [
+    [from, 'live-from', 'live-from-value'],
+    [until, 'live-until', 'live-until-value'],
+  ]) {
     if (!value) continue;
     const [kind, ...rest] = value.split(':');
     if (![...$(select).options].some((o) => o.value === kind)) {

@@ -88,21 +88,34 @@ function row(i) {
   if (linePart[i] >= 0) {
     const p = t.partitions[linePart[i]];
     const [earliest, latest] = offsets?.[p.partition] ?? [null, null];
-    return h('tr', { class: 'partition-row', dataset: { partition: String(p.partition), earliest: String(earliest ?? ''), latest: String(latest ?? '') } },
+    return h(
+      'tr',
+      { class: 'partition-row', dataset: { partition: String(p.partition), earliest: String(earliest ?? ''), latest: String(latest ?? '') } },
       h('td', {}, `partition ${p.partition}`),
-      h('td', { class: 'num', colspan: '2', title: p.errorName ?? 'earliest – end offset' }, `${earliest ?? '?'} – ${latest ?? '?'}`));
+      h('td', { class: 'num', colspan: '2', title: p.errorName ?? 'earliest – end offset' }, `${earliest ?? '?'} – ${latest ?? '?'}`),
+    );
   }
   let records = '…';
   if (t.error || offsets?.error) records = '—';
   else if (offsets) records = formatCount(Object.values(offsets).reduce((sum, [e, l]) => (e !== null && l !== null ? sum + (BigInt(l) - BigInt(e)) : sum), 0n));
-  const ranges = offsets && !offsets.error ? Object.entries(offsets).map(([n, [e, l]]) => `${n}: ${e ?? '?'}–${l ?? '?'}`).join('\n') : '';
-  return h('tr', {
-    class: `topic-row${t.topic === chosenTopic ? ' chosen' : ''}`, dataset: { topic: t.topic }, title: `${t.topic}${ranges ? `\nEarliest–end offset per partition:\n${ranges}` : ''}`,
-    onclick: () => onChoose(t.topic),
-  },
-  h('td', { class: 'topic' }, t.topic, t.isInternal && h('span', { class: 'badge' }, 'internal')),
-  h('td', { class: 'num' }, formatCount(countOf(t))),
-  h('td', { class: 'num' }, records));
+  const ranges =
+    offsets && !offsets.error
+      ? Object.entries(offsets)
+          .map(([n, [e, l]]) => `${n}: ${e ?? '?'}–${l ?? '?'}`)
+          .join('\n')
+      : '';
+  return h(
+    'tr',
+    {
+      class: `topic-row${t.topic === chosenTopic ? ' chosen' : ''}`,
+      dataset: { topic: t.topic },
+      title: `${t.topic}${ranges ? `\nEarliest–end offset per partition:\n${ranges}` : ''}`,
+      onclick: () => onChoose(t.topic),
+    },
+    h('td', { class: 'topic' }, t.topic, t.isInternal && h('span', { class: 'badge' }, 'internal')),
+    h('td', { class: 'num' }, formatCount(countOf(t))),
+    h('td', { class: 'num' }, records),
+  );
 }
 
 /** Draws the rows in view (and a few more), with spacers for the rest; asks for the offsets they lack. */
@@ -136,7 +149,14 @@ const redraw = () => {
 function frame() {
   if ($('topic-list')) return;
   $('topics-search')?.remove();
-  const search = h('input', { type: 'search', id: 'topics-search', placeholder: 'search topics', spellcheck: 'false', autocomplete: 'off', 'aria-label': 'Search the topics' });
+  const search = h('input', {
+    type: 'search',
+    id: 'topics-search',
+    placeholder: 'search topics',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    'aria-label': 'Search the topics',
+  });
   search.addEventListener('input', () => {
     buildLines();
     $('topics').scrollTop = 0;
@@ -144,10 +164,24 @@ function frame() {
   });
   // in the side title, which stays at the top of the scrolled list
   $('topics').querySelector('.side-title').append(search);
-  $('topics-body').replaceChildren(h('table', { id: 'topic-list' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Topic'), h('th', { class: 'num', title: 'Partitions' }, 'Parts'),
-      h('th', { class: 'num', title: 'Latest minus earliest offset, summed over the partitions' }, 'Records'))),
-    h('tbody', { id: 'topic-list-body' })));
+  $('topics-body').replaceChildren(
+    h(
+      'table',
+      { id: 'topic-list' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'Topic'),
+          h('th', { class: 'num', title: 'Partitions' }, 'Parts'),
+          h('th', { class: 'num', title: 'Latest minus earliest offset, summed over the partitions' }, 'Records'),
+        ),
+      ),
+      h('tbody', { id: 'topic-list-body' }),
+    ),
+  );
   $('topics').addEventListener('scroll', redraw, { passive: true });
   window.addEventListener('resize', redraw);
 }

@@ -49,7 +49,9 @@ function loadPrefs() {
 function savePrefs() {
   try {
     localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
-  } catch { /* storage may be off */ }
+  } catch {
+    /* storage may be off */
+  }
 }
 
 /** Widths of the monospace digit and of every header label, measured once. */
@@ -130,14 +132,36 @@ export function setColumnWidth(id, px) {
 
 /** The Columns menu: a checkbox a column; `changed()` when one is toggled. */
 export function fillColumnsMenu(list, changed) {
-  list.replaceChildren(...COLUMNS.map((c) => h('label', { title: c.title ?? null },
-    h('input', {
-      type: 'checkbox', dataset: { column: c.id }, checked: !(prefs.hidden[c.id] ?? c.hidden ?? false),
-      onchange: (e) => {
-        prefs.hidden[c.id] = !e.target.checked;
-        savePrefs();
-        changed();
+  list.replaceChildren(
+    ...COLUMNS.map((c) =>
+      h(
+        'label',
+        { title: c.title ?? null },
+        h('input', {
+          type: 'checkbox',
+          dataset: { column: c.id },
+          checked: !(prefs.hidden[c.id] ?? c.hidden ?? false),
+          onchange: (e) => {
+            prefs.hidden[c.id] = !e.target.checked;
+            savePrefs();
+            changed();
+          },
+        }),
+        ` ${c.label}`,
+      ),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => {
+          prefs = { hidden: {}, widths: {} };
+          savePrefs();
+          fillColumnsMenu(list, changed);
+          changed();
+        },
       },
-    }), ` ${c.label}`)),
-  h('button', { type: 'button', onclick: () => { prefs = { hidden: {}, widths: {} }; savePrefs(); fillColumnsMenu(list, changed); changed(); } }, 'Reset columns'));
+      'Reset columns',
+    ),
+  );
 }

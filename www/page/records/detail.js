@@ -10,7 +10,13 @@ import { decodedView } from '../values/values.js';
 const VIEW_LIMIT = { text: 256 * 1024, json: 256 * 1024, hex: 64 * 1024, base64: 256 * 1024 };
 // JSON (objects and arrays) is only tried up to this size: parsing is the costly part.
 const JSON_LIMIT = 8 * 1024 * 1024;
-const TABS = [['decoded', 'Decoded'], ['text', 'Text'], ['json', 'JSON'], ['hex', 'Hex'], ['base64', 'Base64']];
+const TABS = [
+  ['decoded', 'Decoded'],
+  ['text', 'Text'],
+  ['json', 'JSON'],
+  ['hex', 'Hex'],
+  ['base64', 'Base64'],
+];
 
 /**
  * Renders record number `n` of `store` into `root`. `prefs` remembers the tab chosen per field, so
@@ -54,7 +60,11 @@ export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload
 const sizeText = (bytes) => (bytes ? formatSize(bytes.length) : 'null');
 
 function facts(rows) {
-  return h('dl', { class: 'facts' }, rows.filter(Boolean).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+  return h(
+    'dl',
+    { class: 'facts' },
+    rows.filter(Boolean).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+  );
 }
 
 /** One of key and value; `decoded`: a promise of its decoded side (values.js), or null. */
@@ -77,7 +87,9 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
     try {
       JSON.parse(text);
       json = reindentJson(text);
-    } catch { /* not JSON: the tab stays disabled */ }
+    } catch {
+      /* not JSON: the tab stays disabled */
+    }
   }
   const available = { decoded: false, text: true, json: json != null, hex: true, base64: true };
   const fallback = json != null ? 'json' : printable ? 'text' : 'hex';
@@ -113,20 +125,48 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
     const parts = [];
     if (tab === 'text' && !valid) parts.push('Not valid UTF-8: invalid bytes show as \uFFFD.');
     if (shown < bytes.length) {
-      parts.push(`Showing about ${formatSize(shown)} of ${formatSize(bytes.length)}. `,
-        h('button', { type: 'button', class: 'link', onclick: () => { showAll = true; draw(); } }, 'Show all'));
+      parts.push(
+        `Showing about ${formatSize(shown)} of ${formatSize(bytes.length)}. `,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'link',
+            onclick: () => {
+              showAll = true;
+              draw();
+            },
+          },
+          'Show all',
+        ),
+      );
     }
     notice.replaceChildren(...parts);
     notice.hidden = parts.length === 0;
   };
   for (const [id, label] of TABS) {
-    tabs.append(h('button', {
-      type: 'button', role: 'tab', dataset: { tab: id }, disabled: !available[id],
-      title: id === 'json' && !available.json ? 'not valid JSON' : id === 'decoded' ? 'By the schema or format the value settings choose' : null,
-      onclick: () => { tab = id; prefs[fieldName] = id; draw(); },
-    }, label));
+    tabs.append(
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          dataset: { tab: id },
+          disabled: !available[id],
+          title: id === 'json' && !available.json ? 'not valid JSON' : id === 'decoded' ? 'By the schema or format the value settings choose' : null,
+          onclick: () => {
+            tab = id;
+            prefs[fieldName] = id;
+            draw();
+          },
+        },
+        label,
+      ),
+    );
   }
-  tabs.append(h('button', { type: 'button', class: 'download', onclick: download, title: 'Download the raw bytes', 'aria-label': 'Download the raw bytes' }, '⤓'));
+  tabs.append(
+    h('button', { type: 'button', class: 'download', onclick: download, title: 'Download the raw bytes', 'aria-label': 'Download the raw bytes' }, '⤓'),
+  );
   draw();
   section.append(heading, tabs, notice, view, decodedPane);
   decoded?.then((d) => {
@@ -135,7 +175,7 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
     available.decoded = true;
     // decoded data first, unless another view was picked for this field
     if (d.format !== 'bytes' && (prefs[fieldName] === undefined || prefs[fieldName] === 'decoded')) tab = 'decoded';
-    heading.append(' ', h('span', { class: 'badge format' }, d.format === 'bytes' ? 'not decoded' : d.messageType ?? d.format));
+    heading.append(' ', h('span', { class: 'badge format' }, d.format === 'bytes' ? 'not decoded' : (d.messageType ?? d.format)));
     draw();
   });
   return section;
@@ -161,20 +201,33 @@ function headersSection(data, i) {
   const rows = keys.map((key, n) => {
     const bytes = headers[n].value;
     const times = occurrences.get(key);
-    return h('tr', {},
+    return h(
+      'tr',
+      {},
       h('td', { class: 'num' }, n + 1),
-      h('td', { class: 'hkey' }, key === '' ? h('span', { class: 'empty' }, '(empty)') : key,
-        times > 1 && h('span', { class: 'badge dup', title: `this key appears ${times} times` }, `dup ×${times}`)),
+      h(
+        'td',
+        { class: 'hkey' },
+        key === '' ? h('span', { class: 'empty' }, '(empty)') : key,
+        times > 1 && h('span', { class: 'badge dup', title: `this key appears ${times} times` }, `dup ×${times}`),
+      ),
       h('td', { class: 'hvalue' }, headerValue(bytes)),
-      h('td', { class: 'num' }, bytes ? formatSize(bytes.length) : '—'));
+      h('td', { class: 'num' }, bytes ? formatSize(bytes.length) : '—'),
+    );
   });
-  return h('section', { id: 'detail-headers' },
+  return h(
+    'section',
+    { id: 'detail-headers' },
     h('h3', {}, 'Headers ', h('small', {}, count)),
     count
-      ? h('table', { class: 'grid' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Key'), h('th', {}, 'Value'), h('th', {}, 'Size'))),
-        h('tbody', {}, rows))
-      : h('p', { class: 'empty' }, 'no headers'));
+      ? h(
+          'table',
+          { class: 'grid' },
+          h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Key'), h('th', {}, 'Value'), h('th', {}, 'Size'))),
+          h('tbody', {}, rows),
+        )
+      : h('p', { class: 'empty' }, 'no headers'),
+  );
 }
 
 function headerValue(bytes) {
@@ -189,13 +242,20 @@ function headerValue(bytes) {
 function batchSection(b, shown) {
   const yesNo = (v) => (v == null ? '—' : v ? 'yes' : 'no');
   const crc = b.crcValid == null ? 'not checked' : b.crcValid ? 'valid' : 'INVALID';
-  return h('section', { id: 'detail-batch' },
+  return h(
+    'section',
+    { id: 'detail-batch' },
     h('h3', {}, 'Batch'),
     facts([
       ['Offsets', `${show(b.baseOffset)} – ${show(b.lastOffset)}`],
-      ['Records here', b.recordCount != null && b.recordCount !== shown
-        ? `${formatCount(shown)} (the batch header says ${formatCount(b.recordCount)})` : formatCount(shown)],
-      b.sizeInBytes != null && ['Size', `${formatSize(b.sizeInBytes)} on the wire${b.uncompressedSize != null && b.compression !== 'none' ? `, ${formatSize(b.uncompressedSize)} decompressed` : ''}`],
+      [
+        'Records here',
+        b.recordCount != null && b.recordCount !== shown ? `${formatCount(shown)} (the batch header says ${formatCount(b.recordCount)})` : formatCount(shown),
+      ],
+      b.sizeInBytes != null && [
+        'Size',
+        `${formatSize(b.sizeInBytes)} on the wire${b.uncompressedSize != null && b.compression !== 'none' ? `, ${formatSize(b.uncompressedSize)} decompressed` : ''}`,
+      ],
       b.position != null && ['Position', `byte ${b.position} of the input`],
       ['Magic', show(b.magic)],
       ['Compression', show(b.compression)],
@@ -210,5 +270,6 @@ function batchSection(b, shown) {
       b.baseTimestamp != null && ['Base / max timestamp', `${show(b.baseTimestamp)} / ${show(b.maxTimestamp)}`],
       b.hasDeleteHorizon && ['Delete horizon', 'set (the base timestamp is the delete horizon)'],
       ['CRC', crc],
-    ]));
+    ]),
+  );
 }

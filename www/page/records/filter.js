@@ -36,8 +36,7 @@ export function releaseJsFilter() {
 export function fillPartitionFilter() {
   const select = $('filter-partition');
   const before = select.value;
-  select.replaceChildren(h('option', { value: '' }, 'all'),
-    ...state.store.partitions.map((p, i) => h('option', { value: String(i) }, state.labels[i])));
+  select.replaceChildren(h('option', { value: '' }, 'all'), ...state.store.partitions.map((p, i) => h('option', { value: String(i) }, state.labels[i])));
   if (before && Number(before) < state.store.partitions.length) select.value = before;
 }
 
@@ -113,11 +112,16 @@ function passes(d, i, f) {
   };
   const headers = () => d.headers(i).some((x) => f.test.text(x.key) || f.test.bytes(x.value));
   switch (f.scope) {
-    case 'key': return side('key');
-    case 'value': return side('value');
-    case 'headers': return headers();
-    case 'any': return side('key') || side('value') || headers();
-    default: return side('key') || side('value');
+    case 'key':
+      return side('key');
+    case 'value':
+      return side('value');
+    case 'headers':
+      return headers();
+    case 'any':
+      return side('key') || side('value') || headers();
+    default:
+      return side('key') || side('value');
   }
 }
 
@@ -232,14 +236,16 @@ function sendCandidates() {
   state.exprProgress.candidates += batches.reduce((s, b) => s + b.length, 0);
   inFlight += batches.length;
   const answers = import('../analysis.js').then((a) => batches.map((numbers) => a.evaluate(store, filter.expr, numbers)));
-  exprQueue = exprQueue.then(() => answers).then(async (promises) => {
-    for (const p of promises) {
-      const answer = await p.catch((e) => ({ error: { message: e.message } }));
-      if (gen !== generation) return;
-      inFlight--;
-      takeMatches(answer);
-    }
-  });
+  exprQueue = exprQueue
+    .then(() => answers)
+    .then(async (promises) => {
+      for (const p of promises) {
+        const answer = await p.catch((e) => ({ error: { message: e.message } }));
+        if (gen !== generation) return;
+        inFlight--;
+        takeMatches(answer);
+      }
+    });
 }
 let exprQueue = Promise.resolve();
 
@@ -262,7 +268,12 @@ function takeMatches(answer) {
       progress.boundMs = answer.boundMs;
       showNotEvaluatedButton();
       showExprError({
-        field: 'js', notEvaluated: progress.notEvaluated.length, timedOut: progress.timedOut, timedOutAt: progress.timedOutAt, stopped: progress.stopped, boundMs: progress.boundMs,
+        field: 'js',
+        notEvaluated: progress.notEvaluated.length,
+        timedOut: progress.timedOut,
+        timedOutAt: progress.timedOutAt,
+        stopped: progress.stopped,
+        boundMs: progress.boundMs,
       });
     }
   }

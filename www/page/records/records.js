@@ -107,7 +107,11 @@ fillColumnsMenu($('columns-list'), () => fitColumns());
 /** Sizes the columns to what the kept records hold (called when that may have grown). */
 export function fitColumns() {
   const available = $('records').clientWidth;
-  const { columns, dropped } = layoutColumns($('records'), state.store, { decoded: valueSettings() !== null, labels: state.cellLabels ?? [], available: available || Infinity });
+  const { columns, dropped } = layoutColumns($('records'), state.store, {
+    decoded: valueSettings() !== null,
+    labels: state.cellLabels ?? [],
+    available: available || Infinity,
+  });
   const key = columns.map((c) => `${c.id}:${c.width}`).join();
   if (key === state.columnsKey) return;
   state.columnsKey = key;
@@ -184,7 +188,8 @@ function renderRow(viewIndex, cells) {
   if (batch.isAborted) flags.push(['aborted', 'aborted']);
   if (batch.crcValid === false) flags.push(['crc', 'bad CRC']);
   const title = flags.map(([, text]) => text).join(', ');
-  if (title !== cells.flags.title) { // most rows have no flags: skip the DOM work
+  if (title !== cells.flags.title) {
+    // most rows have no flags: skip the DOM work
     cells.flags.replaceChildren(...flags.map(([kind, text]) => h('span', { class: `badge ${kind}` }, text)));
     cells.flags.title = title;
   }
@@ -210,7 +215,10 @@ export function select(viewIndex) {
 }
 
 function emptyDetailText() {
-  if (!state.store) return document.body.dataset.mode === 'live' ? 'The record you pick in the table shows here: its key, value, headers and batch.' : 'Open a capture to see its records.';
+  if (!state.store)
+    return document.body.dataset.mode === 'live'
+      ? 'The record you pick in the table shows here: its key, value, headers and batch.'
+      : 'Open a capture to see its records.';
   if (state.rows.length) return 'Click a record to see it here (or move with the arrow keys).';
   if (state.store.count) return 'No record matches the filter.';
   return state.source.live ? state.live.emptyText() : 'No record.';
@@ -230,7 +238,9 @@ export function showCount(m = state.rows.length, n = state.store.count) {
   if (expr) text = `${formatCount(m)} matches of ${formatCount(expr.scanned)} scanned`;
   if (state.notEvaluatedShown) text = `${formatCount(m)} not evaluated by the JS filter`;
   count.textContent = text;
-  count.title = expr ? `${plural(n, 'record')} kept; the Where / JS filter has looked at ${formatCount(expr.scanned)} of the ${formatCount(expr.candidates)} the other filters pass` : '';
+  count.title = expr
+    ? `${plural(n, 'record')} kept; the Where / JS filter has looked at ${formatCount(expr.scanned)} of the ${formatCount(expr.candidates)} the other filters pass`
+    : '';
 }
 
 /** The table shows the records the JS filter did not evaluate (`on`), or the view again. */
@@ -325,11 +335,14 @@ let lastSort = 0;
 
 export function scheduleDraw() {
   if (drawTimer) return;
-  drawTimer = setTimeout(() => {
-    drawTimer = 0;
-    lastDraw = performance.now();
-    drawRows();
-  }, Math.max(0, lastDraw + DRAW_INTERVAL_MS - performance.now()));
+  drawTimer = setTimeout(
+    () => {
+      drawTimer = 0;
+      lastDraw = performance.now();
+      drawRows();
+    },
+    Math.max(0, lastDraw + DRAW_INTERVAL_MS - performance.now()),
+  );
 }
 
 /**

@@ -69,24 +69,72 @@ function keyReader(store, column) {
     return bytes == null ? '' : preview(bytes).text;
   };
   switch (column) {
-    case 'part': return num((n) => { const [d, i] = at(n); return d.records.part[i]; }); // partitions in the order listed
-    case 'offset': return num((n) => { const [d, i] = at(n); return Number(d.records.offset[i]); });
-    case 'time': return num((n) => { const [d, i] = at(n); return Number(d.records.timestamp[i]); });
-    case 'tstype': return text((n) => { const [d, i] = at(n); return String(d.batches[d.records.batch[i]].timestampType); });
-    case 'key': return text(shown('key'));
-    case 'value': return text(shown('value'));
-    case 'ksize': return num((n) => { const [d, i] = at(n); return d.keyLength(i); });
-    case 'vsize': return num((n) => { const [d, i] = at(n); return d.valueLength(i); });
-    case 'hsize': return num((n) => { const [d, i] = at(n); return d.records.headerBytes[i]; });
-    case 'hcount': return num((n) => { const [d, i] = at(n); return d.headerCount(i); });
-    case 'schema': return text((n) => { const [d, i] = at(n); return d.decoded('value', i)?.schema ?? ''; });
-    case 'codec': return text((n) => { const [d, i] = at(n); return String(d.batches[d.records.batch[i]].compression); });
-    case 'flags': return text((n) => {
-      const [d, i] = at(n);
-      const b = d.batches[d.records.batch[i]];
-      return [d.records.controlType[i] ? d.controlTypes[d.records.controlType[i] - 1] : b.isTransactional ? 'txn' : '', b.isAborted ? 'aborted' : '', b.crcValid === false ? 'crc' : ''].join(' ');
-    });
-    default: throw new Error(`no column ${column}`);
+    case 'part':
+      return num((n) => {
+        const [d, i] = at(n);
+        return d.records.part[i];
+      }); // partitions in the order listed
+    case 'offset':
+      return num((n) => {
+        const [d, i] = at(n);
+        return Number(d.records.offset[i]);
+      });
+    case 'time':
+      return num((n) => {
+        const [d, i] = at(n);
+        return Number(d.records.timestamp[i]);
+      });
+    case 'tstype':
+      return text((n) => {
+        const [d, i] = at(n);
+        return String(d.batches[d.records.batch[i]].timestampType);
+      });
+    case 'key':
+      return text(shown('key'));
+    case 'value':
+      return text(shown('value'));
+    case 'ksize':
+      return num((n) => {
+        const [d, i] = at(n);
+        return d.keyLength(i);
+      });
+    case 'vsize':
+      return num((n) => {
+        const [d, i] = at(n);
+        return d.valueLength(i);
+      });
+    case 'hsize':
+      return num((n) => {
+        const [d, i] = at(n);
+        return d.records.headerBytes[i];
+      });
+    case 'hcount':
+      return num((n) => {
+        const [d, i] = at(n);
+        return d.headerCount(i);
+      });
+    case 'schema':
+      return text((n) => {
+        const [d, i] = at(n);
+        return d.decoded('value', i)?.schema ?? '';
+      });
+    case 'codec':
+      return text((n) => {
+        const [d, i] = at(n);
+        return String(d.batches[d.records.batch[i]].compression);
+      });
+    case 'flags':
+      return text((n) => {
+        const [d, i] = at(n);
+        const b = d.batches[d.records.batch[i]];
+        return [
+          d.records.controlType[i] ? d.controlTypes[d.records.controlType[i] - 1] : b.isTransactional ? 'txn' : '',
+          b.isAborted ? 'aborted' : '',
+          b.crcValid === false ? 'crc' : '',
+        ].join(' ');
+      });
+    default:
+      throw new Error(`no column ${column}`);
   }
 }
 
@@ -109,9 +157,7 @@ export async function sortRows(store, view, { column, direction }, labels, still
     }
   }
   const sign = direction === 'desc' ? -1 : 1;
-  const compare = reader.numeric
-    ? (a, b) => sign * (keys[a] - keys[b]) || a - b
-    : (a, b) => (keys[a] < keys[b] ? -sign : keys[a] > keys[b] ? sign : a - b);
+  const compare = reader.numeric ? (a, b) => sign * (keys[a] - keys[b]) || a - b : (a, b) => (keys[a] < keys[b] ? -sign : keys[a] > keys[b] ? sign : a - b);
   const order = mergeSort(n, compare);
   for (;;) {
     const step = order.next();

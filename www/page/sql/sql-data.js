@@ -66,7 +66,8 @@ async function valuesOf(chunks) {
           value = d.value;
           text = typeof value === 'string' ? value : JSON.stringify(value);
         }
-      } else if (r.value && r.value[0] === 0x7b) { // '{': a JSON object, perhaps
+      } else if (r.value && r.value[0] === 0x7b) {
+        // '{': a JSON object, perhaps
         try {
           text = utf8.decode(r.value);
           value = JSON.parse(text);
@@ -86,9 +87,12 @@ async function valuesOf(chunks) {
   const fieldTypes = inferFields(objects, types);
   const names = Object.keys(fieldTypes);
   const rows = objects.map((o) => (o === null ? null : Object.fromEntries(names.map((n) => [n, cell(o[n], fieldTypes[n].kind)]))));
-  const fields = tableFromArrays({ value_decoded: texts, value_fields: rows }, {
-    types: { value_decoded: types.utf8(), value_fields: struct(names.map((n) => field(n, fieldTypes[n].type))) },
-  });
+  const fields = tableFromArrays(
+    { value_decoded: texts, value_fields: rows },
+    {
+      types: { value_decoded: types.utf8(), value_fields: struct(names.map((n) => field(n, fieldTypes[n].type))) },
+    },
+  );
   const { arrowIPC } = await loadArrow();
   return { fields: arrowIPC(fields), fieldNames: names };
 }
@@ -97,7 +101,11 @@ async function valuesOf(chunks) {
 async function decoderFor(settings) {
   const api = await loadPackage();
   return new api.ValueDecoder({
-    key: settings.key, value: settings.value, registry: settings.registryUrl ? { url: settings.registryUrl } : null, valueSchema: settings.schema, json: true,
+    key: settings.key,
+    value: settings.value,
+    registry: settings.registryUrl ? { url: settings.registryUrl } : null,
+    valueSchema: settings.schema,
+    json: true,
   });
 }
 

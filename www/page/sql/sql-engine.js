@@ -28,12 +28,18 @@ export function startEngine() {
 
 async function open() {
   const check = await fetch(new URL('duckdb-eh.wasm', BASE), { method: 'HEAD' }).catch(() => null);
-  if (!check?.ok) throw new Error('DuckDB-wasm is not served here: install it beside the package (npm install @duckdb/duckdb-wasm) and start kafka-fetch-decoder ui again');
+  if (!check?.ok)
+    throw new Error('DuckDB-wasm is not served here: install it beside the package (npm install @duckdb/duckdb-wasm) and start kafka-fetch-decoder ui again');
   const duckdb = await import(new URL('duckdb-browser.mjs', BASE).href);
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), new Worker(new URL('duckdb-browser-eh.worker.js', BASE)));
   await db.instantiate(new URL('duckdb-eh.wasm', BASE).href);
   const conn = await db.connectInternal();
-  for (const setting of ['autoinstall_known_extensions = false', 'autoload_known_extensions = false', 'enable_external_access = false', 'lock_configuration = true']) {
+  for (const setting of [
+    'autoinstall_known_extensions = false',
+    'autoload_known_extensions = false',
+    'enable_external_access = false',
+    'lock_configuration = true',
+  ]) {
     await db.runQuery(conn, `SET ${setting}`);
   }
   const f = await loadFlechette();
@@ -92,11 +98,21 @@ export async function query(sql) {
 /** How a column's values are shown: time (ms since the epoch), number, bytes or other. */
 function kindOf(f, type) {
   switch (type.typeId) {
-    case f.Type.Timestamp: return type.unit === f.TimeUnit.MILLISECOND ? 'ms' : type.unit === f.TimeUnit.MICROSECOND ? 'us' : type.unit === f.TimeUnit.NANOSECOND ? 'ns' : 's';
-    case f.Type.Date: return type.unit === f.DateUnit.DAY ? 'day' : 'ms';
-    case f.Type.Int: case f.Type.Float: case f.Type.Decimal: return 'number';
-    case f.Type.Binary: case f.Type.LargeBinary: case f.Type.BinaryView: case f.Type.FixedSizeBinary: return 'bytes';
-    default: return 'other';
+    case f.Type.Timestamp:
+      return type.unit === f.TimeUnit.MILLISECOND ? 'ms' : type.unit === f.TimeUnit.MICROSECOND ? 'us' : type.unit === f.TimeUnit.NANOSECOND ? 'ns' : 's';
+    case f.Type.Date:
+      return type.unit === f.DateUnit.DAY ? 'day' : 'ms';
+    case f.Type.Int:
+    case f.Type.Float:
+    case f.Type.Decimal:
+      return 'number';
+    case f.Type.Binary:
+    case f.Type.LargeBinary:
+    case f.Type.BinaryView:
+    case f.Type.FixedSizeBinary:
+      return 'bytes';
+    default:
+      return 'other';
   }
 }
 
@@ -113,7 +129,12 @@ function textOf(v, kind) {
   if (v === null || v === undefined) return null;
   if (isTime(kind)) {
     const ms = timeOf(v);
-    return Number.isFinite(ms) && Math.abs(ms) < 8.64e15 ? new Date(ms).toISOString().replace('T', ' ').replace(/\.000Z$|Z$/, '') : String(v);
+    return Number.isFinite(ms) && Math.abs(ms) < 8.64e15
+      ? new Date(ms)
+          .toISOString()
+          .replace('T', ' ')
+          .replace(/\.000Z$|Z$/, '')
+      : String(v);
   }
   if (v instanceof Uint8Array) return bytesText(v);
   if (typeof v === 'bigint') return v.toString();
@@ -128,6 +149,8 @@ function bytesText(bytes) {
   try {
     const text = utf8.decode(bytes);
     if (!/[\u0000-\u0008\u000e-\u001f\u007f]/.test(text)) return text;
-  } catch { /* not UTF-8 */ }
+  } catch {
+    /* not UTF-8 */
+  }
   return Array.from(bytes.subarray(0, 64), (b) => b.toString(16).padStart(2, '0')).join(' ') + (bytes.length > 64 ? ' …' : '');
 }

@@ -24,13 +24,19 @@ const MIN_COLUMN_PX = 48;
 const TEXT_MIN_PX = 240;
 
 const EXAMPLES = [
-  { label: 'Records per minute', sql: 'SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records\nFROM records GROUP BY minute ORDER BY minute' },
+  {
+    label: 'Records per minute',
+    sql: 'SELECT date_trunc(\'minute\', "timestamp") AS minute, count(*) AS records\nFROM records GROUP BY minute ORDER BY minute',
+  },
   { label: 'Top 10 keys', sql: 'SELECT key, count(*) AS records\nFROM records WHERE key IS NOT NULL\nGROUP BY key ORDER BY records DESC, key LIMIT 10' },
   {
     label: 'Value sizes',
     sql: 'SELECT topic, partition, count(*) AS records, count(value) AS "values",\n  min(octet_length(value)) AS min_bytes, quantile_cont(octet_length(value), 0.5) AS p50,\n  quantile_cont(octet_length(value), 0.99) AS p99, max(octet_length(value)) AS max_bytes\nFROM records GROUP BY ALL ORDER BY ALL',
   },
-  { label: 'Per partition', sql: 'SELECT topic, partition, count(*) AS records, min("offset") AS first, max("offset") AS last,\n  min("timestamp") AS oldest, max("timestamp") AS newest, sum(is_control::INT) AS control\nFROM records GROUP BY ALL ORDER BY ALL' },
+  {
+    label: 'Per partition',
+    sql: 'SELECT topic, partition, count(*) AS records, min("offset") AS first, max("offset") AS last,\n  min("timestamp") AS oldest, max("timestamp") AS newest, sum(is_control::INT) AS control\nFROM records GROUP BY ALL ORDER BY ALL',
+  },
 ];
 
 const panel = {
@@ -65,17 +71,43 @@ export function closeSql() {
 function build(root) {
   document.head.append(h('link', { rel: 'stylesheet', href: new URL('sql.css', import.meta.url).href }));
   root.append(
-    h('div', { class: 'sql-bar' },
+    h(
+      'div',
+      { class: 'sql-bar' },
       h('span', { class: 'row-label' }, 'SQL'),
       h('span', { id: 'sql-examples', class: 'sql-examples' }, 'Examples:', ...EXAMPLES.map(exampleButton)),
       h('span', { id: 'sql-table', class: 'count' }),
-      h('button', { type: 'button', id: 'sql-reload', title: 'Load the records the page holds now', onclick: () => ensureLoaded(true).catch(showError) }, 'Reload records'),
-      h('button', { type: 'button', id: 'sql-close', onclick: closeSql }, 'Close')),
-    h('div', { class: 'sql-edit' },
-      h('textarea', { id: 'sql-text', spellcheck: 'false', rows: '4', 'aria-label': 'SQL query', placeholder: 'SELECT … FROM records', onkeydown: (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) run(); } }),
-      h('div', { class: 'sql-actions' },
+      h(
+        'button',
+        { type: 'button', id: 'sql-reload', title: 'Load the records the page holds now', onclick: () => ensureLoaded(true).catch(showError) },
+        'Reload records',
+      ),
+      h('button', { type: 'button', id: 'sql-close', onclick: closeSql }, 'Close'),
+    ),
+    h(
+      'div',
+      { class: 'sql-edit' },
+      h('textarea', {
+        id: 'sql-text',
+        spellcheck: 'false',
+        rows: '4',
+        'aria-label': 'SQL query',
+        placeholder: 'SELECT … FROM records',
+        onkeydown: (e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) run();
+        },
+      }),
+      h(
+        'div',
+        { class: 'sql-actions' },
         h('button', { type: 'button', id: 'sql-run', class: 'accent', title: 'Ctrl+Enter', onclick: () => run() }, 'Run'),
-        h('span', { class: 'hint' }, 'Columns: topic, partition, offset, timestamp (TIMESTAMP, UTC), key, value (BLOBs: key::VARCHAR), headers, leader_epoch, compression, producer_id, is_transactional, is_control, control_type, is_aborted; value_decoded and value_fields when values are objects (value_fields.name). Built-in functions only: no json extension offline.'))),
+        h(
+          'span',
+          { class: 'hint' },
+          'Columns: topic, partition, offset, timestamp (TIMESTAMP, UTC), key, value (BLOBs: key::VARCHAR), headers, leader_epoch, compression, producer_id, is_transactional, is_control, control_type, is_aborted; value_decoded and value_fields when values are objects (value_fields.name). Built-in functions only: no json extension offline.',
+        ),
+      ),
+    ),
     h('div', { id: 'sql-state', class: 'sql-state', role: 'status', 'aria-live': 'polite' }),
     h('div', { id: 'sql-chart', class: 'sql-chart', hidden: true }),
     h('div', { id: 'sql-results', class: 'sql-results', role: 'grid', 'aria-label': 'Query results' }),
@@ -86,7 +118,18 @@ function build(root) {
 }
 
 function exampleButton(example) {
-  return h('button', { type: 'button', class: 'sql-example', onclick: () => { $('sql-text').value = example.sql; run(); } }, example.label);
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'sql-example',
+      onclick: () => {
+        $('sql-text').value = example.sql;
+        run();
+      },
+    },
+    example.label,
+  );
 }
 
 /** The table `records` holds what the page holds now; loaded again when that changed (or `force`). */
@@ -108,7 +151,8 @@ async function ensureLoaded(force = false) {
   panel.loadedFor = want;
   panel.fieldNames = tables.fieldNames;
   const ms = Math.round(performance.now() - started);
-  $('sql-table').textContent = `records: ${formatCount(tables.count)} rows${tables.fieldNames.length ? `, value_fields: ${tables.fieldNames.slice(0, 6).join(', ')}${tables.fieldNames.length > 6 ? ', …' : ''}` : ''} (DuckDB ${engine.version})`;
+  $('sql-table').textContent =
+    `records: ${formatCount(tables.count)} rows${tables.fieldNames.length ? `, value_fields: ${tables.fieldNames.slice(0, 6).join(', ')}${tables.fieldNames.length > 6 ? ', …' : ''}` : ''} (DuckDB ${engine.version})`;
   addFieldExample(tables.fieldNames);
   sqlState('ok', `Loaded ${formatCount(tables.count)} records into DuckDB in ${ms} ms.`);
   return true;
@@ -135,7 +179,7 @@ async function run() {
   announce('query');
   $('sql-run').disabled = true;
   try {
-    if (!await ensureLoaded()) return;
+    if (!(await ensureLoaded())) return;
     sqlState('busy', 'Running…');
     const result = await query(sql);
     if (panel.running !== mine) return;
@@ -150,9 +194,19 @@ async function run() {
 
 function showError(e) {
   const message = String(e?.message ?? e).replace(/^Error: /, '');
-  const hint = /json_|->>|Extension|extension/.test(message) ? ' The json extension is not loaded here (it would be fetched from the network); reach fields with value_fields.name, or regexp_extract(value::VARCHAR, …).'
-    : /signature mismatch|unreachable|RuntimeError/.test(message) ? ' DuckDB-wasm failed inside a function that needs an extension it cannot load offline (time zones need ICU: use TIMESTAMP values, as "timestamp" is, in UTC).' : '';
-  sqlState('error', message.split('\n').filter((l) => l.trim()).slice(0, 6).join('\n') + hint);
+  const hint = /json_|->>|Extension|extension/.test(message)
+    ? ' The json extension is not loaded here (it would be fetched from the network); reach fields with value_fields.name, or regexp_extract(value::VARCHAR, …).'
+    : /signature mismatch|unreachable|RuntimeError/.test(message)
+      ? ' DuckDB-wasm failed inside a function that needs an extension it cannot load offline (time zones need ICU: use TIMESTAMP values, as "timestamp" is, in UTC).'
+      : '';
+  sqlState(
+    'error',
+    message
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(0, 6)
+      .join('\n') + hint,
+  );
   // the last result is not this query's: it goes, with its chart
   emptyResults();
   drawChart(null);
@@ -179,11 +233,15 @@ function showResult(result) {
   // one met while scrolling widens the column); other text takes the room left, cut at the end
   const widest = result.columns.map((c, k) => fit.widest(c.name, result, k));
   const cut = (c) => c.kind !== 'number' && !isTime(c.kind);
-  const columnsOf = () => result.columns.map((c, k) => ({
-    id: `c${k}`, label: c.name, title: String(c.type.typeId), className: c.kind === 'number' ? 'num' : 'mono',
-    width: cut(c) ? `minmax(${Math.min(widest[k], TEXT_MIN_PX)}px, 1fr)` : `${widest[k]}px`,
-    px: cut(c) ? Math.min(widest[k], TEXT_MIN_PX) : widest[k],
-  }));
+  const columnsOf = () =>
+    result.columns.map((c, k) => ({
+      id: `c${k}`,
+      label: c.name,
+      title: String(c.type.typeId),
+      className: c.kind === 'number' ? 'num' : 'mono',
+      width: cut(c) ? `minmax(${Math.min(widest[k], TEXT_MIN_PX)}px, 1fr)` : `${widest[k]}px`,
+      px: cut(c) ? Math.min(widest[k], TEXT_MIN_PX) : widest[k],
+    }));
   let columns = columnsOf();
   const table = new VirtualTable(root, {
     columns,
@@ -200,7 +258,7 @@ function showResult(result) {
           wider = true;
         }
       });
-      if (wider) queueMicrotask(() => table.setColumns(columns = columnsOf()));
+      if (wider) queueMicrotask(() => table.setColumns((columns = columnsOf())));
     },
     onSelect: (r) => table.setSelected(r),
   });
@@ -242,13 +300,15 @@ function drawChart(result) {
     return;
   }
   const values = result.column(1);
-  chart.replaceChildren(barChart({
-    label: `${count.name} by ${time.name}`,
-    bars: Array.from(values, (v, k) => ({ slot: k, value: Number(v) })),
-    slots: result.rows,
-    timeAt: (slot) => result.cell(slot, 0),
-    timeOf: (bar) => result.cell(bar.slot, 0),
-    valueName: count.name,
-  }));
+  chart.replaceChildren(
+    barChart({
+      label: `${count.name} by ${time.name}`,
+      bars: Array.from(values, (v, k) => ({ slot: k, value: Number(v) })),
+      slots: result.rows,
+      timeAt: (slot) => result.cell(slot, 0),
+      timeOf: (bar) => result.cell(bar.slot, 0),
+      valueName: count.name,
+    }),
+  );
   chart.hidden = false;
 }

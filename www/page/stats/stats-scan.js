@@ -4,7 +4,8 @@
 
 import { h, formatCount } from '../dom.js';
 
-const card = (id, label, value, title) => h('div', { class: 'stat', title }, h('div', { class: 'stat-value', id }, value), h('div', { class: 'stat-label' }, label));
+const card = (id, label, value, title) =>
+  h('div', { class: 'stat', title }, h('div', { class: 'stat-value', id }, value), h('div', { class: 'stat-label' }, label));
 const shownKey = (k) => (typeof k === 'string' ? k : `base64:${k.base64}`);
 
 /** The panel's body for a scan's { coverage, aggregates }; `chart(time, span)` draws records per bucket (stats.js). */
@@ -17,22 +18,63 @@ export function scanStats({ coverage, aggregates: a }, chart) {
   const span = buckets.length ? `${minutes.intervals[0].time} – ${minutes.intervals.at(-1).time}` : '—';
   const sizes = a.sizes;
   return [
-    h('div', { class: 'stat-cards' },
+    h(
+      'div',
+      { class: 'stat-cards' },
       card('scan-stats-matches', 'matches', formatCount(a.count)),
       card('scan-stats-read', 'records read', formatCount(records)),
-      card('scan-stats-distinct-keys', 'distinct keys', `${distinct.exact ? '' : '≈ '}${formatCount(distinct.keys)}`, distinct.exact ? 'Exact' : 'A HyperLogLog estimate, 0.8% standard error'),
+      card(
+        'scan-stats-distinct-keys',
+        'distinct keys',
+        `${distinct.exact ? '' : '≈ '}${formatCount(distinct.keys)}`,
+        distinct.exact ? 'Exact' : 'A HyperLogLog estimate, 0.8% standard error',
+      ),
       card('scan-stats-null-keys', 'null keys', formatCount(distinct.nullKeys)),
-      card('scan-stats-coverage', 'coverage', coverage.complete ? 'complete' : 'partial')),
+      card('scan-stats-coverage', 'coverage', coverage.complete ? 'complete' : 'partial'),
+    ),
     chart({ buckets, bucketMs: 60_000, none: minutes.untimed ?? 0 }, span),
     h('h3', {}, `Most frequent keys${a['top-keys'].exact ? '' : ' (approximate)'}`),
-    h('table', { class: 'grid', id: 'scan-stats-top-keys' },
+    h(
+      'table',
+      { class: 'grid', id: 'scan-stats-top-keys' },
       h('thead', {}, h('tr', {}, h('th', {}, 'Key'), h('th', { class: 'num' }, 'Matches'))),
-      h('tbody', {}, a['top-keys'].keys.map(({ key, count }) => h('tr', {}, h('td', { class: 'mono' }, shownKey(key)), h('td', { class: 'num' }, formatCount(count)))))),
+      h(
+        'tbody',
+        {},
+        a['top-keys'].keys.map(({ key, count }) => h('tr', {}, h('td', { class: 'mono' }, shownKey(key)), h('td', { class: 'num' }, formatCount(count)))),
+      ),
+    ),
     h('h3', {}, 'Sizes (bytes)'),
-    h('table', { class: 'grid', id: 'scan-stats-sizes' },
-      h('thead', {}, h('tr', {}, ['', 'count', 'nulls', 'min', 'p50', 'p90', 'p99', 'max', 'mean'].map((t) => h('th', { class: t ? 'num' : null }, t)))),
-      h('tbody', {}, [['Key', sizes.key], ['Value', sizes.value]].map(([label, z]) => h('tr', {}, h('th', {}, label),
-        ['count', 'nulls', 'min', 'p50', 'p90', 'p99', 'max', 'mean'].map((stat) => h('td', { class: 'num' }, z[stat] === undefined ? '—' : formatCount(z[stat]))))))),
-    h('p', { class: 'stats-note' }, 'Computed by the scan\'s workers over every match, as they read; percentiles to 1/64 of the size.'),
+    h(
+      'table',
+      { class: 'grid', id: 'scan-stats-sizes' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['', 'count', 'nulls', 'min', 'p50', 'p90', 'p99', 'max', 'mean'].map((t) => h('th', { class: t ? 'num' : null }, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        [
+          ['Key', sizes.key],
+          ['Value', sizes.value],
+        ].map(([label, z]) =>
+          h(
+            'tr',
+            {},
+            h('th', {}, label),
+            ['count', 'nulls', 'min', 'p50', 'p90', 'p99', 'max', 'mean'].map((stat) =>
+              h('td', { class: 'num' }, z[stat] === undefined ? '—' : formatCount(z[stat])),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h('p', { class: 'stats-note' }, "Computed by the scan's workers over every match, as they read; percentiles to 1/64 of the size."),
   ];
 }

@@ -38,13 +38,26 @@ listen('panel', changed);
 function build(root) {
   document.head.append(h('link', { rel: 'stylesheet', href: new URL('stats.css', import.meta.url).href }));
   root.append(
-    h('div', { class: 'stats-bar' },
-      h('label', {}, 'Of ', h('select', { id: 'stats-of', onchange: () => refresh() },
-        h('option', { value: 'view' }, 'the filtered records'), h('option', { value: 'all' }, 'every kept record'),
-        h('option', { value: 'scan', id: 'stats-of-scan', hidden: true }, 'the whole scan (its workers\' figures)'))),
+    h(
+      'div',
+      { class: 'stats-bar' },
+      h(
+        'label',
+        {},
+        'Of ',
+        h(
+          'select',
+          { id: 'stats-of', onchange: () => refresh() },
+          h('option', { value: 'view' }, 'the filtered records'),
+          h('option', { value: 'all' }, 'every kept record'),
+          h('option', { value: 'scan', id: 'stats-of-scan', hidden: true }, "the whole scan (its workers' figures)"),
+        ),
+      ),
       h('button', { type: 'button', id: 'stats-refresh', onclick: () => refresh() }, 'Refresh'),
-      h('span', { id: 'stats-state', class: 'count', role: 'status' })),
-    h('div', { id: 'stats-body' }));
+      h('span', { id: 'stats-state', class: 'count', role: 'status' }),
+    ),
+    h('div', { id: 'stats-body' }),
+  );
 }
 
 async function refresh() {
@@ -76,7 +89,8 @@ async function refresh() {
     const { stats } = await running;
     if (store !== state.store) return;
     render(stats);
-    $('stats-state').textContent = `${numbers ? 'the filtered view' : 'every kept record'} · computed in ${Math.round(performance.now() - started)} ms in a worker`;
+    $('stats-state').textContent =
+      `${numbers ? 'the filtered view' : 'every kept record'} · computed in ${Math.round(performance.now() - started)} ms in a worker`;
   } catch (e) {
     $('stats-state').textContent = `Could not compute: ${e.message}`;
   } finally {
@@ -89,35 +103,99 @@ async function refresh() {
   }
 }
 
-const card = (id, label, value, title) => h('div', { class: 'stat', title }, h('div', { class: 'stat-value', id }, value), h('div', { class: 'stat-label' }, label));
+const card = (id, label, value, title) =>
+  h('div', { class: 'stat', title }, h('div', { class: 'stat-value', id }, value), h('div', { class: 'stat-label' }, label));
 const bytes = (n) => (n == null ? '—' : formatCount(Math.round(n)));
 
 function render(s) {
   $('stats-body').replaceChildren(
-    h('div', { class: 'stat-cards' },
+    h(
+      'div',
+      { class: 'stat-cards' },
       card('stats-records', 'records', formatCount(s.records)),
       card('stats-null-keys', 'null keys', formatCount(s.nullKeys)),
       card('stats-null-values', 'null values (tombstones)', formatCount(s.nullValues)),
-      card('stats-distinct-keys', 'distinct keys', `${s.distinctKeys > 100_000 ? '≈ ' : ''}${formatCount(s.distinctKeys)}`, 'Counted by a 32-bit hash of the key bytes: exactly up to 100,000 keys, then estimated (HyperLogLog, about 1%)'),
-      card('stats-partitions-count', 'partitions', formatCount(s.partitions.length))),
+      card(
+        'stats-distinct-keys',
+        'distinct keys',
+        `${s.distinctKeys > 100_000 ? '≈ ' : ''}${formatCount(s.distinctKeys)}`,
+        'Counted by a 32-bit hash of the key bytes: exactly up to 100,000 keys, then estimated (HyperLogLog, about 1%)',
+      ),
+      card('stats-partitions-count', 'partitions', formatCount(s.partitions.length)),
+    ),
     chart(s.time),
     h('h3', {}, 'Sizes (bytes)'),
-    h('table', { class: 'grid', id: 'stats-sizes' },
-      h('thead', {}, h('tr', {}, ['', 'records', 'min', 'p50', 'p90', 'p99', 'max', 'mean', 'total'].map((t) => h('th', { class: t ? 'num' : null }, t)))),
-      h('tbody', {}, [['key', 'Key', s.keySizes], ['value', 'Value', s.valueSizes]].map(([side, label, z]) => h('tr', { dataset: { side } },
-        h('th', {}, label),
-        ['count', 'min', 'p50', 'p90', 'p99', 'max', 'mean', 'total'].map((stat) => h('td', { class: 'num', dataset: { stat } }, z ? (stat === 'mean' ? z.mean.toFixed(1) : bytes(z[stat])) : '—')))))),
+    h(
+      'table',
+      { class: 'grid', id: 'stats-sizes' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['', 'records', 'min', 'p50', 'p90', 'p99', 'max', 'mean', 'total'].map((t) => h('th', { class: t ? 'num' : null }, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        [
+          ['key', 'Key', s.keySizes],
+          ['value', 'Value', s.valueSizes],
+        ].map(([side, label, z]) =>
+          h(
+            'tr',
+            { dataset: { side } },
+            h('th', {}, label),
+            ['count', 'min', 'p50', 'p90', 'p99', 'max', 'mean', 'total'].map((stat) =>
+              h('td', { class: 'num', dataset: { stat } }, z ? (stat === 'mean' ? z.mean.toFixed(1) : bytes(z[stat])) : '—'),
+            ),
+          ),
+        ),
+      ),
+    ),
     h('h3', {}, 'Per partition'),
-    h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'stats-partitions' },
-      h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Records', 'Null keys', 'Null values', 'Value p50', 'Value p99', 'Value bytes', 'Offsets', 'Times (UTC)']
-        .map((t, k) => h('th', { class: k > 1 && k < 9 ? 'num' : null }, t)))),
-      h('tbody', {}, s.partitions.map((p) => h('tr', { dataset: { topic: p.topic ?? '', partition: String(p.partition) } },
-        h('td', { title: p.topic || null }, h('div', { class: 'topic' }, p.topic || '—')), h('td', { class: 'num' }, String(p.partition)),
-        [p.records, p.nullKeys, p.nullValues].map((n) => h('td', { class: 'num' }, formatCount(n))),
-        [p.valueP50, p.valueP99, p.valueBytes].map((n) => h('td', { class: 'num' }, bytes(n))),
-        h('td', { class: 'num' }, `${p.firstOffset} – ${p.lastOffset}`),
-        h('td', { class: 'mono times', title: `${isoTime(p.oldest) ?? '—'} – ${isoTime(p.newest) ?? '—'}` }, ...timeSpan(p.oldest, p.newest))))))),
-    h('p', { class: 'stats-note' }, `Sizes are of the keys' and values' bytes as stored (null ones left out); total ${formatSize(s.valueSizes?.total ?? 0)} of values.`),
+    h(
+      'div',
+      { class: 'partitions' },
+      h(
+        'table',
+        { class: 'grid', id: 'stats-partitions' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['Topic', 'Partition', 'Records', 'Null keys', 'Null values', 'Value p50', 'Value p99', 'Value bytes', 'Offsets', 'Times (UTC)'].map((t, k) =>
+              h('th', { class: k > 1 && k < 9 ? 'num' : null }, t),
+            ),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          s.partitions.map((p) =>
+            h(
+              'tr',
+              { dataset: { topic: p.topic ?? '', partition: String(p.partition) } },
+              h('td', { title: p.topic || null }, h('div', { class: 'topic' }, p.topic || '—')),
+              h('td', { class: 'num' }, String(p.partition)),
+              [p.records, p.nullKeys, p.nullValues].map((n) => h('td', { class: 'num' }, formatCount(n))),
+              [p.valueP50, p.valueP99, p.valueBytes].map((n) => h('td', { class: 'num' }, bytes(n))),
+              h('td', { class: 'num' }, `${p.firstOffset} – ${p.lastOffset}`),
+              h('td', { class: 'mono times', title: `${isoTime(p.oldest) ?? '—'} – ${isoTime(p.newest) ?? '—'}` }, ...timeSpan(p.oldest, p.newest)),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'stats-note' },
+      `Sizes are of the keys' and values' bytes as stored (null ones left out); total ${formatSize(s.valueSizes?.total ?? 0)} of values.`,
+    ),
   );
 }
 
@@ -135,7 +213,8 @@ const BUCKET_NAMES = { 60000: 'minute', 300000: '5 minutes', 900000: '15 minutes
 /** Records per bucket as bars, a bar a bucket from the first to the last (empty buckets stay empty). */
 function chart(time) {
   const title = `Records per ${BUCKET_NAMES[time.bucketMs] ?? `${time.bucketMs / 1000} s`}`;
-  if (!time.buckets.length) return h('div', { class: 'stats-chart', id: 'stats-chart' }, h('div', { class: 'chart-label' }, `${title}: no record has a timestamp.`));
+  if (!time.buckets.length)
+    return h('div', { class: 'stats-chart', id: 'stats-chart' }, h('div', { class: 'chart-label' }, `${title}: no record has a timestamp.`));
   const start = time.buckets[0][0];
   return barChart({
     label: `${title} (UTC)${time.none ? ` · ${formatCount(time.none)} without a timestamp` : ''}`,

@@ -19,46 +19,103 @@ export function renderSummary(snap = null) {
     root.replaceChildren(h('p', { class: 'placeholder' }, state.source ? 'Nothing decoded.' : 'No capture open.'));
     return;
   }
-  const live = state.source.live ? snap ?? state.live.snapshot() : null;
+  const live = state.source.live ? (snap ?? state.live.snapshot()) : null;
   if (state.source.live && !live) return;
   const facts = live ? state.live.facts(live) : fileFacts(d);
   // most batches first (codec names come from the decoder's batch objects)
   const codecs = [...d.codecCounts].sort(([, a], [, b]) => b - a);
-  const chips = h('div', { class: 'chips', id: 'codec-counts' }, 'Batches by codec:',
+  const chips = h(
+    'div',
+    { class: 'chips', id: 'codec-counts' },
+    'Batches by codec:',
     codecs.map(([codec, n]) => h('span', { class: 'chip', dataset: { codec: String(codec) } }, h('b', {}, String(codec)), ' ', formatCount(n))),
     h('span', { class: 'sep' }, 'by magic:'),
-    [...d.magicCounts].sort(([a], [b]) => a - b).map(([magic, n]) => h('span', { class: 'chip' }, h('b', {}, `v${magic}`), ' ', formatCount(n))));
+    [...d.magicCounts].sort(([a], [b]) => a - b).map(([magic, n]) => h('span', { class: 'chip' }, h('b', {}, `v${magic}`), ' ', formatCount(n))),
+  );
 
   // Tagged fields (v12+) only get a column when some partition carries one.
   const tagged = d.partitions.some((p) => p.currentLeader || p.divergingEpoch || p.snapshotId);
   const failed = d.partitions.some((p) => p.error);
-  const rows = d.partitions.map((p, i) => h('tr', { title: 'Show only this partition', onclick: () => showPartition(i) },
-    h('td', { class: 'topic' }, p.partition == null ? state.source.name : (p.topic ?? h('span', { class: 'mono' }, p.topicId ?? '—'))),
-    h('td', { class: 'num' }, show(p.partition)),
-    h('td', {}, errorCell(p.errorCode)),
-    h('td', { class: 'num' }, show(p.highWatermark)),
-    h('td', { class: 'num' }, show(p.lastStableOffset)),
-    h('td', { class: 'num' }, show(p.logStartOffset)),
-    h('td', { class: 'num' }, formatCount(live ? live.partitions[i] : p.recordCount)),
-    h('td', { class: 'num' }, formatCount(live ? live.batches[i] : p.batchCount)),
-    h('td', { class: 'num' }, show(p.nextOffset)),
-    h('td', {}, p.partial ? h('span', { class: 'badge warn', title: 'The records end inside a batch (cut at max bytes); that batch is not shown' }, 'partial') : 'no'),
-    h('td', { class: 'aborted-list' }, abortedText(p.abortedTransactions)),
-    h('td', { class: 'num' }, p.preferredReadReplica == null || Number(p.preferredReadReplica) < 0 ? '—' : String(p.preferredReadReplica)),
-    tagged && h('td', {}, taggedText(p)),
-    failed && h('td', { class: 'decode-error' }, p.error ? h('span', { class: 'badge error', title: p.error.message }, `${p.error.code} at byte ${p.error.offset}`) : '—')));
+  const rows = d.partitions.map((p, i) =>
+    h(
+      'tr',
+      { title: 'Show only this partition', onclick: () => showPartition(i) },
+      h('td', { class: 'topic' }, p.partition == null ? state.source.name : (p.topic ?? h('span', { class: 'mono' }, p.topicId ?? '—'))),
+      h('td', { class: 'num' }, show(p.partition)),
+      h('td', {}, errorCell(p.errorCode)),
+      h('td', { class: 'num' }, show(p.highWatermark)),
+      h('td', { class: 'num' }, show(p.lastStableOffset)),
+      h('td', { class: 'num' }, show(p.logStartOffset)),
+      h('td', { class: 'num' }, formatCount(live ? live.partitions[i] : p.recordCount)),
+      h('td', { class: 'num' }, formatCount(live ? live.batches[i] : p.batchCount)),
+      h('td', { class: 'num' }, show(p.nextOffset)),
+      h(
+        'td',
+        {},
+        p.partial ? h('span', { class: 'badge warn', title: 'The records end inside a batch (cut at max bytes); that batch is not shown' }, 'partial') : 'no',
+      ),
+      h('td', { class: 'aborted-list' }, abortedText(p.abortedTransactions)),
+      h('td', { class: 'num' }, p.preferredReadReplica == null || Number(p.preferredReadReplica) < 0 ? '—' : String(p.preferredReadReplica)),
+      tagged && h('td', {}, taggedText(p)),
+      failed &&
+        h(
+          'td',
+          { class: 'decode-error' },
+          p.error ? h('span', { class: 'badge error', title: p.error.message }, `${p.error.code} at byte ${p.error.offset}`) : '—',
+        ),
+    ),
+  );
 
   // live: a partition's records and batches since the tail started (the store may have dropped some)
   const counted = live ? ['Received', 'Batches received'] : ['Records', 'Batches'];
   // patched, not replaced: a live summary is redrawn every second and mostly only its numbers change
-  patch(root, h('div', {},
-    h('dl', { class: 'facts inline' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
-    chips,
-    h('div', { class: 'partitions' }, h('table', { class: 'grid', id: 'partitions' },
-      h('thead', {}, h('tr', {}, ['Topic', 'Partition', 'Error', 'High watermark', 'Last stable', 'Log start', ...counted,
-        'Next offset', 'Partial', 'Aborted transactions', 'Preferred replica', tagged && 'Tagged fields', failed && 'Decode error']
-        .filter(Boolean).map((t) => h('th', {}, t)))),
-      h('tbody', {}, rows)))));
+  patch(
+    root,
+    h(
+      'div',
+      {},
+      h(
+        'dl',
+        { class: 'facts inline' },
+        facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v))),
+      ),
+      chips,
+      h(
+        'div',
+        { class: 'partitions' },
+        h(
+          'table',
+          { class: 'grid', id: 'partitions' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              [
+                'Topic',
+                'Partition',
+                'Error',
+                'High watermark',
+                'Last stable',
+                'Log start',
+                ...counted,
+                'Next offset',
+                'Partial',
+                'Aborted transactions',
+                'Preferred replica',
+                tagged && 'Tagged fields',
+                failed && 'Decode error',
+              ]
+                .filter(Boolean)
+                .map((t) => h('th', {}, t)),
+            ),
+          ),
+          h('tbody', {}, rows),
+        ),
+      ),
+    ),
+  );
 }
 
 // drawn again when another store is shown, and with the table (a tail's counts are the table's)
@@ -81,10 +138,21 @@ function fileFacts(d) {
   ];
   if (d.response) {
     const r = d.response;
-    facts.push(['Correlation id', show(r.correlationId)], ['Throttle', r.throttleTimeMs == null ? '—' : `${r.throttleTimeMs} ms`],
-      ['Error', errorCell(r.errorCode)], ['Session id', show(r.sessionId)]);
+    facts.push(
+      ['Correlation id', show(r.correlationId)],
+      ['Throttle', r.throttleTimeMs == null ? '—' : `${r.throttleTimeMs} ms`],
+      ['Error', errorCell(r.errorCode)],
+      ['Session id', show(r.sessionId)],
+    );
     if (r.trailingBytes) {
-      facts.push(['Trailing bytes', h('span', { class: 'badge warn', id: 'trailing-bytes', title: r.hint ?? 'usually a wrong API version, or a capture glued to the next frame' }, `${formatCount(r.trailingBytes)} ignored`)]);
+      facts.push([
+        'Trailing bytes',
+        h(
+          'span',
+          { class: 'badge warn', id: 'trailing-bytes', title: r.hint ?? 'usually a wrong API version, or a capture glued to the next frame' },
+          `${formatCount(r.trailingBytes)} ignored`,
+        ),
+      ]);
     }
     if (r.error) facts.push(['Cut short', h('span', { class: 'badge warn', title: r.error.message }, `${r.error.code} at byte ${r.error.offset}`)]);
     if (r.nodeEndpoints?.length) {

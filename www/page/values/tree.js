@@ -31,9 +31,12 @@ function node(name, value, depth, budget) {
       }
       children.push(node(k, v, depth + 1, budget));
     }
-    return h('details', { class: 'tbranch', open: depth < OPEN_DEPTH, role: 'treeitem' },
+    return h(
+      'details',
+      { class: 'tbranch', open: depth < OPEN_DEPTH, role: 'treeitem' },
       h('summary', {}, label, h('span', { class: 'tkind' }, kind)),
-      h('div', { class: 'tchildren', role: 'group' }, children));
+      h('div', { class: 'tchildren', role: 'group' }, children),
+    );
   }
   return h('div', { class: 'tleaf', role: 'treeitem' }, label, leaf(value));
 }
@@ -51,7 +54,13 @@ function leaf(v) {
   if (typeof v === 'boolean') return h('span', { class: 'tbool' }, String(v));
   if (v instanceof Uint8Array) {
     const shown = toHex(v.subarray(0, MAX_BYTES_SHOWN), ' ');
-    return h('span', { class: 'tbytes', title: `${v.length} bytes` }, h('span', { class: 'tag' }, 'bytes'), ' ', v.length > MAX_BYTES_SHOWN ? `${shown} …` : shown);
+    return h(
+      'span',
+      { class: 'tbytes', title: `${v.length} bytes` },
+      h('span', { class: 'tag' }, 'bytes'),
+      ' ',
+      v.length > MAX_BYTES_SHOWN ? `${shown} …` : shown,
+    );
   }
   return h('span', {}, String(v));
 }

@@ -54,7 +54,9 @@ export function initValues(page) {
     } else {
       try {
         $('val-registry').value ||= localStorage.getItem(REGISTRY_KEY) ?? '';
-      } catch { /* storage may be off */ }
+      } catch {
+        /* storage may be off */
+      }
     }
   });
   showSchema();
@@ -64,7 +66,9 @@ function remember(url) {
   if ($('val-registry').readOnly) return;
   try {
     localStorage.setItem(REGISTRY_KEY, url);
-  } catch { /* storage may be off */ }
+  } catch {
+    /* storage may be off */
+  }
 }
 
 /** The value settings for the workers and the detail pane, or null when nothing is decoded. */
@@ -134,7 +138,11 @@ export async function decodeRecord(record) {
     detailDecoder = {
       text,
       decoder: new api.ValueDecoder({
-        key: settings.key, value: settings.value, registry: settings.registryUrl ? { url: settings.registryUrl } : null, valueSchema: settings.schema, int64: 'bigint',
+        key: settings.key,
+        value: settings.value,
+        registry: settings.registryUrl ? { url: settings.registryUrl } : null,
+        valueSchema: settings.schema,
+        int64: 'bigint',
       }),
     };
   }
@@ -151,17 +159,31 @@ export function decodedView(d) {
   if (d.schemaId !== undefined && detailDecoder?.decoder.registry) {
     facts.push(subject);
     detailDecoder.decoder.registry.versionsOf(d.schemaId).then(
-      (versions) => { subject.textContent = versions.map((v) => `${v.subject} v${v.version}`).join(', '); },
-      () => { subject.textContent = ''; },
+      (versions) => {
+        subject.textContent = versions.map((v) => `${v.subject} v${v.version}`).join(', ');
+      },
+      () => {
+        subject.textContent = '';
+      },
     );
   }
   const body = [];
   if (d.format === 'bytes') {
     const reasons = d.error ? [d.error] : (d.tried ?? []).map((t) => `${t.format}: ${t.error}`);
-    body.push(h('p', { class: 'notice' }, reasons.length ? 'Not decoded; the bytes are shown in the other views.' : 'Bytes (no format applies).'),
-      reasons.length && h('ul', { class: 'reasons' }, reasons.map((r) => h('li', {}, r))));
+    body.push(
+      h('p', { class: 'notice' }, reasons.length ? 'Not decoded; the bytes are shown in the other views.' : 'Bytes (no format applies).'),
+      reasons.length &&
+        h(
+          'ul',
+          { class: 'reasons' },
+          reasons.map((r) => h('li', {}, r)),
+        ),
+    );
   } else if (d.format === 'text') {
-    body.push(h('pre', { class: 'view' }, d.value), d.invalidUtf8At !== undefined && h('p', { class: 'notice' }, `Not valid UTF-8 from byte ${d.invalidUtf8At}: invalid bytes show as \uFFFD.`));
+    body.push(
+      h('pre', { class: 'view' }, d.value),
+      d.invalidUtf8At !== undefined && h('p', { class: 'notice' }, `Not valid UTF-8 from byte ${d.invalidUtf8At}: invalid bytes show as \uFFFD.`),
+    );
   } else {
     body.push(valueTree(d.value));
   }

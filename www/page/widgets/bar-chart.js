@@ -37,25 +37,49 @@ export function barChart({ label, bars, slots, timeAt, timeOf, valueName, attrs 
     const title = document.createElementNS(NS, 'title');
     title.textContent = text;
     rect.append(title);
-    rect.addEventListener('pointerenter', () => { readout.textContent = text; });
+    rect.addEventListener('pointerenter', () => {
+      readout.textContent = text;
+    });
     svg.append(rect);
   }
   // time labels at evenly spaced slots, each centred on its slot (the ends kept inside the chart)
   const count = Math.min(TIME_LABELS, slots);
   const times = Array.from({ length: count }, (_, k) => (count === 1 ? 0 : Math.round((k * (slots - 1)) / (count - 1))));
   const texts = shortTimes(times.map(timeAt));
-  const timeRow = h('div', { class: 'chart-times' }, times.map((slot, k) => h('span', {
-    style: `left: ${((slot + 0.5) / slots) * 100}%`, class: k === 0 ? 'first' : k === times.length - 1 ? 'last' : null,
-  }, texts[k])));
+  const timeRow = h(
+    'div',
+    { class: 'chart-times' },
+    times.map((slot, k) =>
+      h(
+        'span',
+        {
+          style: `left: ${((slot + 0.5) / slots) * 100}%`,
+          class: k === 0 ? 'first' : k === times.length - 1 ? 'last' : null,
+        },
+        texts[k],
+      ),
+    ),
+  );
   new ResizeObserver(() => spaceLabels(timeRow)).observe(timeRow);
-  return h('div', { ...attrs, class: `bar-chart ${attrs.class ?? ''}`.trim() },
+  return h(
+    'div',
+    { ...attrs, class: `bar-chart ${attrs.class ?? ''}`.trim() },
     h('div', { class: 'chart-label' }, label),
-    h('div', { class: 'chart-plot' },
-      h('div', { class: 'chart-values', 'aria-hidden': 'true' },
-        h('span', { style: 'top: 0' }, formatCount(top)), h('span', { style: 'top: 50%' }, formatCount(top / 2)), h('span', { style: 'top: 100%' }, '0')),
-      svg),
+    h(
+      'div',
+      { class: 'chart-plot' },
+      h(
+        'div',
+        { class: 'chart-values', 'aria-hidden': 'true' },
+        h('span', { style: 'top: 0' }, formatCount(top)),
+        h('span', { style: 'top: 50%' }, formatCount(top / 2)),
+        h('span', { style: 'top: 100%' }, '0'),
+      ),
+      svg,
+    ),
     timeRow,
-    readout);
+    readout,
+  );
 }
 
 /** Hides the time labels that would overlap the one shown before them (the first and last always show). */

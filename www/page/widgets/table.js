@@ -103,21 +103,23 @@ export class VirtualTable {
       return;
     }
     this.headCells = {};
-    this.head.replaceChildren(...columns.map((c) => {
-      const cell = document.createElement('div');
-      cell.className = `vcell ${c.className ?? ''}`;
-      cell.setAttribute('role', 'columnheader');
-      cell.dataset.column = c.id;
-      cell.textContent = c.label;
-      if (c.title) cell.title = c.title;
-      if (this.onSort) {
-        cell.classList.add('sortable');
-        cell.addEventListener('click', (e) => !/** @type {HTMLElement} */ (e.target).classList.contains('resize') && this.onSort(c.id));
-      }
-      if (this.onResize) cell.append(this.resizeHandle(c));
-      this.headCells[c.id] = cell;
-      return cell;
-    }));
+    this.head.replaceChildren(
+      ...columns.map((c) => {
+        const cell = document.createElement('div');
+        cell.className = `vcell ${c.className ?? ''}`;
+        cell.setAttribute('role', 'columnheader');
+        cell.dataset.column = c.id;
+        cell.textContent = c.label;
+        if (c.title) cell.title = c.title;
+        if (this.onSort) {
+          cell.classList.add('sortable');
+          cell.addEventListener('click', (e) => !(/** @type {HTMLElement} */ (e.target).classList.contains('resize')) && this.onSort(c.id));
+        }
+        if (this.onResize) cell.append(this.resizeHandle(c));
+        this.headCells[c.id] = cell;
+        return cell;
+      }),
+    );
     // the rows are made again for the new cells
     for (const row of this.pool) row.el.remove();
     this.pool = [];

@@ -76,7 +76,10 @@ async function answer(msg) {
   else if (msg.type === 'export') {
     const reader = { viewOf, chunkOf, tableOf, partitions, source, valueDecoder, loadApi };
     const made = await buildExport(msg, reader, (done) => self.postMessage({ id: msg.id, progress: done }));
-    self.postMessage({ id: msg.id, export: made }, made.parts.filter((p) => typeof p !== 'string').map((p) => p.buffer));
+    self.postMessage(
+      { id: msg.id, export: made },
+      made.parts.filter((p) => typeof p !== 'string').map((p) => p.buffer),
+    );
   }
 }
 
@@ -121,8 +124,17 @@ function viewOf(n) {
   const cols = columnsOfChunk(chunk);
   const control = data.page.controlType[i];
   return {
-    n, i, chunk, cols, data, part: data.page.part[i], key: cols.key(i), value: cols.value(i), headers: cols.headers(i),
-    isControl: control > 0, controlType: control ? data.page.controlNames[control - 1] : null,
+    n,
+    i,
+    chunk,
+    cols,
+    data,
+    part: data.page.part[i],
+    key: cols.key(i),
+    value: cols.value(i),
+    headers: cols.headers(i),
+    isControl: control > 0,
+    controlType: control ? data.page.controlNames[control - 1] : null,
   };
 }
 
@@ -140,7 +152,9 @@ function plainValue(bytes) {
   if (/^\s*[[{]/.test(text)) {
     try {
       return JSON.parse(text);
-    } catch { /* text */ }
+    } catch {
+      /* text */
+    }
   }
   return text;
 }
@@ -159,7 +173,11 @@ async function valueDecoder() {
   if (!decoder) {
     const { ValueDecoder } = await loadApi();
     decoder = new ValueDecoder({
-      key: settings.key, value: settings.value, registry: settings.registryUrl ? { url: settings.registryUrl } : null, valueSchema: settings.schema, json: true,
+      key: settings.key,
+      value: settings.value,
+      registry: settings.registryUrl ? { url: settings.registryUrl } : null,
+      valueSchema: settings.schema,
+      json: true,
     });
   }
   return decoder;
@@ -208,7 +226,7 @@ async function evaluate(expr, numbers) {
       return { error: { field: 'where', message: `Where: ${e.message}` } };
     }
   }
-  if (expr.js && (js?.source !== expr.js)) {
+  if (expr.js && js?.source !== expr.js) {
     js?.close();
     js = new JsFilter(expr.js, new URL('../js-filter/js-worker.js', import.meta.url));
   }
@@ -220,11 +238,13 @@ async function evaluate(expr, numbers) {
   // keys and values read as JSON or text: a Where that needs a string skips records whose bytes lack it
   const skip = expr.where && !settings ? where.test.skip : null;
   let present = 0;
-  const candidates = skip ? numbers.filter((n) => {
-    const v = viewOf(n);
-    if (v) present++;
-    return v && !skip(v);
-  }) : numbers;
+  const candidates = skip
+    ? numbers.filter((n) => {
+        const v = viewOf(n);
+        if (v) present++;
+        return v && !skip(v);
+      })
+    : numbers;
   let records = await recordsOf(candidates);
   const scanned = skip ? present : records.length;
   if (expr.where) records = records.filter((r) => safely(() => where.test(r)));
@@ -233,7 +253,10 @@ async function evaluate(expr, numbers) {
     const { results, timedOut, stopped } = await js.run(records);
     out.timedOut = timedOut.map((k) => ({ partition: records[k].partition, offset: String(records[k].offset) }));
     out.stopped = stopped;
-    out.notEvaluated = Float64Array.from(records.filter((_, k) => results[k] === NOT_EVALUATED), (r) => r.n);
+    out.notEvaluated = Float64Array.from(
+      records.filter((_, k) => results[k] === NOT_EVALUATED),
+      (r) => r.n,
+    );
     records = records.filter((_, k) => results[k] === 1);
   }
   out.matched = Float64Array.from(records, (r) => r.n);

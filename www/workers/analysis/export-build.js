@@ -101,7 +101,9 @@ async function columnsExport(format, numbers, reader) {
     row[count++] = n - c.base;
   }
   const decoder = await reader.valueDecoder();
-  let taken = count ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) }) : arrow.toArrow([], { decoded: Boolean(decoder) });
+  let taken = count
+    ? arrow.takeRows(tables, { table: table.subarray(0, count), row: row.subarray(0, count) })
+    : arrow.toArrow([], { decoded: Boolean(decoder) });
   // decoded keys and values as the CLI's --format arrow writes them, when the page decodes values
   if (decoder && count) taken = arrow.withDecoded(taken, await decodedSides(numbers, reader, decoder));
   if (format === 'parquet') return { parts: [await arrow.toParquet(taken)], type: 'application/vnd.apache.parquet', count };

@@ -26,7 +26,7 @@ export class JsFilter {
   #start() {
     this.worker = new Worker(this.workerUrl, { type: 'module' });
     this.ready = new Promise((resolve) => {
-      this.worker.onmessage = ({ data }) => resolve(data.type === 'compiled' ? data.error ?? null : 'the JS worker did not start');
+      this.worker.onmessage = ({ data }) => resolve(data.type === 'compiled' ? (data.error ?? null) : 'the JS worker did not start');
       this.worker.onerror = (e) => {
         e.preventDefault();
         resolve(`the JS worker failed: ${e.message}`);

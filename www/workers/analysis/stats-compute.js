@@ -37,9 +37,8 @@ function viewHash(b, j) {
   const at = b.values.byteOffset + 16 * j;
   const head = new DataView(b.values.buffer, at, 16);
   const len = head.getInt32(0, true);
-  const bytes = len <= 12
-    ? new Uint8Array(b.values.buffer, at + 4, len)
-    : b.data[head.getInt32(8, true)].subarray(head.getInt32(12, true), head.getInt32(12, true) + len);
+  const bytes =
+    len <= 12 ? new Uint8Array(b.values.buffer, at + 4, len) : b.data[head.getInt32(8, true)].subarray(head.getInt32(12, true), head.getInt32(12, true) + len);
   return murmur3(bytes);
 }
 
@@ -57,8 +56,10 @@ function murmur3(bytes) {
   }
   let k = 0;
   switch (n & 3) {
-    case 3: k ^= bytes[i + 2] << 16; // falls through
-    case 2: k ^= bytes[i + 1] << 8; // falls through
+    case 3:
+      k ^= bytes[i + 2] << 16; // falls through
+    case 2:
+      k ^= bytes[i + 1] << 8; // falls through
     case 1:
       k ^= bytes[i];
       k = Math.imul(k, 0xcc9e2d51);
@@ -141,13 +142,21 @@ export function computeStats(parts) {
     const offsets = new Array(n);
     const stamps = new Float64Array(n);
     let k = 0;
-    forRows(table.getChild('partition'), rows, (b, j) => { partitions[k++] = b.values[j]; });
+    forRows(table.getChild('partition'), rows, (b, j) => {
+      partitions[k++] = b.values[j];
+    });
     k = 0;
-    forRows(table.getChild('topic'), rows, (b, j) => { topics[k++] = b.at(j); });
+    forRows(table.getChild('topic'), rows, (b, j) => {
+      topics[k++] = b.at(j);
+    });
     k = 0;
-    forRows(table.getChild('offset'), rows, (b, j) => { offsets[k++] = b.values[j]; });
+    forRows(table.getChild('offset'), rows, (b, j) => {
+      offsets[k++] = b.values[j];
+    });
     k = 0;
-    forRows(table.getChild('timestamp'), rows, (b, j) => { stamps[k++] = isNull(b, j) ? NaN : Number(b.values[j]); });
+    forRows(table.getChild('timestamp'), rows, (b, j) => {
+      stamps[k++] = isNull(b, j) ? NaN : Number(b.values[j]);
+    });
     const keyNull = new Uint8Array(n);
     const keyLen = new Int32Array(n);
     k = 0;
@@ -171,7 +180,20 @@ export function computeStats(parts) {
       const id = `${topics[r]}\u0000${partitions[r]}`;
       let p = byPartition.get(id);
       if (!p) {
-        p = { topic: topics[r], partition: partitions[r], records: 0, nullKeys: 0, nullValues: 0, keyBytes: 0, valueBytes: 0, firstOffset: null, lastOffset: null, oldest: null, newest: null, valueSizes: [] };
+        p = {
+          topic: topics[r],
+          partition: partitions[r],
+          records: 0,
+          nullKeys: 0,
+          nullValues: 0,
+          keyBytes: 0,
+          valueBytes: 0,
+          firstOffset: null,
+          lastOffset: null,
+          oldest: null,
+          newest: null,
+          valueSizes: [],
+        };
         byPartition.set(id, p);
       }
       p.records++;
@@ -202,11 +224,24 @@ export function computeStats(parts) {
       }
     }
   }
-  const partitions = [...byPartition.values()].sort((a, b) => String(a.topic).localeCompare(String(b.topic)) || a.partition - b.partition)
-    .map(({ valueSizes: sizes, ...p }) => ({ ...p, firstOffset: String(p.firstOffset), lastOffset: String(p.lastOffset), valueP50: sizeSummary(sizes)?.p50 ?? null, valueP99: sizeSummary(sizes)?.p99 ?? null }));
+  const partitions = [...byPartition.values()]
+    .sort((a, b) => String(a.topic).localeCompare(String(b.topic)) || a.partition - b.partition)
+    .map(({ valueSizes: sizes, ...p }) => ({
+      ...p,
+      firstOffset: String(p.firstOffset),
+      lastOffset: String(p.lastOffset),
+      valueP50: sizeSummary(sizes)?.p50 ?? null,
+      valueP99: sizeSummary(sizes)?.p99 ?? null,
+    }));
   return {
-    records, nullKeys, nullValues, distinctKeys: records - nullKeys ? hll.estimate() : 0,
-    keySizes: sizeSummary(keySizes), valueSizes: sizeSummary(valueSizes), time: timeBuckets(times, noTime), partitions,
+    records,
+    nullKeys,
+    nullValues,
+    distinctKeys: records - nullKeys ? hll.estimate() : 0,
+    keySizes: sizeSummary(keySizes),
+    valueSizes: sizeSummary(valueSizes),
+    time: timeBuckets(times, noTime),
+    partitions,
   };
 }
 
@@ -219,7 +254,7 @@ function timeBuckets(times, none) {
     if (t < first) first = t;
     if (t > last) last = t;
   }
-  const bucketMs = BUCKETS.find((b) => (Math.floor(last / b) - Math.floor(first / b)) < MAX_BUCKETS) ?? BUCKETS[BUCKETS.length - 1];
+  const bucketMs = BUCKETS.find((b) => Math.floor(last / b) - Math.floor(first / b) < MAX_BUCKETS) ?? BUCKETS[BUCKETS.length - 1];
   const counts = new Map();
   for (const t of times) {
     const b = Math.floor(t / bucketMs) * bucketMs;

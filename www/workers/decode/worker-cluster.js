@@ -32,8 +32,14 @@ async function groupsOf(c) {
     try {
       const g = await c.describeGroup(listed.groupId, { lagTime: false });
       out.push({
-        groupId: g.groupId, state: g.state ?? listed.state, type: g.type ?? listed.type, protocolType: g.protocolType ?? listed.protocolType,
-        members: g.members?.length ?? null, totalLag: g.partitions.some((p) => p.lag !== null) ? g.totalLag : null, coordinator: g.coordinator.nodeId, error: null,
+        groupId: g.groupId,
+        state: g.state ?? listed.state,
+        type: g.type ?? listed.type,
+        protocolType: g.protocolType ?? listed.protocolType,
+        members: g.members?.length ?? null,
+        totalLag: g.partitions.some((p) => p.lag !== null) ? g.totalLag : null,
+        coordinator: g.coordinator.nodeId,
+        error: null,
       });
     } catch (err) {
       // one group that cannot be described does not hide the others
@@ -46,14 +52,16 @@ async function groupsOf(c) {
 /** The earliest and end offsets of each of `topics`' partitions (BigInts). */
 async function offsetsOf(c, topics) {
   const out = {};
-  await Promise.all(topics.map(async (topic) => {
-    try {
-      const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => c.listOffsets(topic, { at, int64: 'bigint' })));
-      out[topic] = Object.fromEntries([...latest.keys()].map((p) => [p, [earliest.get(p)?.offset ?? null, latest.get(p).offset]]));
-    } catch (err) {
-      out[topic] = { error: String(err?.message ?? err) };
-    }
-  }));
+  await Promise.all(
+    topics.map(async (topic) => {
+      try {
+        const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => c.listOffsets(topic, { at, int64: 'bigint' })));
+        out[topic] = Object.fromEntries([...latest.keys()].map((p) => [p, [earliest.get(p)?.offset ?? null, latest.get(p).offset]]));
+      } catch (err) {
+        out[topic] = { error: String(err?.message ?? err) };
+      }
+    }),
+  );
   return out;
 }
 

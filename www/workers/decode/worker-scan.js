@@ -33,21 +33,30 @@ export class PageScan {
       if (!partitions) {
         const md = await this.client.metadata([topic]);
         const t = md.topics.find((x) => x.topic === topic);
-        if (!t || t.errorCode) throw Object.assign(new Error(`topic ${topic} does not exist: ${t ? t.errorName : 'not in the metadata'}`), { code: 'UNKNOWN_TOPIC' });
+        if (!t || t.errorCode)
+          throw Object.assign(new Error(`topic ${topic} does not exist: ${t ? t.errorName : 'not in the metadata'}`), { code: 'UNKNOWN_TOPIC' });
         partitions = t.partitions.map((p) => p.partition).sort((a, b) => a - b);
       }
       this.post({ type: 'scan-started', id: this.id, topic, partitions });
       const scan = this.client.scan({
         ...(resume ? { resume } : { topics: [topic], partitions, from, until: until ?? 'end', key: key || undefined }),
-        where: where || undefined, limit: limit || undefined, workers, aggregate: AGGREGATES,
-        isolationLevel: options.isolationLevel, crc: options.crc, int64: 'bigint',
-        workerData: { partitions }, signal: this.controller.signal,
+        where: where || undefined,
+        limit: limit || undefined,
+        workers,
+        aggregate: AGGREGATES,
+        isolationLevel: options.isolationLevel,
+        crc: options.crc,
+        int64: 'bigint',
+        workerData: { partitions },
+        signal: this.controller.signal,
         startWorker: () => new Worker(new URL('../scan/scan-session.js', import.meta.url), { type: 'module' }),
         onProgress: (coverage) => this.post({ type: 'scan-progress', id: this.id, coverage }),
       });
       for await (const { data, buffers } of scan) {
         this.post({ type: 'scan-records', id: this.id, chunks: [data], dropped: 0, droppedBy: {} }, buffers);
-        await new Promise((resolve) => { this.acked = resolve; });
+        await new Promise((resolve) => {
+          this.acked = resolve;
+        });
       }
       const { coverage, aggregates } = await scan.done;
       this.post({ type: 'scan-ended', id: this.id, coverage, aggregates, stopped: this.controller.signal.aborted });

@@ -43,7 +43,8 @@ export async function attachPreviews(decoder, cols, data) {
   await decoder.prepare(records);
   const n = cols.length;
   const sides = {};
-  for (const side of ['key', 'value']) sides[side] = { text: new Array(n).fill(null), format: new Array(n).fill(null), schema: new Array(n).fill(null), failures: new Map() };
+  for (const side of ['key', 'value'])
+    sides[side] = { text: new Array(n).fill(null), format: new Array(n).fill(null), schema: new Array(n).fill(null), failures: new Map() };
   const max = data.page.max;
   // the widest key as the table shows it: decoded text, or the bytes' preview (as chunks.js guesses it)
   let keyChars = 0;

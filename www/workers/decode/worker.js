@@ -166,9 +166,9 @@ function decodeInput(api, msg) {
   const { kind, options, id } = msg;
   self.postMessage({ type: 'state', id, phase: 'decoding', total: input.length });
   const started = performance.now();
-  const { result, int64 } = decodeExact((int64) => (kind === 'frame'
-    ? api.decodeFetchResponse(input, decodeOptions(kind, options, int64))
-    : api.decodeRecordSet(input, decodeOptions(kind, options, int64))));
+  const { result, int64 } = decodeExact((int64) =>
+    kind === 'frame' ? api.decodeFetchResponse(input, decodeOptions(kind, options, int64)) : api.decodeRecordSet(input, decodeOptions(kind, options, int64)),
+  );
   const decodeMs = performance.now() - started;
   let partitions = 0; // in response order
   const { data, transfer, cols } = forPage(api, result, () => partitions++);
@@ -203,22 +203,32 @@ async function listTopics(api, relay) {
   try {
     const md = await client.metadata();
     const withOffsets = md.topics.length <= OFFSETS_UP_TO;
-    const topics = await Promise.all(md.topics.filter((t) => t.topic !== null).map(async (t) => {
-      const partitions = t.partitions.map((p) => ({ partition: p.partition, leader: p.leader, errorName: p.errorCode ? p.errorName : null, earliest: null, latest: null }));
-      let error = t.errorCode ? t.errorName : null;
-      if (!error && partitions.length && withOffsets) {
-        try {
-          const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at, int64: 'bigint' })));
-          for (const p of partitions) {
-            p.earliest = earliest.get(p.partition)?.offset ?? null;
-            p.latest = latest.get(p.partition)?.offset ?? null;
+    const topics = await Promise.all(
+      md.topics
+        .filter((t) => t.topic !== null)
+        .map(async (t) => {
+          const partitions = t.partitions.map((p) => ({
+            partition: p.partition,
+            leader: p.leader,
+            errorName: p.errorCode ? p.errorName : null,
+            earliest: null,
+            latest: null,
+          }));
+          let error = t.errorCode ? t.errorName : null;
+          if (!error && partitions.length && withOffsets) {
+            try {
+              const [earliest, latest] = await Promise.all(['earliest', 'latest'].map((at) => client.listOffsets(t.topic, { at, int64: 'bigint' })));
+              for (const p of partitions) {
+                p.earliest = earliest.get(p.partition)?.offset ?? null;
+                p.latest = latest.get(p.partition)?.offset ?? null;
+              }
+            } catch (err) {
+              error = err.message; // one topic without offsets does not hide the others
+            }
           }
-        } catch (err) {
-          error = err.message; // one topic without offsets does not hide the others
-        }
-      }
-      return { topic: t.topic, isInternal: t.isInternal, error, partitions };
-    }));
+          return { topic: t.topic, isInternal: t.isInternal, error, partitions };
+        }),
+    );
     topics.sort((a, b) => a.topic.localeCompare(b.topic));
     return { brokers: md.brokers.map((b) => `${b.host}:${b.port}`), topics };
   } finally {
@@ -257,7 +267,9 @@ class Tail {
       const md = await this.client.metadata([topic]);
       const t = md.topics.find((x) => x.topic === topic);
       if (!t || t.errorCode) {
-        throw Object.assign(new Error(`topic ${topic} does not exist: ${t ? t.errorName : 'not in the metadata'} (broker ${md.broker})`), { code: 'UNKNOWN_TOPIC' });
+        throw Object.assign(new Error(`topic ${topic} does not exist: ${t ? t.errorName : 'not in the metadata'} (broker ${md.broker})`), {
+          code: 'UNKNOWN_TOPIC',
+        });
       }
       const partitions = this.msg.partitions ?? t.partitions.map((p) => p.partition);
       const missing = partitions.filter((p) => !t.partitions.some((x) => x.partition === p));
@@ -267,8 +279,12 @@ class Tail {
       const partIndex = new Map(partitions.map((p, i) => [p, i]));
       self.postMessage({ type: 'live-started', id: this.id, topic, partitions });
       const consumer = this.client.consume({
-        topic, partitions, from, isolationLevel: options.isolationLevel,
-        untilEnd: until === 'end', until: until && until !== 'end' ? until : undefined,
+        topic,
+        partitions,
+        from,
+        isolationLevel: options.isolationLevel,
+        untilEnd: until === 'end',
+        until: until && until !== 'end' ? until : undefined,
         // The page's decode options, with 64-bit values as BigInts (exact whatever comes; the
         // iterator would stop at a value beyond 2^53 as a number) and no lenient mode: a response
         // that fails to decode is an error the page shows, and the tail stops.
@@ -276,7 +292,10 @@ class Tail {
         onResponse: ({ response, taken }) => this.received(response, partIndex, taken),
       });
       while (!this.stopped) {
-        if (this.paused) await new Promise((resolve) => { this.unpause = resolve; });
+        if (this.paused)
+          await new Promise((resolve) => {
+            this.unpause = resolve;
+          });
         if (this.stopped) break;
         if ((await consumer.next()).done) {
           await this.finish();
@@ -340,7 +359,10 @@ class Tail {
     // in order: up to the first whose values are still being decoded
     const waiting = this.pending.findIndex((c) => !c.ready);
     const chunks = this.pending.splice(0, waiting < 0 ? this.pending.length : waiting);
-    self.postMessage({ type: 'live-records', id: this.id, chunks: chunks.map((c) => c.data), dropped: this.dropped, droppedBy: this.droppedBy }, chunks.flatMap((c) => c.transfer));
+    self.postMessage(
+      { type: 'live-records', id: this.id, chunks: chunks.map((c) => c.data), dropped: this.dropped, droppedBy: this.droppedBy },
+      chunks.flatMap((c) => c.transfer),
+    );
     this.pendingCount -= chunks.reduce((sum, c) => sum + c.count, 0);
     this.dropped = 0;
     this.droppedBy = {};
@@ -351,7 +373,10 @@ class Tail {
 
   /** The pass reached its end (`until`): what waits goes to the page, then the tail ends. */
   async finish() {
-    if (this.pending.length) await new Promise((resolve) => { this.flushed = resolve; });
+    if (this.pending.length)
+      await new Promise((resolve) => {
+        this.flushed = resolve;
+      });
     if (this.stopped) return;
     this.stopped = true;
     this.client.close();

@@ -12,13 +12,27 @@
 //   Out: { type: 'compiled', error? } | { type: 'progress' | 'done', upTo, results: [0 | 1 | 2 per record from `from`], error? }
 //        (1: matches, 0: does not or threw, 2: took more than boundMs); `careful` reports every record
 
-const WAYS_OUT = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'importScripts', 'Worker',
-  'SharedWorker', 'BroadcastChannel', 'indexedDB', 'caches'];
+const WAYS_OUT = [
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'EventSource',
+  'WebTransport',
+  'importScripts',
+  'Worker',
+  'SharedWorker',
+  'BroadcastChannel',
+  'indexedDB',
+  'caches',
+];
 for (const name of WAYS_OUT) {
   try {
     delete self[name];
     if (name in self) Object.defineProperty(self, name, { value: undefined, writable: false, configurable: false });
-  } catch { /* not there */ }
+  } catch {
+    /* not there */
+  }
 }
 
 const FIELDS = ['r', 'topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'headerList'];
