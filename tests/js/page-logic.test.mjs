@@ -163,7 +163,7 @@ test('the export writes what the CLI writes: NDJSON and CSV of a capture', async
   };
   const result = decode(loadCapture(corpusDir, name));
   const partitions = result.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, partition: p.partition })));
-  const reader = { viewOf, chunkOf: () => c, partitions, source: name, valueDecoder: async () => null, loadApi: async () => pkg };
+  const reader = { viewOf, chunkOf: () => c, partitions, source: name, valueDecoder: async () => null, loadApi: async () => pkg, loadModule: async () => pkg };
   const numbers = Uint32Array.from(expected.keys());
   const cli = (...args) =>
     execFileSync('node', [path.join(root, 'pkg/cli.cjs'), 'decode', path.join(corpusDir, `${name}.bin`), ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });

@@ -24,7 +24,8 @@ import { buildExport } from './export-build.js';
 import { chunkIndex } from '../../shared/chunks.js';
 
 const PKG = new URL('../../../pkg/', import.meta.url);
-let api = null;
+let api = null; // the package's module, its wasm started (loadApi)
+let pkgModule = null; // the package's module, loaded without starting its wasm (loadModule)
 let partitions = [];
 let source = null; // the name of the file or topic (an export names a record set's records by it)
 let chunks = []; // { base, count, data, table? } by base
@@ -35,9 +36,15 @@ let where = null; // { source, test }
 let js = null; // JsFilter
 let queue = Promise.resolve(); // requests answered one at a time, in order
 
+/** The package's module: fromTransferable and recordColumns need no wasm (a JS filter reads records with them alone). */
+async function loadModule() {
+  pkgModule ??= await import(new URL('web.mjs', PKG).href);
+  return pkgModule;
+}
+
 async function loadApi() {
   if (!api) {
-    const mod = await import(new URL('web.mjs', PKG).href);
+    const mod = await loadModule();
     // the contract (codec, timestamp type and control type names) is the wasm module's: loaded for toArrow
     await (mod.init ?? mod.default)();
     api = mod;
@@ -70,11 +77,11 @@ self.onmessage = ({ data: msg }) => {
 };
 
 async function answer(msg) {
-  await loadApi(); // the chunks are read through the package's recordColumns
+  await loadModule(); // the chunks are read through the package's recordColumns
   if (msg.type === 'eval') self.postMessage({ id: msg.id, ...(await evaluate(msg.expr, msg.numbers)) });
   else if (msg.type === 'stats') self.postMessage({ id: msg.id, stats: await statistics(msg.numbers) });
   else if (msg.type === 'export') {
-    const reader = { viewOf, chunkOf, tableOf, partitions, source, valueDecoder, loadApi };
+    const reader = { viewOf, chunkOf, tableOf, partitions, source, valueDecoder, loadApi, loadModule };
     const made = await buildExport(msg, reader, (done) => self.postMessage({ id: msg.id, progress: done }));
     self.postMessage(
       { id: msg.id, export: made },
@@ -86,8 +93,8 @@ async function answer(msg) {
 /** A chunk's records (the package's fromTransferable and recordColumns), made once. */
 function columnsOfChunk(c) {
   if (!c.cols) {
-    c.result = api.fromTransferable(c.data);
-    c.cols = api.recordColumns(c.result);
+    c.result = pkgModule.fromTransferable(c.data);
+    c.cols = pkgModule.recordColumns(c.result);
   }
   return c.cols;
 }

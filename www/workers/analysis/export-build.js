@@ -11,13 +11,13 @@ const BATCH = 2000; // records decoded and written per step (progress is told be
 
 /**
  * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), chunkOf(n),
- * tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() };
+ * tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() (the package, its wasm started), loadModule() (without) };
  * `progress(done)`. Resolves with { parts: [text or
  * bytes], type, count }.
  */
 export async function buildExport({ format, encoding, numbers }, reader, progress) {
   if (format === 'arrow' || format === 'parquet') return columnsExport(format, numbers, reader);
-  const out = await reader.loadApi();
+  const out = await reader.loadModule(); // recordJson and csvRow need no wasm
   const decoder = await reader.valueDecoder();
   const parts = [];
   if (format === 'csv') parts.push(`${out.csvHeader(Boolean(decoder))}\n`);
