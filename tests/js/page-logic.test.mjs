@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { corpusDir, corpusNames, loadCapture, pkg, root } from './helpers.mjs';
-import { columnsOf, prepareChunk, recordViews } from '../../www/shared/chunks.js';
+import { columnsOf, prepareChunk, recordView, recordViews } from '../../www/shared/chunks.js';
 import { computeStats, sizeSummary } from '../../www/workers/analysis/stats-compute.js';
 import { packTopics, unpackTopics } from '../../www/shared/topic-listing.js';
 import { containsFolded, foldedNeedle, preview, toHex } from '../../www/shared/bytes.js';
@@ -144,23 +144,7 @@ test('the export writes what the CLI writes: NDJSON and CSV of a capture', async
   const { data, cols, expected } = chunk(name);
   const c = { base: 0, count: data.page.count, data, cols };
   const positionOf = (n) => (data.page.positions ? data.page.positions[n] : n);
-  const viewOf = (n) => {
-    const i = positionOf(n);
-    const control = data.page.controlType[i];
-    return {
-      n,
-      i,
-      chunk: c,
-      cols,
-      data,
-      part: data.page.part[i],
-      key: cols.key(i),
-      value: cols.value(i),
-      headers: cols.headers(i),
-      isControl: control > 0,
-      controlType: control ? data.page.controlNames[control - 1] : null,
-    };
-  };
+  const viewOf = (n) => ({ n, chunk: c, ...recordView(cols, data, positionOf(n)) });
   const result = decode(loadCapture(corpusDir, name));
   const partitions = result.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic ?? t.topicId, partition: p.partition })));
   const reader = { viewOf, chunkOf: () => c, partitions, source: name, valueDecoder: async () => null, loadApi: async () => pkg, loadModule: async () => pkg };

@@ -121,6 +121,26 @@ export function recordViews(cols, page) {
 }
 
 /**
+ * The record at column position `i` of a chunk (`cols`, and `page`: prepareChunk's) as the filters
+ * and the export read it: { i, cols, data, part (its partition's index), key, value, headers (byte
+ * values), isControl, controlType }.
+ */
+export function recordView(cols, data, i) {
+  const control = data.page.controlType[i];
+  return {
+    i,
+    cols,
+    data,
+    part: data.page.part[i],
+    key: cols.key(i),
+    value: cols.value(i),
+    headers: cols.headers(i),
+    isControl: control > 0,
+    controlType: control ? data.page.controlNames[control - 1] : null,
+  };
+}
+
+/**
  * Among chunks in record-number order, the index of the last one that starts at or before record
  * number `n` (the one that holds it, if any does).
  */

@@ -21,7 +21,7 @@ import { JsFilter, NOT_EVALUATED } from './js-filter.js';
 import { computeStats } from './stats-compute.js';
 import { toBase64 } from '../../shared/bytes.js';
 import { buildExport } from './export-build.js';
-import { chunkIndex } from '../../shared/chunks.js';
+import { chunkIndex, recordView } from '../../shared/chunks.js';
 
 const PKG = new URL('../../../pkg/', import.meta.url);
 let api = null; // the package's module, its wasm started (loadApi)
@@ -126,23 +126,7 @@ function positionOf(chunk, n) {
 function viewOf(n) {
   const chunk = chunkOf(n);
   if (!chunk) return null;
-  const { data } = chunk;
-  const i = positionOf(chunk, n);
-  const cols = columnsOfChunk(chunk);
-  const control = data.page.controlType[i];
-  return {
-    n,
-    i,
-    chunk,
-    cols,
-    data,
-    part: data.page.part[i],
-    key: cols.key(i),
-    value: cols.value(i),
-    headers: cols.headers(i),
-    isControl: control > 0,
-    controlType: control ? data.page.controlNames[control - 1] : null,
-  };
+  return { n, chunk, ...recordView(columnsOfChunk(chunk), chunk.data, positionOf(chunk, n)) };
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
