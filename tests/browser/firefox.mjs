@@ -104,6 +104,7 @@ class FirefoxDriver {
   evaluate(source) { return this.page.evaluate(source); }
   async element(source) { return (await this.page.evaluateHandle(source)).asElement(); }
   click(handle) { return handle.click(); }
+  hover(handle) { return handle.hover(); }
   setFiles(handle, file) { return handle.uploadFile(file); }
   press(key) { return this.page.keyboard.press(key); }
   screenshot(file) { return this.page.screenshot({ path: file }); }

@@ -124,6 +124,7 @@ class WebKitDriver {
       await driver.actions().move({ x, y, origin: 'viewport' }).click().perform();
     }
   }
+  async hover(element) { await (await this.use()).actions().move({ origin: element }).perform(); }
   async setFiles(element, file) { await this.use(); await element.sendKeys(file); }
   async press(key) { await (await this.use()).actions().sendKeys(KEYS[key] ?? key).perform(); }
   async screenshot(file) { fs.writeFileSync(file, await (await this.use()).takeScreenshot(), 'base64'); }
