@@ -10,6 +10,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const POLL_MS = 50;
+// how WebDriver (stale element reference) and puppeteer (detached) say an element left the page
+const STALE = /stale ?element|detached/i;
 const TIMEOUT_MS = 30_000; // Playwright's default
 
 // In the page: the elements a selector names. CSS, ended at most by one of Playwright's text
@@ -167,8 +169,23 @@ export class EnginePage extends EventEmitter {
     return this.driver.element(`(() => { ${IN_PAGE} return ${pick}; })()`);
   }
 
-  async click(selector, nth) { await this.driver.click(await this.#actionable(selector, nth)); }
-  async hover(selector, nth) { await this.driver.hover(await this.#actionable(selector, nth)); }
+  /**
+   * `act` (the driver's click or hover) on the element; found again when the page replaced it
+   * meanwhile (a table that draws its rows anew), as Playwright does.
+   */
+  async #act(act, selector, nth) {
+    for (let tries = 1; ; tries++) {
+      const element = await this.#actionable(selector, nth);
+      try {
+        return await act(element);
+      } catch (e) {
+        if (tries >= 3 || !STALE.test(`${e.name} ${e.message}`)) throw e;
+      }
+    }
+  }
+
+  click(selector, nth) { return this.#act((el) => this.driver.click(el), selector, nth); }
+  hover(selector, nth) { return this.#act((el) => this.driver.hover(el), selector, nth); }
 
   /** As Playwright's fill: the value set and an input event (and change, as leaving the field would). */
   async fill(selector, value) {
