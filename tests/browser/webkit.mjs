@@ -132,6 +132,7 @@ class WebKitDriver {
   /** The window resized until its page has `width` x `height` (the window has its own frame). */
   async setViewport(width, height) {
     const driver = await this.use();
+    this.viewport = [width, height];
     const size = () => driver.executeScript('return [innerWidth, innerHeight]');
     for (let i = 0; i < 5; i++) {
       const [w, h] = await size();
@@ -153,7 +154,15 @@ class WebKitDriver {
     this.session.current = rest ?? null;
   }
 
-  nextDownload() { return nextFileIn(this.session.downloads, '.wkdownload'); }
+  /**
+   * MiniBrowser shows each download in a bar of its window, above the page, which leaves the page
+   * less room with every download: the window grows back to the page's size.
+   */
+  async nextDownload() {
+    const file = await nextFileIn(this.session.downloads, '.wkdownload');
+    if (this.viewport) await this.setViewport(...this.viewport);
+    return file;
+  }
 }
 
 /** A WebDriver session on MiniBrowser, tried again when MiniBrowser dies as it starts. */
