@@ -8,16 +8,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # the web build on every capture, results as data, the page's reading tools, its live mode, the
-# client in a page, the page's files and layout at three sizes, seeks, decoded values and hostile
-# input: about 5 minutes of `npm test` for both engines
+# client in a page, the page's files, its layout at three sizes, decoded values, hostile input and
+# 10,000 topics
 TESTS=(tests/browser/corpus.test.mjs tests/browser/data.test.mjs tests/browser/page.test.mjs
   tests/browser/live.test.mjs tests/live/browser-client.test.mjs tests/browser/www.test.mjs
-  tests/browser/panels.test.mjs tests/browser/seek.test.mjs tests/browser/values.test.mjs
-  tests/browser/security.test.mjs)
+  tests/browser/panels.test.mjs tests/browser/values.test.mjs tests/browser/security.test.mjs
+  tests/browser/topics-large.test.mjs)
 # in every engine too, but in CI in Chromium only: they add minutes per engine (DuckDB-wasm alone
-# starts in 20-25 s in WebKit; a million records take minutes)
-EXTRA=(tests/browser/scan.test.mjs tests/browser/sql.test.mjs tests/browser/cluster.test.mjs
-  tests/browser/topics-large.test.mjs tests/browser/installed.test.mjs tests/browser/bundlers.test.mjs
+# starts in 20-25 s in WebKit). seek.test.mjs: in WebKit under load, the match count beside a
+# running tail can lag the tail's own counts (tests/README.md)
+EXTRA=(tests/browser/scan.test.mjs tests/browser/sql.test.mjs tests/browser/seek.test.mjs
+  tests/browser/cluster.test.mjs tests/browser/installed.test.mjs tests/browser/bundlers.test.mjs
   tests/browser/tail-million.test.mjs)
 
 if [ "${1:-}" = --all ]; then
