@@ -1,14 +1,16 @@
 // The web entry under the three common bundlers: a tiny page importing 'kafka-fetch-decoder' (the
 // packed tarball, installed in a scratch project) is bundled with esbuild, vite and webpack 5, then
-// opened in Chromium, where it loads the wasm and decodes a capture. vite and webpack need no
-// configuration; esbuild takes the one line the README documents (the .wasm URL as a file import).
+// opened in the engine of the run (engines.mjs), served from 127.0.0.1, where it loads the wasm and
+// decodes a capture. vite and webpack need no configuration; esbuild takes the one line the README
+// documents (the .wasm URL as a file import).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { launchChromium } from './chromium.mjs';
+import { launchBrowser } from './engines.mjs';
 import { installPacked, packPackage, root } from '../js/helpers.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-bundlers-'));
@@ -18,33 +20,39 @@ const DECODE = `
   const res = decodeFetchResponse(frame, { apiVersion: 12 });
   window.decoded = res.topics.flatMap((t) => t.partitions).reduce((n, p) => n + p.records.length, 0);
 `;
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
 let browser;
+let server;
+let served; // the folder the server answers from: the bundle of the test that runs
 
 before(async () => {
   installPacked(packPackage(work), work);
   fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'bundled-page', private: true, type: 'module' }));
-  browser = await launchChromium();
+  server = http.createServer((req, res) => {
+    if (req.url === '/favicon.ico') return res.writeHead(204).end(); // asked for by Firefox by itself
+    const file = path.join(served, path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    if (!file.startsWith(served) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return res.writeHead(404).end('not found');
+    // each test's bundle has the same URLs: none may come from the cache of the one before
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(fs.readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
+  server?.close();
 });
 
 /** Opens `dir`/index.html (served from disk) and resolves with the number of records it decoded. */
 async function decodedIn(dir) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
-  await browser.context.unrouteAll();
-  await browser.context.route('http://bundle.test/**', (route) => {
-    const file = path.join(dir, new URL(route.request().url()).pathname);
-    if (!fs.existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-    route.fulfill({ body: fs.readFileSync(file), contentType: types[path.extname(file)] ?? 'application/octet-stream' });
-  });
+  served = dir;
   const failed = [];
   const onResponse = (res) => {
     if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
   };
   browser.page.on('response', onResponse);
-  await browser.page.goto('http://bundle.test/index.html');
+  await browser.page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
   await browser.page.waitForFunction(() => window.decoded !== undefined || window.failed !== undefined, null, { timeout: 30_000 });
   browser.page.off('response', onResponse);
   const result = await browser.page.evaluate(() => ({ decoded: window.decoded, failed: window.failed }));

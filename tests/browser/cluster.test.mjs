@@ -1,21 +1,20 @@
-// The page's Cluster view in headless Chromium, live: Tansu behind `kafka-fetch-decoder ui
+// The page's Cluster view in the engine of the run (engines.mjs), live: Tansu behind `kafka-fetch-decoder ui
 // --schema-registry URL`, a consumer group of confluent-kafka consumers that read and commit
 // (tests/live/brokers.mjs startGroup; AdminClient and the watermarks its oracle), and the project's
 // registry with subjects, versions and a Protobuf reference. The view shows the brokers, the chosen
 // topic's configuration, the groups with their lag per partition (drawn over time, read again
 // while the view is open) and the registry's subjects, versions and schema text.
 // Screenshots: tests/browser/artifacts/cluster-groups.png (lagging), cluster-groups-caught-up.png and
-// cluster-registry.png.
+// cluster-registry.png (engines.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, startUi } from './chromium.mjs';
-import { root } from '../js/helpers.mjs';
+import { startUi } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser } from './engines.mjs';
 import { produce, startGroup, startTansu } from '../live/brokers.mjs';
 import { startRegistry } from '../live/registry.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const ORDER_V1 = JSON.stringify({ type: 'record', name: 'Order', fields: [{ name: 'id', type: 'long' }] });
 const ORDER_V2 = JSON.stringify({
   type: 'record',
@@ -57,7 +56,7 @@ before(async () => {
     references: [{ name: 'common/money.proto', subject: 'common/money.proto', version: 1 }],
   });
   ui = await startUi(tansu.bootstrap, { args: ['--schema-registry', registry.url] });
-  browser = await launchChromium({ viewport: { width: 1500, height: 1100 } });
+  browser = await launchBrowser({ viewport: { width: 1500, height: 1100 } });
   ({ page } = browser);
   page.on('console', (msg) => msg.type() === 'error' && !msg.location()?.url?.includes('/samples/') && problems.push(`console: ${msg.text()}`));
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

@@ -114,6 +114,9 @@ class FirefoxDriver {
   click(handle) {
     return handle.click();
   }
+  hover(handle) {
+    return handle.hover();
+  }
   setFiles(handle, file) {
     return handle.uploadFile(file);
   }

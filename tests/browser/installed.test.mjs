@@ -1,14 +1,15 @@
 // The inspection page as users get it: the packed tarball installed into an empty project (as
 // npm would, with the package's one dependency, ws, beside it), `kafka-fetch-decoder ui` run from
 // there against a broker (tests/live/fake-broker.mjs, which answers metadata and offsets), and the
-// page opened in headless Chromium: it loads with no failed request and no error, lists only the
-// samples the package ships, and opens them. Needs /usr/bin/chromium and a built pkg/.
+// page opened in the engine of the run (engines.mjs): it loads with no failed request and no error, lists only the
+// samples the package ships, and opens them. Needs the engine and a built pkg/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchChromium, startUi } from './chromium.mjs';
+import { startUi } from './chromium.mjs';
+import { launchBrowser } from './engines.mjs';
 import { installPacked, packPackage, root } from '../js/helpers.mjs';
 import { startFakeBroker } from '../live/fake-broker.mjs';
 
@@ -23,7 +24,7 @@ before(async () => {
   fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'installed-ui', private: true }));
   broker = await startFakeBroker({ topic: 'orders', partitions: [0, 1], highWatermark: 42 });
   ui = await startUi(broker.address, { cli: path.join(installed, 'cli.cjs'), cwd: work });
-  browser = await launchChromium({ viewport: { width: 1280, height: 720 } });
+  browser = await launchBrowser({ viewport: { width: 1280, height: 720 } });
 });
 
 after(async () => {

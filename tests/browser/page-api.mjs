@@ -5,10 +5,13 @@
 // both. Waits poll from Node, since the page may navigate meanwhile.
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const POLL_MS = 50;
+// how WebDriver (stale element reference) and puppeteer (detached) say an element left the page
+const STALE = /stale ?element|detached/i;
 const TIMEOUT_MS = 30_000; // Playwright's default
 
 // In the page: the elements a selector names. CSS, ended at most by one of Playwright's text
@@ -90,7 +93,7 @@ class Download {
 /**
  * A page of one engine. `driver` gives: goto(url), evaluate(source) (the value of a script that
  * resolves with a JSON string), element(source) (a handle to what the script returns), click(handle),
- * setFiles(handle, file), press(key), screenshot(file), setViewport(width, height), close(), and
+ * hover(handle), setFiles(handle, file), press(key), screenshot(file), setViewport(width, height), close(), and
  * nextDownload() (resolves with the path of the next file the browser saves). `makeDriver(emit)`
  * makes it; it calls emit(name, event) with the page's events as Playwright names and shapes them:
  * console, pageerror, request, requestfailed and response.
@@ -105,9 +108,15 @@ export class EnginePage extends EventEmitter {
   goto(url) {
     return this.driver.goto(url);
   }
-  close() {
-    return this.driver.close();
+
+  async close() {
+    try {
+      await this.driver.close();
+    } finally {
+      if (this.files) fs.rmSync(this.files, { recursive: true, force: true });
+    }
   }
+
   waitForTimeout(ms) {
     return sleep(ms);
   }
@@ -180,17 +189,35 @@ export class EnginePage extends EventEmitter {
 
   // ---- acting -----------------------------------------------------------------------------------
 
-  /** The element `selector` names once it is visible and enabled, as the driver's handle. */
+  /** The element `selector` names (the nth of them; -1 the last) once it is visible and enabled, as the driver's handle. */
   async #actionable(selector, nth = 0) {
-    const pick = `find(${JSON.stringify(selector)})[${nth}]`;
+    const pick = `find(${JSON.stringify(selector)}).at(${nth})`;
     await this.waitForFunction(`((el) => visible(el) && !el.disabled)(${pick})`).catch((e) => {
       throw new Error(`${selector}: not visible and enabled: ${e.message}`);
     });
     return this.driver.element(`(() => { ${IN_PAGE} return ${pick}; })()`);
   }
 
-  async click(selector, nth) {
-    await this.driver.click(await this.#actionable(selector, nth));
+  /**
+   * `act` (the driver's click or hover) on the element; found again when the page replaced it
+   * meanwhile (a table that draws its rows anew), as Playwright does.
+   */
+  async #act(act, selector, nth) {
+    for (let tries = 1; ; tries++) {
+      const element = await this.#actionable(selector, nth);
+      try {
+        return await act(element);
+      } catch (e) {
+        if (tries >= 3 || !STALE.test(`${e.name} ${e.message}`)) throw e;
+      }
+    }
+  }
+
+  click(selector, nth) {
+    return this.#act((el) => this.driver.click(el), selector, nth);
+  }
+  hover(selector, nth) {
+    return this.#act((el) => this.driver.hover(el), selector, nth);
   }
 
   /** As Playwright's fill: the value set and an input event (and change, as leaving the field would). */
@@ -230,7 +257,14 @@ export class EnginePage extends EventEmitter {
     if ((await this.$eval(selector, (el) => el.checked)) !== checked) await this.click(selector);
   }
 
+  /** A file's path, or as Playwright also takes it, { name, buffer }: then a file of that name in a folder of this page. */
   async setInputFiles(selector, file) {
+    if (typeof file !== 'string') {
+      this.files ??= fs.mkdtempSync(path.join(os.tmpdir(), 'kfd-page-files-'));
+      const named = path.join(this.files, path.basename(file.name));
+      fs.writeFileSync(named, file.buffer);
+      file = named;
+    }
     await this.waitForSelector(selector, { state: 'attached' });
     await this.driver.setFiles(await this.driver.element(`(() => { ${IN_PAGE} return find(${JSON.stringify(selector)})[0]; })()`), file);
   }
@@ -253,12 +287,28 @@ export class EnginePage extends EventEmitter {
     return new Download(await this.driver.nextDownload());
   }
 
-  locator(selector) {
+  /** Playwright's locator, `hasText` as :has-text(); nth(-1) is last(). */
+  locator(selector, { hasText } = {}) {
+    if (hasText !== undefined) selector += `:has-text(${JSON.stringify(hasText)})`;
+    const el = (nth) => `find(${JSON.stringify(selector)}).at(${nth})`;
     const at = (nth) => ({
       click: () => this.click(selector, nth),
+      hover: () => this.hover(selector, nth),
       nth: (i) => at(i),
+      last: () => at(-1),
       count: () => this.evaluate(`find(${JSON.stringify(selector)}).length`),
-      isHidden: () => this.evaluate(`!visible(find(${JSON.stringify(selector)})[${nth}])`),
+      isHidden: () => this.evaluate(`!visible(${el(nth)})`),
+      waitFor: ({ state, timeout } = {}) => this.waitForSelector(selector, { state, timeout }),
+      textContent: async () => {
+        await this.waitForFunction(`Boolean(${el(nth)})`);
+        return this.evaluate(`${el(nth)}.textContent`);
+      },
+      /** The box in the page's pixels, null when it has none (Playwright's boundingBox). */
+      boundingBox: () =>
+        this.evaluate(`((el) => {
+        const r = el && visible(el) && el.getBoundingClientRect();
+        return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+      })(${el(nth)})`),
     });
     return at(0);
   }

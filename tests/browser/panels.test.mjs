@@ -1,20 +1,19 @@
-// The inspection page at WebKit's default 1024x768, at 1280x720 and at 1920x1080, in headless
-// Chromium, served by `ui` over a live topic on Tansu (a long name; 3,000 records, one every 5 s,
+// The inspection page at WebKit's default 1024x768, at 1280x720 and at 1920x1080, in the engine
+// of the run (engines.mjs), served by `ui` over a live topic on Tansu (a long name; 3,000 records, one every 5 s,
 // across midnight): the live detail pane's words; nothing cut or off the screen, in file and live
 // mode; Keep's default and what a read that outgrew it says; the Statistics panel's table within the
 // panel and its chart with a value axis, times and the value under the pointer; the SQL panel's
 // numbers never cut, its chart with axes, and an error that does not leave the last result shown.
-// Screenshots of each land in tests/browser/artifacts/ (panels-*.png).
+// Screenshots of each land in tests/browser/artifacts/ (panels-*.png; engines.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, startUi } from './chromium.mjs';
+import { startUi } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser } from './engines.mjs';
 import { controlsCut } from './layout-checks.mjs';
-import { root } from '../js/helpers.mjs';
 import { produce, startTansu } from '../live/brokers.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const SIZES = [
   [1024, 768],
   [1280, 720],
@@ -41,7 +40,7 @@ before(async () => {
   }));
   await produce(tansu, { topic: TOPIC, create: { partitions: 3 }, flush_every: 100, records });
   ui = await startUi(tansu.bootstrap);
-  browser = await launchChromium({ viewport: { width: 1280, height: 720 } });
+  browser = await launchBrowser({ viewport: { width: 1280, height: 720 } });
   ({ page } = browser);
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => msg.type() === 'error' && !msg.location()?.url?.includes('/samples/') && problems.push(`console: ${msg.text()}`));
@@ -123,7 +122,7 @@ test('every control is on screen at each size, in both modes; at 1024 px the Dec
   assert.ok(box && box.x >= 0 && box.x + box.width <= 1024, JSON.stringify(box));
   await page.setViewportSize({ width: 1280, height: 720 });
   await allRead();
-  await page.click('#records .vrow:not([hidden]) >> nth=1');
+  await page.locator('#records .vrow:not([hidden])').nth(1).click();
   await page.waitForSelector('#detail-value');
   await atEverySize('live-detail');
 });
@@ -163,7 +162,7 @@ test('Statistics: a chart with a value axis, times and the value pointed at', as
     assert.ok(times.length >= 3, `${size}: ${JSON.stringify(times)}`);
     assert.match(times[0].text, /^2024-03-09 22:00$/);
     for (let k = 1; k < times.length; k++) assert.ok(times[k].left > times[k - 1].right, `${size}: time labels overlap: ${JSON.stringify(times)}`);
-    await page.hover('#stats-chart rect >> nth=3');
+    await page.locator('#stats-chart rect').nth(3).hover();
     const pointed = await page.$eval('#stats-chart rect:nth-of-type(4)', (r) => [Number(r.dataset.start), r.dataset.count]);
     assert.equal(await page.textContent('#stats-chart .chart-readout'), `${new Date(pointed[0]).toISOString()}: ${pointed[1]} records`);
   });

@@ -1,17 +1,18 @@
-// The inspection page against hostile links and values, in headless Chromium, served by `kafka-fetch-
-// decoder ui` over Tansu and the project's registry:
+// The inspection page against hostile links and values, in the engine of the run (engines.mjs), served
+// by `kafka-fetch-decoder ui` over Tansu and the project's registry:
 //   - a shared link whose JS filter and SQL would send the records to a local listener: shown in
 //     their boxes, run by nothing but the user's click, and even then unable to reach the listener
 //     (the page's Content-Security-Policy, the JS filter's own worker, DuckDB without external access);
 //   - a topic of Avro count bombs between good records: the tail shows every record, the bombs as
 //     value errors, at once;
 //   - a JSON member named __proto__ shown as data; a CSV export with formula cells made text.
-// Needs .venv-brokers, /usr/bin/chromium and a built pkg/.
+// Needs .venv-brokers, the engine and a built pkg/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import { launchChromium, startUi } from './chromium.mjs';
+import { startUi } from './chromium.mjs';
+import { launchBrowser } from './engines.mjs';
 import { produce, startTansu } from '../live/brokers.mjs';
 import { bombTopic } from '../live/hostile-values.mjs';
 import { startRegistry } from '../live/registry.mjs';
@@ -49,7 +50,7 @@ before(async () => {
   listener.on('connection', () => reached.push('connection'));
   await new Promise((resolve) => listener.listen(0, '127.0.0.1', resolve));
   ui = await startUi(tansu.bootstrap, { args: ['--schema-registry', registry.url] });
-  browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+  browser = await launchBrowser({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
   ({ page } = browser);
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });
@@ -132,10 +133,10 @@ test("a link's JS filter and SQL are shown, not run; run by a click, they still 
   await page.waitForTimeout(1000);
   assert.deepEqual(reached, [], 'the listener was never reached');
   // the page's own policy says where it may connect: its origin and its relay
-  const policy = (await page.request.get(`${ui.origin}/www/`)).headers()['content-security-policy'];
+  const policy = (await fetch(`${ui.origin}/www/`)).headers.get('content-security-policy');
   assert.match(policy, /connect-src 'self' ws:\/\/127\.0\.0\.1:\d+(;|$)/);
   assert.equal(
-    (await page.request.get(`${ui.origin}/www/workers/js-filter/js-worker.js`)).headers()['content-security-policy'],
+    (await fetch(`${ui.origin}/www/workers/js-filter/js-worker.js`)).headers.get('content-security-policy'),
     "default-src 'none'; script-src 'unsafe-eval'",
   );
   await page.click('#sql-close');

@@ -1,20 +1,19 @@
-// Where a live tail starts and when it stops, in headless Chromium against Tansu behind the relay
+// Where a live tail starts and when it stops, in the engine of the run (engines.mjs) against Tansu behind the relay
 // of `node pkg/cli.cjs ui`: the most recent N per partition, a date-time, an offset, the last 15
 // minutes, hour and today, earliest and live; stops at the end offsets seen at the start, after N
 // matching records, at a date-time. Each tail's export is compared with what was written. Also:
 // the live empty state, the counts of the page agreeing while a tail runs, a shared URL that starts
 // its tail, the live view and its statistics at 1280x720 and 1920x1080 (screenshots in
-// tests/browser/artifacts/). Needs .venv-brokers, /usr/bin/chromium and a built pkg/.
+// tests/browser/artifacts/, engines.mjs). Needs .venv-brokers, the engine and a built pkg/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, startUi } from './chromium.mjs';
+import { startUi } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser } from './engines.mjs';
 import { controlsCut, fullRowsShown } from './layout-checks.mjs';
-import { root } from '../js/helpers.mjs';
 import { startTansu, produce } from '../live/brokers.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const b64 = (text) => Buffer.from(text).toString('base64');
 
 let tansu;
@@ -46,7 +45,7 @@ before(async () => {
   written = [...earlyAcks.map((a) => ({ ...a, phase: 'early' })), ...lateAcks.map((a) => ({ ...a, phase: 'late' }))];
   await produce(tansu, { topic: 'quiet', create: { partitions: 2 }, records: [] });
   ui = await startUi(tansu.bootstrap);
-  browser = await launchChromium({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
+  browser = await launchBrowser({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
   ({ page } = browser);
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => msg.type() === 'error' && problems.push(`console: ${msg.text()}`));
@@ -160,6 +159,40 @@ test('live: an empty topic says what to do next, and records written then appear
   await page.waitForSelector('#live-state[data-state="stopped"]');
 });
 
+test("a sorted live view whose frames come late: the tail's counts follow every record", async () => {
+  await produce(tansu, { topic: 'late-frames', create: { partitions: 1 }, records: [] });
+  // animation frames a second late, as a browser gives a page it throttles: the sorted rows come
+  // back before the table has drawn the records that came
+  await page.evaluate(() => {
+    window.savedFrames = [window.requestAnimationFrame, window.cancelAnimationFrame];
+    window.requestAnimationFrame = (draw) => setTimeout(() => draw(performance.now()), 1000);
+    window.cancelAnimationFrame = clearTimeout;
+  });
+  const sortByKey = () => page.click('#records .vhead [data-column="key"]');
+  try {
+    await sortByKey();
+    await startTail({ topic: 'late-frames', from: ['latest'], until: ['none'] });
+    await page.waitForSelector('#live-state[data-state="tailing"]', { timeout: 15_000 });
+    await produce(tansu, {
+      topic: 'late-frames',
+      records: phase('late-frames', 1)
+        .slice(0, 2)
+        .map((r) => ({ ...r, partition: 0 })),
+    });
+    await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '2', null, { timeout: 10_000 });
+    assert.match(await page.textContent('#detail'), /Click a record/);
+  } finally {
+    await page.evaluate(() => {
+      [window.requestAnimationFrame, window.cancelAnimationFrame] = window.savedFrames;
+    });
+    await page.click('#live-stop');
+    await page.waitForSelector('#live-state[data-state="stopped"]');
+    // ascending, descending, then the view's own order again
+    await sortByKey();
+    await sortByKey();
+  }
+});
+
 test('while a tail runs, the table, the counts next to it and the summary agree', async (t) => {
   await produce(tansu, { topic: 'busy', create: { partitions: 2 }, records: [] });
   await startTail({ topic: 'busy', from: ['earliest'], until: ['none'] });
@@ -233,7 +266,7 @@ test('a shared URL opens the same tail: topic, start, stop and selected record',
   await stoppedByItself();
   await page.click('.vrow[data-row="1"]');
   await page.waitForFunction(() => location.search.includes('topic=seek') && location.search.includes('sel=seek/'));
-  const url = page.url();
+  const url = await page.evaluate(() => location.href);
   assert.match(url, /[?&]mode=live&topic=seek&from=last:2&until=end/);
   const detail = await page.textContent('#detail h2');
   const other = await browser.context.newPage();

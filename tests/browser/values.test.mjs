@@ -1,9 +1,9 @@
-// Decoded values on the inspection page, in headless Chromium: records written by Confluent's own
+// Decoded values on the inspection page, in the engine of the run (engines.mjs): records written by Confluent's own
 // serializers (Avro, Protobuf) into Tansu, registered with the project's registry (credentials on),
 // tailed through `node pkg/cli.cjs ui --schema-registry URL`: the page reads schemas through the
 // relay's /registry, shows decoded previews in the table and a tree in the detail pane, with the
 // schema id, subject and message type. And a capture opened as a file, with a schema file dropped on
-// the page. The screenshot lands in tests/browser/artifacts/values.png.
+// the page. The screenshot lands in tests/browser/artifacts/values.png (engines.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
@@ -12,14 +12,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { tableFromIPC } from '@uwdata/flechette';
-import { launchChromium, startUi } from './chromium.mjs';
+import { startUi } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser } from './engines.mjs';
 import { controlsCut } from './layout-checks.mjs';
 import { root } from '../js/helpers.mjs';
 import { produceValues, startTansu } from '../live/brokers.mjs';
 import { startRegistry } from '../live/registry.mjs';
 import { EVENTS_PROTO, MONEY_PROTO, ORDER_V1, PROTO_TYPES, SPEC_TOPICS } from '../live/value-topics.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const TOPICS = SPEC_TOPICS.filter((t) => ['avro-orders', 'proto-events'].includes(t.topic));
 
 let tansu;
@@ -58,7 +58,7 @@ before(async () => {
       path.join(captures, topic),
     ]);
   }
-  browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+  browser = await launchBrowser({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
   ({ page } = browser);
   page.on('console', (msg) => msg.type() === 'error' && !msg.location()?.url?.includes('/samples/') && problems.push(`console: ${msg.text()}`));
   page.on('worker', (worker) => worker.on('console', (msg) => msg.type() === 'error' && problems.push(`worker console: ${msg.text()}`)));

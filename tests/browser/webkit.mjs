@@ -157,6 +157,9 @@ class WebKitDriver {
       await driver.actions().move({ x, y, origin: 'viewport' }).click().perform();
     }
   }
+  async hover(element) {
+    await (await this.use()).actions().move({ origin: element }).perform();
+  }
   async setFiles(element, file) {
     await this.use();
     await element.sendKeys(file);
@@ -176,6 +179,7 @@ class WebKitDriver {
   /** The window resized until its page has `width` x `height` (the window has its own frame). */
   async setViewport(width, height) {
     const driver = await this.use();
+    this.viewport = [width, height];
     const size = () => driver.executeScript('return [innerWidth, innerHeight]');
     for (let i = 0; i < 5; i++) {
       const [w, h] = await size();
@@ -200,8 +204,14 @@ class WebKitDriver {
     this.session.current = rest ?? null;
   }
 
-  nextDownload() {
-    return nextFileIn(this.session.downloads, '.wkdownload');
+  /**
+   * MiniBrowser shows each download in a bar of its window, above the page, which leaves the page
+   * less room with every download: the window grows back to the page's size.
+   */
+  async nextDownload() {
+    const file = await nextFileIn(this.session.downloads, '.wkdownload');
+    if (this.viewport) await this.setViewport(...this.viewport);
+    return file;
   }
 }
 

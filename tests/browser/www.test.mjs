@@ -1,15 +1,15 @@
-// The inspection page (www/) in headless Chromium, driven by playwright-core: it opens corpus captures
+// The inspection page (www/) in the engine of the run (engines.mjs): it opens corpus captures
 // through the file input and is checked against the producer-side ground truth. Run by `npm test`
-// (node --test tests/browser/). Needs /usr/bin/chromium (npm's pretest installs it) and a built pkg/.
-// The screenshot lands in tests/browser/artifacts/www.png.
+// (node --test tests/browser/). Needs the engine (scripts/setup.sh installs it) and a built pkg/.
+// The screenshot lands in tests/browser/artifacts/www.png (engines.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchChromium, startServer } from './chromium.mjs';
+import { startServer } from './chromium.mjs';
+import { ARTIFACTS, launchBrowser } from './engines.mjs';
 import { root, corpusDir, loadCapture } from '../js/helpers.mjs';
 
-const ARTIFACTS = path.join(root, 'tests', 'browser', 'artifacts');
 const MULTIBATCH = 'tansu_v12_multibatch';
 
 let server;
@@ -20,13 +20,13 @@ const problems = []; // console errors, page errors and failed requests, checked
 before(async () => {
   let origin;
   ({ server, origin } = await startServer());
-  browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+  browser = await launchBrowser({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
   ({ page } = browser);
   const consoleErrors = (where) => (msg) => {
     if (msg.type() === 'error') problems.push(`${where} console: ${msg.text()}`);
   };
   page.on('console', consoleErrors('page'));
-  page.on('worker', (worker) => worker.on('console', consoleErrors('worker')));
+  page.on('worker', (worker) => worker.on('console', consoleErrors('worker'))); // Chromium's only: the other drivers report no worker
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
   page.on('response', (res) => {

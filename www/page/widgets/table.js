@@ -173,7 +173,11 @@ export class VirtualTable {
 
   /** Replaces the rows (after a decode or a filter); `selected` is a view index or -1. */
   setRows(count, selected = -1, emptyText = '') {
-    this.onDrawn = null; // the caller says what is shown now
+    // a change whose rows were not all drawn yet (a frame may come late): whoever waits for it is
+    // told now, else it would never be; the caller then says what is shown
+    const pending = this.onDrawn;
+    this.onDrawn = null;
+    pending?.();
     this.rowCount = count;
     this.selected = selected;
     this.empty.textContent = count ? '' : emptyText;
