@@ -193,6 +193,52 @@ test("a sorted live view whose frames come late: the tail's counts follow every 
   }
 });
 
+test('a tail paused between two drawings: every count on the page is what the table shows', async () => {
+  await produce(tansu, { topic: 'paused-mid-draw', create: { partitions: 1 }, records: [] });
+  const one = (from, to) =>
+    phase('paused-mid-draw', 2)
+      .slice(from, to)
+      .map((r) => ({ ...r, partition: 0 }));
+  const counts = () =>
+    page.evaluate(() => {
+      const facts = Object.fromEntries(
+        [...document.querySelectorAll('#summary-body dl.facts div')].map((d) => [d.firstChild.textContent, d.lastChild.textContent]),
+      );
+      return {
+        shown: document.getElementById('match-count').dataset.count,
+        kept: document.getElementById('live-stats').dataset.kept,
+        summary: facts.Kept?.split(' ')[0],
+      };
+    });
+  await startTail({ topic: 'paused-mid-draw', from: ['latest'], until: ['none'] });
+  await page.waitForSelector('#live-state[data-state="tailing"]', { timeout: 15_000 });
+  await produce(tansu, { topic: 'paused-mid-draw', records: one(0, 2) });
+  await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '2', null, { timeout: 10_000 });
+  // frames three seconds late: the next records are in the page's store well before the table
+  // draws them, and the pause's new state comes in between
+  await page.evaluate(() => {
+    window.savedFrames = [window.requestAnimationFrame, window.cancelAnimationFrame];
+    window.requestAnimationFrame = (draw) => setTimeout(() => draw(performance.now()), 3000);
+    window.cancelAnimationFrame = clearTimeout;
+  });
+  try {
+    await produce(tansu, { topic: 'paused-mid-draw', records: one(2, 5) });
+    await page.waitForTimeout(1500);
+    await page.click('#live-pause');
+    await page.waitForSelector('#live-state[data-state="paused"]', { timeout: 10_000 });
+    const between = await counts();
+    assert.deepEqual(between, { shown: between.shown, kept: between.shown, summary: between.shown }, 'before the drawing');
+    await page.waitForFunction(() => document.getElementById('match-count').dataset.count === '5', null, { timeout: 10_000 });
+    assert.deepEqual(await counts(), { shown: '5', kept: '5', summary: '5' }, 'after it');
+  } finally {
+    await page.evaluate(() => {
+      [window.requestAnimationFrame, window.cancelAnimationFrame] = window.savedFrames;
+    });
+    await page.click('#live-stop');
+    await page.waitForSelector('#live-state[data-state="stopped"]');
+  }
+});
+
 test('while a tail runs, the table, the counts next to it and the summary agree', async (t) => {
   await produce(tansu, { topic: 'busy', create: { partitions: 2 }, records: [] });
   await startTail({ topic: 'busy', from: ['earliest'], until: ['none'] });

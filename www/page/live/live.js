@@ -67,6 +67,7 @@ export class LiveMode {
   //   a scan's question, coverage and aggregates }
   #tail = null;
   #shown = null; // the tail whose records the page shows
+  #drawnCounts = null; // the shown tail's counts at the table's last drawing: what the page says
   #phase = 'off';
   #servedByUi = false;
 
@@ -155,13 +156,15 @@ export class LiveMode {
     this.#stopTail();
     this.#tail = null;
     this.#shown = null;
+    this.#drawnCounts = null;
     this.#setPhase(this.#topics.length ? 'connected' : 'off');
     this.#showStats();
   }
 
   /** The table was drawn (with the counts of `snap`, snapshot()): the counts next to the controls follow. */
   #drawn(snap) {
-    this.#showStats(snap ?? this.snapshot());
+    this.#drawnCounts = snap ?? this.snapshot();
+    this.#showStats();
     // a stopped tail's last records are drawn after it stopped: the records its Keep dropped are said now
     const tail = this.#tail;
     if (tail && this.#phase === 'stopped' && dropped(tail) !== tail.saidDropped) this.#showTailStatus();
@@ -191,14 +194,23 @@ export class LiveMode {
     };
   }
 
+  /**
+   * The tail's counts as the table shows them: those of its last drawing. A phase or state change
+   * between two drawings says these, not the store's (ahead of the table), so that the counts beside
+   * the controls, the summary and the match count agree; the next drawing brings them all forward.
+   */
+  shownCounts() {
+    return this.#shown ? (this.#drawnCounts ?? this.snapshot()) : null;
+  }
+
   /** The scan shown: its coverage and aggregates (null for a tail or before it ended). */
   scanResult() {
     const shown = this.#shown;
     return shown?.kind === 'scan' && shown.coverage ? { coverage: shown.coverage, aggregates: shown.aggregates } : null;
   }
 
-  /** The summary's facts about the tail (of a snapshot, or now). */
-  facts(snap = this.snapshot()) {
+  /** The summary's facts about the tail (of a snapshot, or as last drawn). */
+  facts(snap = this.shownCounts()) {
     const shown = this.#shown;
     return [
       ['Source', `${shown.topic} · ${shown.kind === 'scan' ? 'scan' : 'live'} from ${shown.from}${shown.until ? ` until ${shown.until}` : ''}`],
@@ -293,6 +305,7 @@ export class LiveMode {
     // a scan continued adds to the matches it had
     if (!tail.store) {
       tail.store = liveStore(msg.topic, msg.partitions, tail.cap);
+      this.#drawnCounts = this.snapshot(); // nothing drawn yet
       this.#page.begin(tail.store, msg.topic, tail.matches);
     }
     this.#showTailStatus();
@@ -546,7 +559,7 @@ export class LiveMode {
   }
 
   /** The counts of the tail shown (of a snapshot, or now): kept, dropped and, while it runs, records a second. */
-  #showStats(snap = this.snapshot()) {
+  #showStats(snap = this.shownCounts()) {
     const el = $('live-stats');
     const shown = this.#shown;
     if (!shown || !snap) {

@@ -19,7 +19,7 @@ export function renderSummary(snap = null) {
     root.replaceChildren(h('p', { class: 'placeholder' }, state.source ? 'Nothing decoded.' : 'No capture open.'));
     return;
   }
-  const live = state.source.live ? (snap ?? state.live.snapshot()) : null;
+  const live = state.source.live ? (snap ?? state.live.shownCounts()) : null;
   if (state.source.live && !live) return;
   const facts = live ? state.live.facts(live) : fileFacts(d);
   // most batches first (codec names come from the decoder's batch objects)
