@@ -353,6 +353,9 @@ export function scheduleDraw() {
  */
 function drawRows() {
   if (!state.store) return;
+  // the filter is still going through the last records that came (a worker message may hold
+  // thousands): drawn now, the counts would say fewer match than do. Its last slice asks again.
+  if (!state.filter?.expr && state.filteredTo < state.store.end) return;
   dropOldRecords();
   const selected = state.selected >= 0 ? state.rows.indexOf(state.selected) : -1;
   const { store } = state;
