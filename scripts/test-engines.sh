@@ -15,8 +15,7 @@ TESTS=(tests/browser/corpus.test.mjs tests/browser/data.test.mjs tests/browser/p
   tests/browser/panels.test.mjs tests/browser/values.test.mjs tests/browser/security.test.mjs
   tests/browser/topics-large.test.mjs)
 # in every engine too, but in CI in Chromium only: they add minutes per engine (DuckDB-wasm alone
-# starts in 20-25 s in WebKit). seek.test.mjs: in WebKit under load, the match count beside a
-# running tail can lag the tail's own counts (tests/README.md)
+# starts in 20-25 s in WebKit)
 EXTRA=(tests/browser/scan.test.mjs tests/browser/sql.test.mjs tests/browser/seek.test.mjs
   tests/browser/cluster.test.mjs tests/browser/installed.test.mjs tests/browser/bundlers.test.mjs
   tests/browser/tail-million.test.mjs)
