@@ -6,6 +6,7 @@
 // commands, hands what it transfers to the page, and says plainly what the connection is doing.
 
 import { h, formatCount, plural } from '../dom.js';
+import { PHASE_TEXT, dropped, received, stoppedText } from './live-tail.js';
 import { liveStore, loadPackage } from '../store.js';
 import { syncSeekInputs } from './live-seek.js';
 import { explain, fillRelay, readControls, relayUrl, rememberRelay } from './live-controls.js';
@@ -15,36 +16,13 @@ import { drawCoverage, scanEndText } from './live-scan.js';
 import { listen } from '../view-state.js';
 import { $ } from '../page.js';
 
-const PHASE_TEXT = {
-  off: '',
-  listing: 'connecting…',
-  connected: 'connected',
-  starting: 'starting…',
-  tailing: 'live',
-  scanning: 'scanning',
-  paused: 'paused',
-  stopped: 'stopped',
-  error: 'error',
-};
 const RUNNING = ['starting', 'tailing', 'scanning', 'paused'];
 // The span the rate is measured over.
 const RATE_WINDOW_MS = 3000;
 // how often a tail lists the topics again, for the side list's end offsets
 const TOPICS_EVERY_MS = 5000;
 
-// Counted from a tail's store: records it took in (end), dropped by its cap (first) or before it, in the worker.
-const received = (t) => t.store.end + t.droppedInWorker;
-const dropped = (t) => t.store.first + t.droppedInWorker;
-
 const button = (text, onclick) => h('button', { type: 'button', onclick }, text);
-
-function stoppedText(t) {
-  const read = plural(t.store ? received(t) : 0, 'record');
-  if (t.ended === 'end') return `Read ${t.topic} from ${t.from} to the end offsets seen at the start (${read})`;
-  if (t.ended === 'time') return `Read ${t.topic} from ${t.from} until ${t.until} (${read})`;
-  if (t.ended === 'matches') return `Stopped the tail of ${t.topic} after ${plural(t.matches, 'matching record')} (${read} read)`;
-  return `Stopped the tail of ${t.topic} (${read})`;
-}
 
 /**
  * The live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(), valueSettings(),
