@@ -4,6 +4,11 @@
 // sent to it once, numbered as the page numbers it, and forgotten there when the cap drops it here.
 // Started when a Where or JS filter is first typed or the Statistics panel first opened; a page
 // that uses neither never loads it.
+//
+// The JS filter's workers are started and ended here, on the page's thread, for the analysis
+// worker (which talks to each over a MessagePort): in Firefox ESR a worker that starts a worker of
+// its own just after ending one that ran an endless loop can block for good in `new Worker()`
+// (www/README.md, "Engines").
 
 import { valueSettings } from './values/values.js';
 import { state } from './view-state.js';
@@ -14,10 +19,13 @@ let worker = null;
 let mirrored = null; // { store, sent: chunk bases sent, first: the store's first record told, settings }
 let nextId = 1;
 const waiting = new Map(); // request id -> { resolve, reject }
+const jsWorkers = new Map(); // the analysis worker's key -> a JS filter's worker
 
 function start() {
   worker = new Worker(new URL('../workers/analysis/analysis-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => {
+    if (data.type === 'js-worker-start') return startJsWorker(data.key);
+    if (data.type === 'js-worker-end') return endJsWorker(data.key);
     const w = waiting.get(data.id);
     if (!w) return;
     if (data.progress !== undefined) {
@@ -33,10 +41,30 @@ function start() {
     const error = new Error(`the analysis worker failed: ${event.message || 'see the browser console'}`);
     for (const w of waiting.values()) w.reject(error);
     waiting.clear();
+    for (const key of jsWorkers.keys()) endJsWorker(key);
     worker = null;
     mirrored = null;
   };
   mirrored = null;
+}
+
+/** A JS filter's worker for the analysis worker, which gets a port to it (or, if it fails, why). */
+function startJsWorker(key) {
+  const analysis = worker;
+  const js = new Worker(new URL('../workers/js-filter/js-worker.js', import.meta.url), { type: 'module' });
+  const { port1, port2 } = new MessageChannel();
+  js.onerror = (event) => {
+    event.preventDefault();
+    analysis.postMessage({ type: 'js-worker', key, error: event.message || 'the JS worker failed' });
+  };
+  js.postMessage({ type: 'port' }, [port1]);
+  jsWorkers.set(key, js);
+  analysis.postMessage({ type: 'js-worker', key, port: port2 }, [port2]);
+}
+
+function endJsWorker(key) {
+  jsWorkers.get(key)?.terminate();
+  jsWorkers.delete(key);
 }
 
 /** Sends the worker what it lacks of `store`: its chunks not sent yet, the cap's drops, the value settings. */

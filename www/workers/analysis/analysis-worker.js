@@ -8,16 +8,18 @@
 //        { type: 'eval', id, expr: { where, js, run }, numbers }  the Where / JS filter on these records
 //        { type: 'stats', id, numbers | null }                    statistics (stats-compute.js)
 //        { type: 'export', id, format, encoding, numbers }        the records in that order (export-build.js)
+//        { type: 'js-worker', key, port | error }                 a JS filter's worker, started by the page (js-filter.js)
 //   Out: { id, matched, notEvaluated, scanned, timedOut: [{ partition, offset }], stopped, boundMs } | { id, error: { field, message } }
 //        (notEvaluated: the numbers of the records the JS filter timed out on, or did not run on once stopped)
 //        { id, stats } | { id, progress: records written } then { id, export: { parts, type, count } }
+//        { type: 'js-worker-start' | 'js-worker-end', key }        the page starts or ends a JS filter's worker
 //
 // Records reach the filters as plain objects: key and value as their schema or format decoded them
 // (the JSON form: 64-bit integers as digits), else parsed JSON, else UTF-8 text, else { base64 };
 // headers as an object of texts (the last of a name wins) and as a list. The JS filter runs in a
 // worker of its own (js-filter.js), which is ended when a record takes too long.
 
-import { JsFilter, NOT_EVALUATED } from './js-filter.js';
+import { JsFilter, NOT_EVALUATED, jsWorkerAnswered } from './js-filter.js';
 import { computeStats } from './stats-compute.js';
 import { toBase64 } from '../../shared/bytes.js';
 import { buildExport } from './export-build.js';
@@ -70,6 +72,9 @@ self.onmessage = ({ data: msg }) => {
     case 'drop':
       first = msg.first;
       chunks = chunks.filter((c) => c.base + c.count > first);
+      break;
+    case 'js-worker': // the page started a JS filter's worker (js-filter.js), answered at once
+      jsWorkerAnswered(msg);
       break;
     default:
       queue = queue.then(() => answer(msg)).catch((e) => self.postMessage({ id: msg.id, error: { message: String(e?.message ?? e) }, fatal: true }));
@@ -219,7 +224,7 @@ async function evaluate(expr, numbers) {
   }
   if (expr.js && js?.source !== expr.js) {
     js?.close();
-    js = new JsFilter(expr.js, new URL('../js-filter/js-worker.js', import.meta.url));
+    js = new JsFilter(expr.js);
   }
   if (expr.js) {
     const problem = await js.compiled();

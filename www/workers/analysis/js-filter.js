@@ -5,18 +5,52 @@
 // and the records from the last it reported are run again one by one (each reported), so that the
 // stuck record is found and skipped. After MAX_TIMEOUTS timed-out records in one run of the
 // filter, it stops: the records after are not evaluated either.
+//
+// The page starts and ends the JS workers (analysis.js, for Firefox's sake): this side asks with
+// { type: 'js-worker-start' | 'js-worker-end', key } and is answered { type: 'js-worker', key,
+// port | error } (jsWorkerAnswered); it then talks to the worker over the port.
 
 export const BOUND_MS = 100;
 export const NOT_EVALUATED = 3;
 const SLACK_MS = 400;
 const MAX_TIMEOUTS = 3;
 
+let nextKey = 1;
+const starting = new Map(); // key -> the start's callbacks: { port(port), error(message) }
+
+/** A JS worker the page started for this side: { key, port }, or its error, through `onError` as well later. */
+function startJsWorker(onError) {
+  const key = nextKey++;
+  self.postMessage({ type: 'js-worker-start', key });
+  return new Promise((resolve) => {
+    starting.set(key, {
+      port: (port) => resolve({ key, port }),
+      error: (message) => {
+        resolve({ key, error: message });
+        onError(message);
+      },
+    });
+  });
+}
+
+function endJsWorker(worker) {
+  starting.delete(worker.key);
+  worker.port?.close();
+  self.postMessage({ type: 'js-worker-end', key: worker.key });
+}
+
+/** The page's answer about a JS worker (analysis-worker.js hands it here). */
+export function jsWorkerAnswered({ key, port, error }) {
+  const callbacks = starting.get(key);
+  if (port) callbacks?.port(port);
+  else callbacks?.error(error);
+}
+
 export class JsFilter {
-  constructor(source, workerUrl) {
+  constructor(source) {
     this.source = source;
-    this.workerUrl = workerUrl;
     this.boundMs = BOUND_MS;
-    this.worker = null;
+    this.worker = null; // { key, port }
     this.ready = null; // a promise of null (compiled) or the compile error
     this.run_ = null;
     this.timeouts = 0;
@@ -24,15 +58,17 @@ export class JsFilter {
   }
 
   #start() {
-    this.worker = new Worker(this.workerUrl, { type: 'module' });
-    this.ready = new Promise((resolve) => {
-      this.worker.onmessage = ({ data }) => resolve(data.type === 'compiled' ? (data.error ?? null) : 'the JS worker did not start');
-      this.worker.onerror = (e) => {
-        e.preventDefault();
-        resolve(`the JS worker failed: ${e.message}`);
-      };
+    /** @type {(why: string) => void} */
+    let failed = () => {};
+    this.ready = startJsWorker((message) => failed(`the JS worker failed: ${message}`)).then((worker) => {
+      if (worker.error) return `the JS worker failed: ${worker.error}`;
+      this.worker = worker;
+      return new Promise((resolve) => {
+        failed = resolve;
+        worker.port.onmessage = ({ data }) => resolve(data.type === 'compiled' ? (data.error ?? null) : 'the JS worker did not start');
+        worker.port.postMessage({ type: 'compile', source: this.source });
+      });
     });
-    this.worker.postMessage({ type: 'compile', source: this.source });
     return this.ready;
   }
 
@@ -59,14 +95,16 @@ export class JsFilter {
     let at = 0;
     let careful = false;
     while (at < records.length && !this.stopped) {
-      if (!this.worker) await this.#start();
+      // a worker that cannot start again: the filter stops (the rest is not evaluated)
+      if (!this.worker && (await this.#start())) this.stopped = true;
+      if (this.stopped) break;
       const step = await this.#runFrom(records, at, careful, results);
       for (let k = at; k < step.upTo; k++) {
         if (results[k] === 2) timedOut.push(k);
       }
       at = step.upTo;
       if (step.stuck) {
-        this.worker.terminate();
+        endJsWorker(this.worker);
         this.worker = null;
         this.ready = null;
         if (careful) {
@@ -93,7 +131,7 @@ export class JsFilter {
         clearTimeout(timer);
         timer = setTimeout(() => resolve({ upTo, stuck: true }), this.boundMs + SLACK_MS);
       };
-      this.worker.onmessage = ({ data }) => {
+      this.worker.port.onmessage = ({ data }) => {
         results.set(data.results, upTo);
         upTo = data.upTo;
         if (data.type === 'done') {
@@ -104,12 +142,12 @@ export class JsFilter {
         }
       };
       watch();
-      this.worker.postMessage({ type: 'run', records, from, careful, boundMs: this.boundMs });
+      this.worker.port.postMessage({ type: 'run', records, from, careful, boundMs: this.boundMs });
     });
   }
 
   close() {
-    this.worker?.terminate();
+    if (this.worker) endJsWorker(this.worker);
     this.worker = null;
   }
 }

@@ -1,5 +1,6 @@
-// Module worker: runs the JS filter the user typed on record objects (js-filter.js starts it and
-// ends it when one record takes too long: a loop that never ends must not hold the analysis). The
+// Module worker: runs the JS filter the user typed on record objects (js-filter.js, in the analysis
+// worker, has the page start it and end it when one record takes too long: a loop that never ends
+// must not hold the analysis). It talks to js-filter.js over the port its first message brings. The
 // filter is an expression over the record's fields (r, topic, partition, offset, timestamp, key,
 // value, headers, headerList), or a function of the record (`r => ...`).
 //
@@ -8,7 +9,8 @@
 // import(), no importScripts, no worker), and before any of it runs, the ways out are taken from
 // this worker's global scope as well (for a server that sends no policy).
 //
-//   In:  { type: 'compile', source }  then  { type: 'run', records, from, careful, boundMs }
+//   In:  { type: 'port' } with the port (from the page), then on it:
+//        { type: 'compile', source }  then  { type: 'run', records, from, careful, boundMs }
 //   Out: { type: 'compiled', error? } | { type: 'progress' | 'done', upTo, results: [0 | 1 | 2 per record from `from`], error? }
 //        (1: matches, 0: does not or threw, 2: took more than boundMs); `careful` reports every record
 
@@ -38,6 +40,7 @@ for (const name of WAYS_OUT) {
 const FIELDS = ['r', 'topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'headerList'];
 const REPORT_MS = 10;
 let test = null;
+let port = null; // to js-filter.js
 
 function compile(source) {
   const text = source.trim();
@@ -53,13 +56,19 @@ function compile(source) {
   return (r) => fn(r, r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers, r.headerList);
 }
 
-self.onmessage = ({ data: msg }) => {
+self.onmessage = ({ data, ports }) => {
+  if (data.type !== 'port' || port) return;
+  port = ports[0];
+  port.onmessage = ({ data: msg }) => answer(msg);
+};
+
+function answer(msg) {
   if (msg.type === 'compile') {
     try {
       test = compile(msg.source);
-      self.postMessage({ type: 'compiled' });
+      port.postMessage({ type: 'compiled' });
     } catch (e) {
-      self.postMessage({ type: 'compiled', error: String(e?.message ?? e) });
+      port.postMessage({ type: 'compiled', error: String(e?.message ?? e) });
     }
     return;
   }
@@ -78,10 +87,10 @@ self.onmessage = ({ data: msg }) => {
     const now = performance.now();
     results.push(now - started > boundMs ? 2 : match ? 1 : 0);
     if (careful || now - since > REPORT_MS) {
-      self.postMessage({ type: 'progress', upTo: k + 1, results, error });
+      port.postMessage({ type: 'progress', upTo: k + 1, results, error });
       results = [];
       since = now;
     }
   }
-  self.postMessage({ type: 'done', upTo: records.length, results, error });
-};
+  port.postMessage({ type: 'done', upTo: records.length, results, error });
+}
