@@ -11,6 +11,7 @@ import { VALUE_FORMAT_NAMES } from '../kafka.js';
 import { loadPackage } from '../store.js';
 import { valueTree } from './tree.js';
 import { $ } from '../page.js';
+import { decoderOptions } from '../../shared/value-settings.js';
 
 const REGISTRY_KEY = 'kafka-fetch-decoder.registry';
 
@@ -137,13 +138,7 @@ export async function decodeRecord(record) {
     const api = await loadPackage();
     detailDecoder = {
       text,
-      decoder: new api.ValueDecoder({
-        key: settings.key,
-        value: settings.value,
-        registry: settings.registryUrl ? { url: settings.registryUrl } : null,
-        valueSchema: settings.schema,
-        int64: 'bigint',
-      }),
+      decoder: new api.ValueDecoder(decoderOptions(settings, { int64: 'bigint' })),
     };
   }
   return detailDecoder.decoder.decode(record);

@@ -24,6 +24,7 @@ import { computeStats } from './stats-compute.js';
 import { toBase64 } from '../../shared/bytes.js';
 import { buildExport } from './export-build.js';
 import { chunkIndex, recordView } from '../../shared/chunks.js';
+import { decoderOptions } from '../../shared/value-settings.js';
 
 const PKG = new URL('../../../pkg/', import.meta.url);
 let api = null; // the package's module, its wasm started (loadApi)
@@ -168,13 +169,7 @@ async function valueDecoder() {
   if (!settings) return null;
   if (!decoder) {
     const { ValueDecoder } = await loadApi();
-    decoder = new ValueDecoder({
-      key: settings.key,
-      value: settings.value,
-      registry: settings.registryUrl ? { url: settings.registryUrl } : null,
-      valueSchema: settings.schema,
-      json: true,
-    });
+    decoder = new ValueDecoder(decoderOptions(settings, { json: true }));
   }
   return decoder;
 }

@@ -7,6 +7,7 @@
 // { avro } | { protobuf: { source, type } } | null } or null (nothing decoded).
 
 import { recordViews } from '../../shared/chunks.js';
+import { decoderOptions } from '../../shared/value-settings.js';
 
 // what the table shows of a decoded value: the start of its compact JSON
 const PREVIEW_CHARS = 200;
@@ -20,13 +21,8 @@ export function valueDecoderFor(api, settings) {
   if (current?.text !== text) {
     current = {
       text,
-      decoder: new api.ValueDecoder({
-        key: settings.key,
-        value: settings.value,
-        registry: settings.registryUrl ? { url: settings.registryUrl } : null,
-        valueSchema: settings.schema,
-        json: true, // what the table shows is text: the JSON form, 64-bit integers exact
-      }),
+      // what the table shows is text: the JSON form, 64-bit integers exact
+      decoder: new api.ValueDecoder(decoderOptions(settings, { json: true })),
     };
   }
   return current.decoder;
