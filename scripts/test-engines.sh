@@ -26,22 +26,11 @@ if [ "${1:-}" = --all ]; then
 fi
 engines=("$@")
 [ ${#engines[@]} -gt 0 ] || engines=(firefox webkit)
-# the engines run side by side (each mostly waits on its browser and the brokers: 301 s for both
-# against 427 s one after the other, tests/README.md), each into a log shown once it ends; then
-# the run fails if any did
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
-pids=()
-for engine in "${engines[@]}"; do
-  KFD_ENGINE=$engine node --test "${TESTS[@]}" >"$logs/$engine" 2>&1 &
-  pids+=($!)
-done
+# every engine runs, then the run fails if any did
 failed=()
-for i in "${!engines[@]}"; do
-  engine=${engines[$i]}
-  wait "${pids[$i]}" || failed+=("$engine")
+for engine in "${engines[@]}"; do
   echo "browser tests in $engine"
-  cat "$logs/$engine"
+  KFD_ENGINE=$engine node --test "${TESTS[@]}" || failed+=("$engine")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "browser tests failed in: ${failed[*]}" >&2
