@@ -266,8 +266,6 @@ listen('view', ({ selectFirst, expr }) => {
   if (!expr) select(kept >= 0 ? kept : 0);
   showCount();
   if (state.sort) applySort();
-  // a live view: the tail's counts follow a drawing (one may have waited for this filter)
-  if (state.source?.live) scheduleDraw();
 });
 // records joined the view: drawn soon; a Where / JS filter's count says how far it has looked
 listen('view-grew', () => {
