@@ -103,6 +103,38 @@ const newest = (n) =>
       .slice(-n),
   );
 
+/** Every count the page shows of a tail: the match count, the tail's own, the summary's and the partitions' received. */
+const pageCounts = () =>
+  page.evaluate(() => {
+    const stats = document.getElementById('live-stats').dataset;
+    const facts = Object.fromEntries(
+      [...document.querySelectorAll('#summary-body dl.facts div')].map((d) => [d.firstChild.textContent, d.lastChild.textContent]),
+    );
+    const received = [...document.querySelectorAll('#partitions tbody tr')].reduce((s, tr) => s + Number(tr.cells[6].textContent.replace(/,/g, '')), 0);
+    return {
+      shown: document.getElementById('match-count').dataset.count,
+      kept: stats.kept,
+      received: stats.received,
+      summaryKept: facts.Kept,
+      summaryReceived: facts.Received,
+      partitionsReceived: received,
+    };
+  });
+/** Of pageCounts(), the records kept as the match count, the tail and the summary say it. */
+const keptCounts = (c) => ({ shown: c.shown, kept: c.kept, summary: c.summaryKept?.split(' ')[0] });
+
+/** Animation frames `ms` late, as a browser gives a page it throttles; framesOnTime() undoes it. */
+const lateFrames = (ms) =>
+  page.evaluate((late) => {
+    window.savedFrames = [window.requestAnimationFrame, window.cancelAnimationFrame];
+    window.requestAnimationFrame = (draw) => setTimeout(() => draw(performance.now()), late);
+    window.cancelAnimationFrame = clearTimeout;
+  }, ms);
+const framesOnTime = () =>
+  page.evaluate(() => {
+    [window.requestAnimationFrame, window.cancelAnimationFrame] = window.savedFrames;
+  });
+
 // ---- tests --------------------------------------------------------------------------------------
 
 test('the most recent N per partition, to the end offsets seen at the start', async () => {
@@ -168,11 +200,7 @@ test("a sorted live view whose frames come late: the tail's counts follow every 
   await produce(tansu, { topic: 'late-frames', create: { partitions: 1 }, records: [] });
   // animation frames a second late, as a browser gives a page it throttles: the sorted rows come
   // back before the table has drawn the records that came
-  await page.evaluate(() => {
-    window.savedFrames = [window.requestAnimationFrame, window.cancelAnimationFrame];
-    window.requestAnimationFrame = (draw) => setTimeout(() => draw(performance.now()), 1000);
-    window.cancelAnimationFrame = clearTimeout;
-  });
+  await lateFrames(1000);
   const sortByKey = () => page.click('#records .vhead [data-column="key"]');
   try {
     await sortByKey();
@@ -187,9 +215,7 @@ test("a sorted live view whose frames come late: the tail's counts follow every 
     await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '2', null, { timeout: 10_000 });
     assert.match(await page.textContent('#detail'), /Click a record/);
   } finally {
-    await page.evaluate(() => {
-      [window.requestAnimationFrame, window.cancelAnimationFrame] = window.savedFrames;
-    });
+    await framesOnTime();
     await page.click('#live-stop');
     await page.waitForSelector('#live-state[data-state="stopped"]');
     // ascending, descending, then the view's own order again
@@ -204,41 +230,24 @@ test('a tail paused between two drawings: every count on the page is what the ta
     phase('paused-mid-draw', 2)
       .slice(from, to)
       .map((r) => ({ ...r, partition: 0 }));
-  const counts = () =>
-    page.evaluate(() => {
-      const facts = Object.fromEntries(
-        [...document.querySelectorAll('#summary-body dl.facts div')].map((d) => [d.firstChild.textContent, d.lastChild.textContent]),
-      );
-      return {
-        shown: document.getElementById('match-count').dataset.count,
-        kept: document.getElementById('live-stats').dataset.kept,
-        summary: facts.Kept?.split(' ')[0],
-      };
-    });
   await startTail({ topic: 'paused-mid-draw', from: ['latest'], until: ['none'] });
   await page.waitForSelector('#live-state[data-state="tailing"]', { timeout: 15_000 });
   await produce(tansu, { topic: 'paused-mid-draw', records: one(0, 2) });
   await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '2', null, { timeout: 10_000 });
   // frames three seconds late: the next records are in the page's store well before the table
   // draws them, and the pause's new state comes in between
-  await page.evaluate(() => {
-    window.savedFrames = [window.requestAnimationFrame, window.cancelAnimationFrame];
-    window.requestAnimationFrame = (draw) => setTimeout(() => draw(performance.now()), 3000);
-    window.cancelAnimationFrame = clearTimeout;
-  });
+  await lateFrames(3000);
   try {
     await produce(tansu, { topic: 'paused-mid-draw', records: one(2, 5) });
     await page.waitForTimeout(1500);
     await page.click('#live-pause');
     await page.waitForSelector('#live-state[data-state="paused"]', { timeout: 10_000 });
-    const between = await counts();
-    assert.deepEqual(between, { shown: between.shown, kept: between.shown, summary: between.shown }, 'before the drawing');
+    const between = await pageCounts();
+    assert.deepEqual(keptCounts(between), { shown: between.shown, kept: between.shown, summary: between.shown }, 'before the drawing');
     await page.waitForFunction(() => document.getElementById('match-count').dataset.count === '5', null, { timeout: 10_000 });
-    assert.deepEqual(await counts(), { shown: '5', kept: '5', summary: '5' }, 'after it');
+    assert.deepEqual(keptCounts(await pageCounts()), { shown: '5', kept: '5', summary: '5' }, 'after it');
   } finally {
-    await page.evaluate(() => {
-      [window.requestAnimationFrame, window.cancelAnimationFrame] = window.savedFrames;
-    });
+    await framesOnTime();
     await page.click('#live-stop');
     await page.waitForSelector('#live-state[data-state="stopped"]');
   }
@@ -254,32 +263,16 @@ test('while a tail runs, the table, the counts next to it and the summary agree'
     { timeoutMs: 60_000 },
   );
   const samples = [];
-  const read = () =>
-    page.evaluate(() => {
-      const stats = document.getElementById('live-stats').dataset;
-      const facts = Object.fromEntries(
-        [...document.querySelectorAll('#summary-body dl.facts div')].map((d) => [d.firstChild.textContent, d.lastChild.textContent]),
-      );
-      const received = [...document.querySelectorAll('#partitions tbody tr')].reduce((s, tr) => s + Number(tr.cells[6].textContent.replace(/,/g, '')), 0);
-      return {
-        shown: document.getElementById('match-count').dataset.count,
-        kept: stats.kept,
-        received: stats.received,
-        summaryKept: facts.Kept,
-        summaryReceived: facts.Received,
-        partitionsReceived: received,
-      };
-    });
   let done = false;
   producing.finally(() => {
     done = true;
   });
   while (!done || samples.length < 5) {
-    samples.push(await read());
+    samples.push(await pageCounts());
     await page.waitForTimeout(200);
   }
   await page.waitForFunction(() => document.getElementById('live-stats').dataset.kept === '60000', null, { timeout: 30_000 });
-  samples.push(await read());
+  samples.push(await pageCounts());
   const num = (s) => Number(String(s).split(' ')[0].replace(/,/g, ''));
   for (const s of samples.filter((x) => x.kept !== undefined)) {
     assert.equal(s.shown, s.kept, JSON.stringify(s));
