@@ -266,6 +266,9 @@ listen('view', ({ selectFirst, expr }) => {
   if (!expr) select(kept >= 0 ? kept : 0);
   showCount();
   if (state.sort) applySort();
+  // drawn whole at once, over every record (the filter has reached the last): every count on the
+  // page follows, as after a live drawing. A Where / JS filter's view grows in place, drawn as it grows.
+  if (!expr) announce('drawn', countsNow());
 });
 // records joined the view: drawn soon; a Where / JS filter's count says how far it has looked
 listen('view-grew', () => {
@@ -359,7 +362,7 @@ function drawRows() {
   dropOldRecords();
   const selected = state.selected >= 0 ? state.rows.indexOf(state.selected) : -1;
   const { store } = state;
-  const snapshot = { matched: state.rows.length, count: store.count, live: state.live.snapshot() };
+  const snapshot = countsNow();
   table.changeRows(snapshot.matched, state.removedRows, selected, emptyTableText(), () => {
     if (store !== state.store) return;
     const placeholder = $('detail').querySelector(':scope > p.placeholder');
@@ -373,6 +376,11 @@ function drawRows() {
     lastSort = performance.now();
     applySort();
   }
+}
+
+/** The counts a drawing shows: matches, records kept, and a live tail's own (LiveMode.snapshot). */
+function countsNow() {
+  return { matched: state.rows.length, count: state.store.count, live: state.live.snapshot() };
 }
 
 /** Live: takes in the results of one worker message; resolves once the view holds them. */
