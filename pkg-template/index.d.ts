@@ -66,7 +66,9 @@ export type Exact<O, Shape> = O & { [K in Exclude<keyof O, keyof Shape>]: never 
 /** consume's and waitFor's options, checked as Exact, the decoder and value options inside too. */
 export type ExactConsume<O, Shape> = Exact<O, Shape> & {
   decode?: Exact<NonNullable<O extends { decode?: infer D } ? D : never>, DecodeOptions>;
-  values?: NonNullable<O extends { values?: infer V } ? V : never> extends ValueDecoder ? ValueDecoder : Exact<NonNullable<O extends { values?: infer V } ? V : never>, ValueDecoderOptions>;
+  values?: NonNullable<O extends { values?: infer V } ? V : never> extends ValueDecoder
+    ? ValueDecoder
+    : Exact<NonNullable<O extends { values?: infer V } ? V : never>, ValueDecoderOptions>;
 };
 
 /** The int64 type a call returns: bigint for `int64: 'bigint'`, number for 'number' or none, both when it can be either. */
@@ -74,8 +76,7 @@ export type Int64Of<O> = O extends { int64?: infer M } ? (M extends 'bigint' ? b
 
 export type Compression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
 export type TimestampType = 'NO_TIMESTAMP' | 'CREATE_TIME' | 'LOG_APPEND_TIME';
-export type ControlType =
-  | 'ABORT' | 'COMMIT' | 'LEADER_CHANGE' | 'SNAPSHOT_HEADER' | 'SNAPSHOT_FOOTER' | 'KRAFT_VERSION' | 'KRAFT_VOTERS' | 'UNKNOWN';
+export type ControlType = 'ABORT' | 'COMMIT' | 'LEADER_CHANGE' | 'SNAPSHOT_HEADER' | 'SNAPSHOT_FOOTER' | 'KRAFT_VERSION' | 'KRAFT_VOTERS' | 'UNKNOWN';
 
 /** One record batch (magic 2) or legacy message (magic 0/1); shared by all of its records. */
 export interface Batch<T extends Int64 = number> {
@@ -142,8 +143,15 @@ export declare class KafkaRecord<T extends Int64 = number> {
   headerValues(key: string): (Bytes | null)[];
   /** A plain object with every field and its own copies of the bytes. */
   toObject(): {
-    offset: T; timestamp: T; key: Bytes | null; value: Bytes | null; headers: Header[];
-    batch: Batch<T>; leaderEpoch: number; isControl: boolean; controlType: ControlType | null;
+    offset: T;
+    timestamp: T;
+    key: Bytes | null;
+    value: Bytes | null;
+    headers: Header[];
+    batch: Batch<T>;
+    leaderEpoch: number;
+    isControl: boolean;
+    controlType: ControlType | null;
   };
   /** The JSON form: int64 as numbers (BigInts as strings), bytes as base64 (null for null), no batch. */
   toJSON(): RecordJson;
@@ -331,19 +339,34 @@ export declare class RecordColumns<T extends Int64 = number> {
 export declare function recordColumns<T extends Int64>(result: FetchResponse<T> | RecordSet<T>): RecordColumns<T>;
 
 /** What recordJson, csvRow and jsonWithDecoded read of a record: a KafkaRecord, or an object with its fields. */
-export type RecordFields<T extends Int64 = Int64> = Pick<KafkaRecord<T>, 'offset' | 'timestamp' | 'key' | 'value' | 'headers' | 'leaderEpoch' | 'isControl' | 'controlType' | 'decodedKey' | 'decodedValue'> & {
+export type RecordFields<T extends Int64 = Int64> = Pick<
+  KafkaRecord<T>,
+  'offset' | 'timestamp' | 'key' | 'value' | 'headers' | 'leaderEpoch' | 'isControl' | 'controlType' | 'decodedKey' | 'decodedValue'
+> & {
   batch: Pick<Batch<T>, 'compression' | 'isAborted' | 'crcValid'>;
 };
 /** How recordJson and csvRow write bytes: base64 (default), hex, or UTF-8 text (bytes that are not: { base64 }). */
 export type ByteEncoding = 'base64' | 'hex' | 'utf8';
 /** The object of a record's JSON line, as the CLI's --json writes it (int64 values as strings). */
-export declare function recordJson(topic: string | null, partition: number | string | null, record: RecordFields, encoding?: ByteEncoding): Record<string, unknown>;
+export declare function recordJson(
+  topic: string | null,
+  partition: number | string | null,
+  record: RecordFields,
+  encoding?: ByteEncoding,
+): Record<string, unknown>;
 /** recordJson's object with the decoded key and value in place of their bytes (and their formats), as `--json --values` writes it. */
 export declare function jsonWithDecoded(json: Record<string, unknown>, record: RecordFields): Record<string, unknown>;
 /** The CSV header line of csvRow (with the decoded sides' format columns when `decoded`). */
 export declare function csvHeader(decoded: boolean): string;
 /** A record as a CSV line, as the CLI's --format csv writes it (cells a spreadsheet would run as formulas get a leading '). */
-export declare function csvRow(topic: string | null, partition: number | string | null, record: RecordFields, encoding: ByteEncoding | undefined, decoded: boolean, keepFormulas?: boolean): string;
+export declare function csvRow(
+  topic: string | null,
+  partition: number | string | null,
+  record: RecordFields,
+  encoding: ByteEncoding | undefined,
+  decoded: boolean,
+  keepFormulas?: boolean,
+): string;
 
 /** The Kafka name of an error code: 'NOT_LEADER_OR_FOLLOWER' for 6. */
 export declare function errorName(code: number): string;
@@ -366,8 +389,7 @@ export interface ProtocolInfo {
 export declare function protocolInfo(): ProtocolInfo;
 
 export type DecodeErrorCode =
-  | 'TRUNCATED' | 'CORRUPT' | 'CRC_MISMATCH' | 'UNSUPPORTED_VERSION' | 'UNSUPPORTED_COMPRESSION' | 'DECOMPRESSION_LIMIT'
-  | 'INVALID_ARGUMENT' | 'OUT_OF_MEMORY';
+  'TRUNCATED' | 'CORRUPT' | 'CRC_MISMATCH' | 'UNSUPPORTED_VERSION' | 'UNSUPPORTED_COMPRESSION' | 'DECOMPRESSION_LIMIT' | 'INVALID_ARGUMENT' | 'OUT_OF_MEMORY';
 
 export declare class KafkaDecodeError extends Error {
   readonly code: DecodeErrorCode;
@@ -453,7 +475,14 @@ export interface ConsumeOptions {
   /** Decoder options for the fetch responses (crc, int64, maxDecompressedBytes, ...); `transient` does not apply: consume's results are always kept. */
   decode?: DecodeOptions;
   /** Every fetch response as received (the raw frame, e.g. to save a capture) and as decoded (which the callback may keep, or move with toTransferable: reading the chunks' records then throws, saying they moved); `taken`: how many of each partition's first records the pass hands out (the others lie past `untilEnd`, `until` or `maxRecords`). */
-  onResponse?: (response: { broker: string; apiVersion: number; frame: Uint8Array; request: unknown; response: FetchResponse<Int64>; taken: Map<number, number> }) => void;
+  onResponse?: (response: {
+    broker: string;
+    apiVersion: number;
+    frame: Uint8Array;
+    request: unknown;
+    response: FetchResponse<Int64>;
+    taken: Map<number, number>;
+  }) => void;
   /** After a fetch round that brought nothing: the partitions the pass waits on (at the broker's end, not at their own). */
   onWait?: (waiting: { topic: string; partitions: number[] }) => void;
   /** Decode keys and values too: each record handed out has decodedKey and decodedValue (a ValueDecoder, or its options; int64 follows `decode`). */
@@ -497,11 +526,44 @@ export interface TopicMetadata {
   errorCode: number;
   errorName: string;
   isInternal: boolean;
-  partitions: { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; offlineReplicas: number[]; errorCode: number; errorName: string }[];
+  partitions: {
+    partition: number;
+    leader: number;
+    leaderEpoch: number;
+    replicas: number[];
+    isr: number[];
+    offlineReplicas: number[];
+    errorCode: number;
+    errorName: string;
+  }[];
 }
 
 export type ScanStop = 'end' | 'limit' | 'time' | 'pruned' | 'error' | 'interrupted';
 export type ScanAggregate = 'count' | 'per-minute' | 'per-hour' | 'distinct-keys' | 'top-keys' | 'sizes';
+
+/** What a DistinctKeys counter says: exact while there are at most 10,000 keys, then a HyperLogLog estimate. */
+export type DistinctKeysResult = { keys: number; exact: true } | { keys: number; exact: false; standardError: number };
+
+/** A DistinctKeys counter's state as plain data (structured-clonable), for another counter's merge(). */
+export interface DistinctKeysPartial {
+  exact: string[] | null;
+  registers: Uint8Array;
+}
+
+/**
+ * Counts distinct keys (the scan's 'distinct-keys' aggregate): exactly while there are at most
+ * 10,000, then by HyperLogLog (2^14 registers, 0.81% standard error) over Kafka's murmur2 of the
+ * key's bytes. Counters made apart (one per worker) merge into what one counter would say.
+ */
+export declare class DistinctKeys {
+  /** Counts a key (its bytes are read, not kept). */
+  add(key: Uint8Array): void;
+  /** This counter's state, for another counter's merge (postMessage carries it). */
+  partial(): DistinctKeysPartial;
+  /** Takes in another counter's partial(). */
+  merge(partial: DistinctKeysPartial): void;
+  result(): DistinctKeysResult;
+}
 
 /** A scan's ranges: [from, to) offsets per partition, cut to a bounded size (JSON; offsets as numbers). */
 export interface ScanPlan {
@@ -518,7 +580,18 @@ export interface ScanPlan {
 /** What a scan covered: per range, [from, next) read completely, and why it stopped. */
 export interface ScanCoverage {
   complete: boolean;
-  partitions: { topic: string; partition: number; from: number; to: number; next: number; records: number; matches: number; stop: ScanStop; bound?: string; error?: { code: string | null; message: string } }[];
+  partitions: {
+    topic: string;
+    partition: number;
+    from: number;
+    to: number;
+    next: number;
+    records: number;
+    matches: number;
+    stop: ScanStop;
+    bound?: string;
+    error?: { code: string | null; message: string };
+  }[];
   scan: { format: 'kafka-fetch-decoder/scan-coverage'; version: 1; [k: string]: unknown };
 }
 
@@ -579,7 +652,8 @@ export interface ScanOptions {
 }
 
 /** A scan's matches of one partition, in offset order: records, or (output 'arrow') an Arrow IPC table. */
-export type ScanMatches<T extends Int64 = Int64> = { topic: string; partition: number; records: KafkaRecord<T>[] } | { topic: string; partition: number; ipc: Uint8Array };
+export type ScanMatches<T extends Int64 = Int64> =
+  { topic: string; partition: number; records: KafkaRecord<T>[] } | { topic: string; partition: number; ipc: Uint8Array };
 
 /** A scan under way: its matches as an async iterator, then its coverage, aggregates and latest records. */
 export interface Scan<T extends Int64 = Int64> extends AsyncIterable<ScanMatches<T>> {
@@ -590,7 +664,11 @@ export interface Scan<T extends Int64 = Int64> extends AsyncIterable<ScanMatches
   /** The latest record per key, once the scan ended (latestPerKey). */
   readonly latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null;
   /** Resolves when the scan ends (rejects with its error). */
-  readonly done: Promise<{ coverage: ScanCoverage; aggregates: Record<string, unknown> | null; latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null }>;
+  readonly done: Promise<{
+    coverage: ScanCoverage;
+    aggregates: Record<string, unknown> | null;
+    latest: { topic: string; partition: number; record: KafkaRecord<T> }[] | null;
+  }>;
   /** The coverage so far. */
   coverage(): ScanCoverage | null;
   [Symbol.asyncIterator](): AsyncIterator<ScanMatches<T>>;
@@ -613,7 +691,9 @@ export interface RecordView {
  * saying where it is wrong. `skip(raw)`, when there, is true of a record (its raw key and value
  * bytes) that cannot match when keys and values are read as JSON or text: no need to read it.
  */
-export declare function parseWhere(source: string): ((record: RecordView) => boolean) & { skip: ((raw: { key: Uint8Array | null; value: Uint8Array | null }) => boolean) | null };
+export declare function parseWhere(
+  source: string,
+): ((record: RecordView) => boolean) & { skip: ((raw: { key: Uint8Array | null; value: Uint8Array | null }) => boolean) | null };
 
 /**
  * An inspection reader for live topics: partitions from offsets, no consumer group, no commits, no
@@ -623,14 +703,38 @@ export declare function parseWhere(source: string): ((record: RecordView) => boo
 export declare class KafkaClient {
   constructor(options: KafkaClientOptions);
   /** Brokers and topics (every topic when omitted); `signal` abandons the request. */
-  metadata(topics?: string | string[] | null, options?: { signal?: AbortSignal }): Promise<{ clusterId: string | null; controllerId: number | null; broker: string; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; topics: TopicMetadata[] }>;
+  metadata(
+    topics?: string | string[] | null,
+    options?: { signal?: AbortSignal },
+  ): Promise<{
+    clusterId: string | null;
+    controllerId: number | null;
+    broker: string;
+    brokers: { nodeId: number; host: string; port: number; rack: string | null }[];
+    topics: TopicMetadata[];
+  }>;
   /**
    * Offsets at 'earliest', 'latest' or a time, per partition: numbers, or BigInts with int64:
    * 'bigint' (as records' int64 values). A time no record is stamped at or after gives offset -1.
    */
-  listOffsets<const O extends ListOffsetsOptions = {}>(topic: string, options?: Exact<O, ListOffsetsOptions>): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
+  listOffsets<const O extends ListOffsetsOptions = {}>(
+    topic: string,
+    options?: Exact<O, ListOffsetsOptions>,
+  ): Promise<Map<number, { offset: Int64Of<O>; timestamp: Int64Of<O> }>>;
   /** One Fetch of the given partitions from their leaders: one entry per leader. */
-  fetch(topic: string, partitions: { partition: number; offset: number | bigint; maxBytes?: number }[], options?: { maxWaitMs?: number; minBytes?: number; maxBytes?: number; isolationLevel?: 'read_uncommitted' | 'read_committed'; decode?: DecodeOptions; raw?: boolean; signal?: AbortSignal }): Promise<{ broker: string; brokerId: number; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
+  fetch(
+    topic: string,
+    partitions: { partition: number; offset: number | bigint; maxBytes?: number }[],
+    options?: {
+      maxWaitMs?: number;
+      minBytes?: number;
+      maxBytes?: number;
+      isolationLevel?: 'read_uncommitted' | 'read_committed';
+      decode?: DecodeOptions;
+      raw?: boolean;
+      signal?: AbortSignal;
+    },
+  ): Promise<{ broker: string; brokerId: number; apiVersion: number; frame?: Uint8Array; request: unknown; response: FetchResponse<Int64> }[]>;
   /** Consumes partitions from chosen positions. */
   consume<const O extends ConsumeOptions>(options: ExactConsume<O, ConsumeOptions>): AsyncIterableIterator<ConsumedChunk<Int64Of<O['decode']>>>;
   /**
@@ -638,7 +742,9 @@ export declare class KafkaClient {
    * after `timeoutMs` (default 30000), NOT_FOUND when the pass ends first (until, untilEnd). For tests:
    * `await client.waitFor({ topic: 'orders', match: (r) => r.keyText() === id })`.
    */
-  waitFor<const O extends WaitForOptions>(options: ExactConsume<O, WaitForOptions>): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
+  waitFor<const O extends WaitForOptions>(
+    options: ExactConsume<O, WaitForOptions>,
+  ): Promise<{ topic: string; partition: number; record: KafkaRecord<Int64Of<O['decode']>> }>;
   /** Every consumer group of the cluster (ListGroups at each broker), sorted by id. */
   listGroups(options?: { signal?: AbortSignal }): Promise<ListedGroup[]>;
   /**
@@ -654,9 +760,22 @@ export declare class KafkaClient {
    */
   waitForLag(options: WaitForLagOptions): Promise<GroupDescription & { lag: number }>;
   /** The configuration of a topic or of a broker (asked of that broker). */
-  configs(options: ({ topic: string; broker?: undefined } | { broker: number | string; topic?: undefined }) & { synonyms?: boolean; documentation?: boolean; signal?: AbortSignal }): Promise<ResourceConfig>;
+  configs(
+    options: ({ topic: string; broker?: undefined } | { broker: number | string; topic?: undefined }) & {
+      synonyms?: boolean;
+      documentation?: boolean;
+      signal?: AbortSignal;
+    },
+  ): Promise<ResourceConfig>;
   /** The cluster's brokers: DescribeCluster where the broker offers it, else Metadata. */
-  brokers(options?: { signal?: AbortSignal }): Promise<{ clusterId: string | null; controllerId: number | null; brokers: { nodeId: number; host: string; port: number; rack: string | null }[]; via: 'DescribeCluster' | 'Metadata' }>;
+  brokers(options?: {
+    signal?: AbortSignal;
+  }): Promise<{
+    clusterId: string | null;
+    controllerId: number | null;
+    brokers: { nodeId: number; host: string; port: number; rack: string | null }[];
+    via: 'DescribeCluster' | 'Metadata';
+  }>;
   /** Scans whole topics on worker threads (Node): matches, coverage, aggregates; plans, shards and resume. */
   scan<const O extends ScanOptions>(options: O): Scan<Int64Of<O>>;
   /** Closes the connections: consume loops under way end (quietly), other calls in flight and later fail with CLOSED. */
@@ -776,8 +895,22 @@ export interface ListOffsetsOptions {
 }
 
 export type KafkaClientErrorCode =
-  | 'BOOTSTRAP' | 'CONNECTION' | 'TLS' | 'TIMEOUT' | 'AUTHENTICATION' | 'BROKER_ERROR' | 'UNKNOWN_TOPIC' | 'OFFSET_OUT_OF_RANGE'
-  | 'FRAME_TOO_LARGE' | 'PROTOCOL' | 'NOT_KAFKA' | 'NO_PROGRESS' | 'UNSUPPORTED_VERSION' | 'CLOSED' | 'INVALID_ARGUMENT' | 'NOT_FOUND'
+  | 'BOOTSTRAP'
+  | 'CONNECTION'
+  | 'TLS'
+  | 'TIMEOUT'
+  | 'AUTHENTICATION'
+  | 'BROKER_ERROR'
+  | 'UNKNOWN_TOPIC'
+  | 'OFFSET_OUT_OF_RANGE'
+  | 'FRAME_TOO_LARGE'
+  | 'PROTOCOL'
+  | 'NOT_KAFKA'
+  | 'NO_PROGRESS'
+  | 'UNSUPPORTED_VERSION'
+  | 'CLOSED'
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
   | 'ORIGIN_REFUSED';
 
 export declare class KafkaClientError extends Error {
@@ -790,7 +923,16 @@ export declare class KafkaClientError extends Error {
   readonly errorCode: number | null;
   readonly errorName: string | null;
   /** Its fields as data (JSON.stringify leaves an Error's out). */
-  toJSON(): { name: 'KafkaClientError'; code: KafkaClientErrorCode; message: string; broker: string | null; topic: string | null; partition: number | null; errorCode: number | null; errorName: string | null };
+  toJSON(): {
+    name: 'KafkaClientError';
+    code: KafkaClientErrorCode;
+    message: string;
+    broker: string | null;
+    topic: string | null;
+    partition: number | null;
+    errorCode: number | null;
+    errorName: string | null;
+  };
 }
 
 /** Splits a byte stream into Kafka's size-prefixed frames. */
@@ -803,7 +945,11 @@ export declare class FrameSplitter {
 }
 
 /** The client side of a SCRAM exchange (RFC 5802), as the client uses it. */
-export declare function scramClient(mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512', credentials: { username: string; password: string }, nonce?: string): {
+export declare function scramClient(
+  mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512',
+  credentials: { username: string; password: string },
+  nonce?: string,
+): {
   first(): Uint8Array;
   final(serverFirst: Uint8Array): Promise<Uint8Array>;
   verify(serverFinal: Uint8Array): void;

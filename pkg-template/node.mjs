@@ -23,6 +23,7 @@ export const {
   ValueDecoder,
   jsonForm,
   parseWhere,
+  DistinctKeys,
   wasmMemory,
   init,
   recordColumns,

@@ -20,6 +20,7 @@ export { KafkaClient } from './client/client.mjs';
 export { KafkaClientError } from './client/errors.mjs';
 export { FrameSplitter } from './client/frames.mjs';
 export { parseWhere } from './filters/where.mjs';
+export { DistinctKeys } from './scan/keys.mjs';
 export { scramClient } from './client/sasl.mjs';
 export { ValueDecoder, VALUE_FORMATS } from './values/decoder.mjs';
 export { jsonForm } from './values/json-form.mjs';

@@ -4,17 +4,15 @@
 //
 //   count          matches
 //   per-minute     matches per minute (per-hour: per hour) of their timestamps
-//   distinct-keys  distinct non-null keys: exact up to EXACT_KEYS, then a HyperLogLog estimate
+//   distinct-keys  distinct non-null keys: exact up to 10,000, then a HyperLogLog estimate (keys.mjs)
 //   top-keys       the most frequent keys: exact counts while there are at most TOP_TRACKED
 //                  distinct keys, then the rarest are dropped (the result says approximate)
 //   sizes          key and value sizes: count, min, max, mean and percentiles (to 1/64 of the size)
 
-import { murmur2 } from './partitioner.mjs';
+import { DistinctKeys, keyString } from './keys.mjs';
 
 export const AGGREGATES = ['count', 'per-minute', 'per-hour', 'distinct-keys', 'top-keys', 'sizes'];
 
-const EXACT_KEYS = 10_000;
-const HLL_BITS = 14; // 16,384 registers: about 0.8% standard error
 const TOP_TRACKED = 100_000;
 const TOP_KEPT_AFTER_PRUNE = 10_000;
 const TOP_SHOWN = 10;
@@ -45,17 +43,10 @@ const MAKERS = {
   count: () => new Count(),
   'per-minute': () => new PerInterval(60_000),
   'per-hour': () => new PerInterval(3_600_000),
-  'distinct-keys': () => new DistinctKeys(),
+  'distinct-keys': () => new DistinctKeyCount(),
   'top-keys': () => new TopKeys(),
   sizes: () => new Sizes(),
 };
-
-/** A key's bytes as a string that maps back to them exactly (one char per byte), for Map keys. */
-export function keyString(bytes) {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return s;
-}
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -113,58 +104,25 @@ class PerInterval {
   }
 }
 
-class DistinctKeys {
+// distinct non-null keys (keys.mjs), and the null ones beside
+class DistinctKeyCount {
   constructor() {
-    this.exact = new Set(); // while small; null once past EXACT_KEYS
-    this.registers = new Uint8Array(1 << HLL_BITS);
+    this.keys = new DistinctKeys();
     this.nullKeys = 0;
   }
   add(topic, partition, r) {
-    if (r.key === null) {
-      this.nullKeys++;
-      return;
-    }
-    this.#register(murmur2(r.key));
-    if (this.exact) {
-      this.exact.add(keyString(r.key));
-      if (this.exact.size > EXACT_KEYS) this.exact = null;
-    }
-  }
-  #register(hash) {
-    const index = hash >>> (32 - HLL_BITS);
-    // the rank of the first 1 bit in the rest of the hash (1-based); all zeros count as the most
-    const rest = (hash << HLL_BITS) | (1 << (HLL_BITS - 1));
-    const rank = Math.clz32(rest) + 1;
-    if (rank > this.registers[index]) this.registers[index] = rank;
+    if (r.key === null) this.nullKeys++;
+    else this.keys.add(r.key);
   }
   partial() {
-    return { exact: this.exact ? [...this.exact] : null, registers: this.registers, nullKeys: this.nullKeys };
+    return { ...this.keys.partial(), nullKeys: this.nullKeys };
   }
   merge(p) {
-    for (let i = 0; i < this.registers.length; i++) if (p.registers[i] > this.registers[i]) this.registers[i] = p.registers[i];
-    if (this.exact && p.exact) {
-      for (const k of p.exact) this.exact.add(k);
-      if (this.exact.size > EXACT_KEYS) this.exact = null;
-    } else {
-      this.exact = null;
-    }
+    this.keys.merge(p);
     this.nullKeys += p.nullKeys;
   }
   result() {
-    if (this.exact) return { keys: this.exact.size, exact: true, nullKeys: this.nullKeys };
-    return { keys: Math.round(this.#estimate()), exact: false, standardError: 0.0081, nullKeys: this.nullKeys };
-  }
-  #estimate() {
-    const m = this.registers.length;
-    let sum = 0;
-    let zeros = 0;
-    for (const r of this.registers) {
-      sum += 2 ** -r;
-      if (r === 0) zeros++;
-    }
-    const raw = ((0.7213 / (1 + 1.079 / m)) * m * m) / sum;
-    // small ranges: linear counting over the empty registers
-    return raw <= 2.5 * m && zeros > 0 ? m * Math.log(m / zeros) : raw;
+    return { ...this.keys.result(), nullKeys: this.nullKeys };
   }
 }
 

@@ -4,7 +4,7 @@
 // null value) as the latest removes its key. Each survivor is kept as the line the output prints,
 // made in the worker that read it.
 
-import { keyString } from './aggregates.mjs';
+import { keyString } from './keys.mjs';
 
 export class LatestPerKey {
   /** `asOf`: ms since the epoch (records stamped later are left out), or null for no bound. */

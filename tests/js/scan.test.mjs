@@ -201,6 +201,27 @@ test('distinct keys past the exact count: a HyperLogLog estimate within 3% (abou
   assert.ok(Math.abs(keys - 150_000) / 150_000 < 0.03, `estimate ${keys}`);
 });
 
+test('DistinctKeys, the public counter: exact to 10,000 keys, then estimated; partials merge as one counter', () => {
+  const { DistinctKeys } = createRequire(import.meta.url)(path.join(root, 'pkg', 'node.cjs'));
+  const key = (i) => new TextEncoder().encode(`key-${i}`);
+  const small = new DistinctKeys();
+  for (let i = 0; i < 25_000; i++) small.add(key(i % 10_000));
+  assert.deepEqual(small.result(), { keys: 10_000, exact: true });
+  const whole = new DistinctKeys();
+  const parts = [new DistinctKeys(), new DistinctKeys(), new DistinctKeys()];
+  for (let i = 0; i < 90_000; i++) {
+    whole.add(key(i % 60_000));
+    parts[i % 3].add(key(i % 60_000));
+  }
+  const merged = new DistinctKeys();
+  for (const p of parts) merged.merge(structuredClone(p.partial())); // as a worker's message carries it
+  assert.deepEqual(merged.result(), whole.result());
+  const { keys, exact, standardError } = whole.result();
+  assert.equal(exact, false);
+  assert.equal(standardError, 0.0081);
+  assert.ok(Math.abs(keys - 60_000) / 60_000 < 0.03, `estimate ${keys}`);
+});
+
 test('latest per key: the last record of each key at or before the time, tombstones removing it', () => {
   const at = (partition, offset, key, value, timestamp) => [
     partition,

@@ -118,8 +118,8 @@ function render(s) {
       card(
         'stats-distinct-keys',
         'distinct keys',
-        `${s.distinctKeys > 100_000 ? '≈ ' : ''}${formatCount(s.distinctKeys)}`,
-        'Counted by a 32-bit hash of the key bytes: exactly up to 100,000 keys, then estimated (HyperLogLog, about 1%)',
+        `${s.distinctKeys.exact ? '' : '≈ '}${formatCount(s.distinctKeys.keys)}`,
+        s.distinctKeys.exact ? 'Exact' : 'A HyperLogLog estimate, 0.8% standard error',
       ),
       card('stats-partitions-count', 'partitions', formatCount(s.partitions.length)),
     ),

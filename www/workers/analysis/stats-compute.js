@@ -2,12 +2,13 @@
 // package's toArrow of each chunk: partition, offset, timestamp, key and value as binary views), not
 // from record objects: records per time bucket (a minute, or longer when the records span more than
 // MAX_BUCKETS of them), key and value size percentiles (nearest rank), null keys and values,
-// distinct keys (their 32-bit hashes counted, exactly up to 100,000, then by HyperLogLog with 2^14
-// registers: about 1% off), and the same per partition.
+// distinct keys (the package's DistinctKeys, as a scan counts them: exact up to 10,000, then
+// estimated), and the same per partition.
+
+import { DistinctKeys } from '../../../pkg/web.mjs';
 
 const MAX_BUCKETS = 1440;
 const BUCKETS = [60_000, 5 * 60_000, 15 * 60_000, 3_600_000, 6 * 3_600_000, 86_400_000, 7 * 86_400_000];
-const HLL_BITS = 14;
 
 /** Calls `visit(batch, local)` for the rows of `column` at table rows `rows` (ascending), or for all. */
 function forRows(column, rows, visit) {
@@ -28,85 +29,18 @@ function forRows(column, rows, visit) {
 
 const isNull = (b, j) => b.nullCount > 0 && b.validity.length > 0 && ((b.validity[j >> 3] >> (j & 7)) & 1) === 0;
 
-/** A binary view's length, and its bytes' hash (murmur3, 32 bits), read without copying them. */
+/** A binary view's length, and its bytes, read without copying them. */
 function viewLength(b, j) {
   return new DataView(b.values.buffer, b.values.byteOffset + 16 * j, 4).getInt32(0, true);
 }
 
-function viewHash(b, j) {
+function viewBytes(b, j) {
   const at = b.values.byteOffset + 16 * j;
   const head = new DataView(b.values.buffer, at, 16);
   const len = head.getInt32(0, true);
-  const bytes =
-    len <= 12 ? new Uint8Array(b.values.buffer, at + 4, len) : b.data[head.getInt32(8, true)].subarray(head.getInt32(12, true), head.getInt32(12, true) + len);
-  return murmur3(bytes);
-}
-
-function murmur3(bytes) {
-  let h = 0x9747b28c;
-  const n = bytes.length;
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    let k = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    h ^= Math.imul(k, 0x1b873593);
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-  let k = 0;
-  switch (n & 3) {
-    case 3:
-      k ^= bytes[i + 2] << 16; // falls through
-    case 2:
-      k ^= bytes[i + 1] << 8; // falls through
-    case 1:
-      k ^= bytes[i];
-      k = Math.imul(k, 0xcc9e2d51);
-      k = (k << 15) | (k >>> 17);
-      h ^= Math.imul(k, 0x1b873593);
-  }
-  h ^= n;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-// below this many distinct hashes they are counted exactly (a set of them), above by HyperLogLog
-const EXACT_UP_TO = 100_000;
-
-class HyperLogLog {
-  constructor() {
-    this.registers = new Uint8Array(1 << HLL_BITS);
-    this.exact = new Set();
-  }
-
-  add(hash) {
-    if (this.exact) {
-      this.exact.add(hash);
-      if (this.exact.size > EXACT_UP_TO) this.exact = null;
-    }
-    const index = hash >>> (32 - HLL_BITS);
-    const rest = (hash << HLL_BITS) >>> 0;
-    const rank = Math.min(32 - HLL_BITS, Math.clz32(rest)) + 1;
-    if (rank > this.registers[index]) this.registers[index] = rank;
-  }
-
-  estimate() {
-    if (this.exact) return this.exact.size;
-    const m = this.registers.length;
-    let sum = 0;
-    let zeros = 0;
-    for (const r of this.registers) {
-      sum += 2 ** -r;
-      if (r === 0) zeros++;
-    }
-    const raw = ((0.7213 / (1 + 1.079 / m)) * m * m) / sum;
-    return Math.round(raw <= 2.5 * m && zeros ? m * Math.log(m / zeros) : raw);
-  }
+  return len <= 12
+    ? new Uint8Array(b.values.buffer, at + 4, len)
+    : b.data[head.getInt32(8, true)].subarray(head.getInt32(12, true), head.getInt32(12, true) + len);
 }
 
 /** { count, min, p50, p90, p99, max, mean, total } of sizes (nearest-rank percentiles), or null when none. */
@@ -121,14 +55,14 @@ export function sizeSummary(sizes) {
 
 /**
  * The statistics of `parts` ([{ table (Arrow), rows: ascending row indexes, or null for all }]):
- * { records, nullKeys, nullValues, distinctKeys, keySizes, valueSizes, time: { first, last,
+ * { records, nullKeys, nullValues, distinctKeys: { keys, exact }, keySizes, valueSizes, time: { first, last,
  * bucketMs, buckets: [[start ms, records]] , none }, partitions: [...] }.
  */
 export function computeStats(parts) {
   const keySizes = [];
   const valueSizes = [];
   const times = [];
-  const hll = new HyperLogLog();
+  const distinct = new DistinctKeys();
   const byPartition = new Map();
   let records = 0;
   let nullKeys = 0;
@@ -164,7 +98,7 @@ export function computeStats(parts) {
       if (isNull(b, j)) keyNull[k] = 1;
       else {
         keyLen[k] = viewLength(b, j);
-        hll.add(viewHash(b, j));
+        distinct.add(viewBytes(b, j));
       }
       k++;
     });
@@ -237,7 +171,7 @@ export function computeStats(parts) {
     records,
     nullKeys,
     nullValues,
-    distinctKeys: records - nullKeys ? hll.estimate() : 0,
+    distinctKeys: distinct.result(), // { keys, exact }
     keySizes: sizeSummary(keySizes),
     valueSizes: sizeSummary(valueSizes),
     time: timeBuckets(times, noTime),
