@@ -6,8 +6,7 @@
 
 use super::json::JsonWriter;
 use super::json_fields::{
-    array, base64, boolean, end_array, end_object, error, int, int_list, int64, object, opt_int, opt_text,
-    text,
+    base64, boolean, end_object, error, int, int_list, int64, objects, opt_int, opt_text, text, text_list,
 };
 use crate::error::Result;
 use crate::fetch::format_uuid;
@@ -20,45 +19,33 @@ use crate::protocol::{
 
 pub(super) fn find_coordinator(j: &mut JsonWriter<'_>, r: &FindCoordinatorResponse<'_>) {
     int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "coordinators");
-    for c in &r.coordinators {
-        object(j);
+    objects(j, "coordinators", &r.coordinators, |j, c| {
         opt_text(j, "key", c.key);
         int(j, "nodeId", c.node_id);
         text(j, "host", c.host);
         int(j, "port", c.port);
         error(j, c.error_code);
         opt_text(j, "errorMessage", c.error_message);
-        end_object(j);
-    }
-    end_array(j);
+    });
 }
 
 pub(super) fn list_groups(j: &mut JsonWriter<'_>, r: &ListGroupsResponse<'_>) {
     opt_int(j, "throttleTimeMs", r.throttle_time_ms);
     error(j, r.error_code);
-    array(j, "groups");
-    for g in &r.groups {
-        object(j);
+    objects(j, "groups", &r.groups, |j, g| {
         text(j, "groupId", g.group_id);
         text(j, "protocolType", g.protocol_type);
         opt_text(j, "groupState", g.group_state);
         opt_text(j, "groupType", g.group_type);
-        end_object(j);
-    }
-    end_array(j);
+    });
 }
 
 /// `[{topic, partitions}]`.
 fn topic_partitions(j: &mut JsonWriter<'_>, key: &str, list: &[TopicPartitions<'_>]) {
-    array(j, key);
-    for t in list {
-        object(j);
+    objects(j, key, list, |j, t| {
         text(j, "topic", t.topic);
         int_list(j, "partitions", Some(&t.partitions));
-        end_object(j);
-    }
-    end_array(j);
+    });
 }
 
 /// Bytes as base64, or null.
@@ -95,11 +82,7 @@ fn decoded<T>(
 
 fn subscription(j: &mut JsonWriter<'_>, s: &ConsumerSubscription<'_>) {
     int(j, "version", s.version);
-    array(j, "topics");
-    for t in &s.topics {
-        j.item().string(t);
-    }
-    end_array(j);
+    text_list(j, "topics", &s.topics);
     opt_bytes(j, "userData", s.user_data);
     match &s.owned_partitions {
         Some(owned) => topic_partitions(j, "ownedPartitions", owned),
@@ -119,18 +102,14 @@ fn assignment(j: &mut JsonWriter<'_>, a: &ConsumerAssignment<'_>) {
 
 pub(super) fn describe_groups(j: &mut JsonWriter<'_>, r: &DescribeGroupsResponse<'_>) {
     opt_int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "groups");
-    for g in &r.groups {
-        object(j);
+    objects(j, "groups", &r.groups, |j, g| {
         error(j, g.error_code);
         text(j, "groupId", g.group_id);
         text(j, "groupState", g.group_state);
         text(j, "protocolType", g.protocol_type);
         text(j, "protocolData", g.protocol_data);
         opt_int(j, "authorizedOperations", g.authorized_operations);
-        array(j, "members");
-        for m in &g.members {
-            object(j);
+        objects(j, "members", &g.members, |j, m| {
             text(j, "memberId", m.member_id);
             opt_text(j, "groupInstanceId", m.group_instance_id);
             text(j, "clientId", m.client_id);
@@ -139,32 +118,22 @@ pub(super) fn describe_groups(j: &mut JsonWriter<'_>, r: &DescribeGroupsResponse
             text(j, "memberAssignment", &base64(m.member_assignment));
             decoded(j, "subscription", m.subscription(g.protocol_type), subscription);
             decoded(j, "assignment", m.assignment(g.protocol_type), assignment);
-            end_object(j);
-        }
-        end_array(j);
-        end_object(j);
-    }
-    end_array(j);
+        });
+    });
 }
 
 /// `[{topicId, topic, partitions}]`.
 fn assigned(j: &mut JsonWriter<'_>, key: &str, topics: &[AssignedTopic<'_>]) {
-    array(j, key);
-    for t in topics {
-        object(j);
+    objects(j, key, topics, |j, t| {
         text(j, "topicId", &format_uuid(&t.topic_id));
         text(j, "topic", t.topic_name);
         int_list(j, "partitions", Some(&t.partitions));
-        end_object(j);
-    }
-    end_array(j);
+    });
 }
 
 pub(super) fn consumer_group_describe(j: &mut JsonWriter<'_>, r: &ConsumerGroupDescribeResponse<'_>) {
     int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "groups");
-    for g in &r.groups {
-        object(j);
+    objects(j, "groups", &r.groups, |j, g| {
         error(j, g.error_code);
         opt_text(j, "errorMessage", g.error_message);
         text(j, "groupId", g.group_id);
@@ -173,59 +142,37 @@ pub(super) fn consumer_group_describe(j: &mut JsonWriter<'_>, r: &ConsumerGroupD
         int(j, "assignmentEpoch", g.assignment_epoch);
         text(j, "assignorName", g.assignor_name);
         int(j, "authorizedOperations", g.authorized_operations);
-        array(j, "members");
-        for m in &g.members {
-            object(j);
+        objects(j, "members", &g.members, |j, m| {
             text(j, "memberId", m.member_id);
             opt_text(j, "instanceId", m.instance_id);
             opt_text(j, "rackId", m.rack_id);
             int(j, "memberEpoch", m.member_epoch);
             text(j, "clientId", m.client_id);
             text(j, "clientHost", m.client_host);
-            array(j, "subscribedTopicNames");
-            for t in &m.subscribed_topic_names {
-                j.item().string(t);
-            }
-            end_array(j);
+            text_list(j, "subscribedTopicNames", &m.subscribed_topic_names);
             opt_text(j, "subscribedTopicRegex", m.subscribed_topic_regex);
             assigned(j, "assignment", &m.assignment);
             assigned(j, "targetAssignment", &m.target_assignment);
-            end_object(j);
-        }
-        end_array(j);
-        end_object(j);
-    }
-    end_array(j);
+        });
+    });
 }
 
 pub(super) fn offset_fetch(j: &mut JsonWriter<'_>, r: &OffsetFetchResponse<'_>) {
     opt_int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "groups");
-    for g in &r.groups {
-        object(j);
+    objects(j, "groups", &r.groups, |j, g| {
         opt_text(j, "groupId", g.group_id);
         error(j, g.error_code);
-        array(j, "topics");
-        for t in &g.topics {
-            object(j);
+        objects(j, "topics", &g.topics, |j, t| {
             text(j, "topic", t.name);
-            array(j, "partitions");
-            for p in &t.partitions {
-                object(j);
+            objects(j, "partitions", &t.partitions, |j, p| {
                 int(j, "partition", p.partition);
                 int64(j, "committedOffset", Some(p.committed_offset));
                 opt_int(j, "committedLeaderEpoch", p.committed_leader_epoch);
                 opt_text(j, "metadata", p.metadata);
                 error(j, p.error_code);
-                end_object(j);
-            }
-            end_array(j);
-            end_object(j);
-        }
-        end_array(j);
-        end_object(j);
-    }
-    end_array(j);
+            });
+        });
+    });
 }
 
 /// `key: n, keyName: "NAME" | null` of a source or type code.
@@ -236,9 +183,7 @@ fn named(j: &mut JsonWriter<'_>, key: &str, code: Option<i8>, name: fn(i8) -> Op
 
 pub(super) fn describe_configs(j: &mut JsonWriter<'_>, r: &DescribeConfigsResponse<'_>) {
     int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "results");
-    for res in &r.results {
-        object(j);
+    objects(j, "results", &r.results, |j, res| {
         error(j, res.error_code);
         opt_text(j, "errorMessage", res.error_message);
         named(
@@ -248,9 +193,7 @@ pub(super) fn describe_configs(j: &mut JsonWriter<'_>, r: &DescribeConfigsRespon
             config_resource_type_name,
         );
         text(j, "resourceName", res.resource_name);
-        array(j, "configs");
-        for c in &res.configs {
-            object(j);
+        objects(j, "configs", &res.configs, |j, c| {
             text(j, "name", c.name);
             opt_text(j, "value", c.value);
             boolean(j, "readOnly", c.read_only);
@@ -259,21 +202,13 @@ pub(super) fn describe_configs(j: &mut JsonWriter<'_>, r: &DescribeConfigsRespon
             boolean(j, "isSensitive", c.is_sensitive);
             named(j, "configType", c.config_type, config_type_name);
             opt_text(j, "documentation", c.documentation);
-            array(j, "synonyms");
-            for s in &c.synonyms {
-                object(j);
+            objects(j, "synonyms", &c.synonyms, |j, s| {
                 text(j, "name", s.name);
                 opt_text(j, "value", s.value);
                 named(j, "source", Some(s.source), config_source_name);
-                end_object(j);
-            }
-            end_array(j);
-            end_object(j);
-        }
-        end_array(j);
-        end_object(j);
-    }
-    end_array(j);
+            });
+        });
+    });
 }
 
 pub(super) fn describe_cluster(j: &mut JsonWriter<'_>, r: &DescribeClusterResponse<'_>) {
@@ -284,16 +219,12 @@ pub(super) fn describe_cluster(j: &mut JsonWriter<'_>, r: &DescribeClusterRespon
     text(j, "clusterId", r.cluster_id);
     int(j, "controllerId", r.controller_id);
     int(j, "clusterAuthorizedOperations", r.cluster_authorized_operations);
-    array(j, "brokers");
-    for b in &r.brokers {
-        object(j);
+    objects(j, "brokers", &r.brokers, |j, b| {
         int(j, "brokerId", b.broker_id);
         text(j, "host", b.host);
         int(j, "port", b.port);
         opt_text(j, "rack", b.rack);
-        end_object(j);
-    }
-    end_array(j);
+    });
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

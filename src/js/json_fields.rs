@@ -78,6 +78,32 @@ pub(crate) fn int_list(j: &mut JsonWriter<'_>, key: &str, list: Option<&[i32]>) 
     j.end_array();
 }
 
+/// `key: [{...}, ...]`: one object per item, its members written by `write`.
+pub(crate) fn objects<T>(
+    j: &mut JsonWriter<'_>,
+    key: &str,
+    items: &[T],
+    mut write: impl FnMut(&mut JsonWriter<'_>, &T),
+) {
+    array(j, key);
+    for item in items {
+        object(j);
+        write(j, item);
+        end_object(j);
+    }
+    end_array(j);
+}
+
+/// An array of strings.
+#[inline(never)]
+pub(crate) fn text_list(j: &mut JsonWriter<'_>, key: &str, list: &[&str]) {
+    array(j, key);
+    for v in list {
+        j.item().string(v);
+    }
+    end_array(j);
+}
+
 /// Standard base64 with padding (RFC 4648 section 4), what `atob` and `Buffer.from(s, 'base64')` read.
 pub(crate) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -5,8 +5,8 @@
 use super::cluster_json;
 use super::json::JsonWriter;
 use super::json_fields::{
-    array, base64, boolean, end_array, end_object, error, int, int_list, int64, object, opt_int, opt_text,
-    text,
+    base64, boolean, end_array, end_object, error, int, int_list, int64, object, objects, opt_int, opt_text,
+    text, text_list,
 };
 use crate::fetch::format_uuid;
 use crate::protocol::{
@@ -47,43 +47,31 @@ fn api_versions(j: &mut JsonWriter<'_>, r: &ApiVersionsResponse) {
     error(j, r.error_code);
     int(j, "bodyVersion", r.body_version);
     opt_int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "apiKeys");
-    for a in &r.api_keys {
-        object(j);
+    objects(j, "apiKeys", &r.api_keys, |j, a| {
         int(j, "apiKey", a.api_key);
         int(j, "minVersion", a.min_version);
         int(j, "maxVersion", a.max_version);
-        end_object(j);
-    }
-    end_array(j);
+    });
 }
 
 fn metadata(j: &mut JsonWriter<'_>, r: &MetadataResponse<'_>) {
     opt_int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "brokers");
-    for b in &r.brokers {
-        object(j);
+    objects(j, "brokers", &r.brokers, |j, b| {
         int(j, "nodeId", b.node_id);
         text(j, "host", b.host);
         int(j, "port", b.port);
         opt_text(j, "rack", b.rack);
-        end_object(j);
-    }
-    end_array(j);
+    });
     opt_text(j, "clusterId", r.cluster_id);
     int(j, "controllerId", r.controller_id);
     opt_int(j, "clusterAuthorizedOperations", r.cluster_authorized_operations);
-    array(j, "topics");
-    for t in &r.topics {
-        object(j);
+    objects(j, "topics", &r.topics, |j, t| {
         error(j, t.error_code);
         opt_text(j, "topic", t.name);
         opt_text(j, "topicId", t.topic_id.as_ref().map(format_uuid).as_deref());
         boolean(j, "isInternal", t.is_internal);
         opt_int(j, "topicAuthorizedOperations", t.topic_authorized_operations);
-        array(j, "partitions");
-        for p in &t.partitions {
-            object(j);
+        objects(j, "partitions", &t.partitions, |j, p| {
             error(j, p.error_code);
             int(j, "partition", p.partition);
             int(j, "leaderId", p.leader_id);
@@ -91,43 +79,27 @@ fn metadata(j: &mut JsonWriter<'_>, r: &MetadataResponse<'_>) {
             int_list(j, "replicaNodes", Some(&p.replica_nodes));
             int_list(j, "isrNodes", Some(&p.isr_nodes));
             int_list(j, "offlineReplicas", p.offline_replicas.as_deref());
-            end_object(j);
-        }
-        end_array(j);
-        end_object(j);
-    }
-    end_array(j);
+        });
+    });
 }
 
 fn list_offsets(j: &mut JsonWriter<'_>, r: &ListOffsetsResponse<'_>) {
     opt_int(j, "throttleTimeMs", r.throttle_time_ms);
-    array(j, "topics");
-    for t in &r.topics {
-        object(j);
+    objects(j, "topics", &r.topics, |j, t| {
         text(j, "topic", t.name);
-        array(j, "partitions");
-        for p in &t.partitions {
-            object(j);
+        objects(j, "partitions", &t.partitions, |j, p| {
             int(j, "partition", p.partition);
             error(j, p.error_code);
             int64(j, "timestamp", Some(p.timestamp));
             int64(j, "offset", Some(p.offset));
             opt_int(j, "leaderEpoch", p.leader_epoch);
-            end_object(j);
-        }
-        end_array(j);
-        end_object(j);
-    }
-    end_array(j);
+        });
+    });
 }
 
 fn sasl_handshake(j: &mut JsonWriter<'_>, r: &SaslHandshakeResponse<'_>) {
     error(j, r.error_code);
-    array(j, "mechanisms");
-    for m in &r.mechanisms {
-        j.item().string(m);
-    }
-    end_array(j);
+    text_list(j, "mechanisms", &r.mechanisms);
 }
 
 fn sasl_authenticate(j: &mut JsonWriter<'_>, r: &SaslAuthenticateResponse<'_>) {
