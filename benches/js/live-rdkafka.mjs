@@ -35,10 +35,16 @@ function load(name) {
   }
 }
 
-/** The payload bytes of one message's headers, as KafkaJS's `{ key: value | [values] }` or
- * node-rdkafka's `[{ key: value }]`. */
-function headerBytes(h, see, hs) {
+/**
+ * Reads one message as both readers do: its key, value and headers (KafkaJS's `{ key: value |
+ * [values] }` or node-rdkafka's `[{ key: value }]`), handed to `see` when checking. Returns their
+ * payload bytes.
+ */
+function readMessage(see, partition, offset, timestamp, key, value, h) {
   let bytes = 0
+  if (key != null) bytes += key.length
+  if (value != null) bytes += value.length
+  const hs = []
   const one = (k, v) => {
     bytes += k.length
     if (v != null) bytes += v.length
@@ -53,6 +59,7 @@ function headerBytes(h, see, hs) {
       else one(k, v)
     }
   }
+  if (see) see(partition, BigInt(offset), BigInt(timestamp), key, value, hs)
   return bytes
 }
 
@@ -112,13 +119,7 @@ function confluentReader({ mark, since, withTimeout, FETCH, GROUP }) {
               for (let i = 0; i < msgs.length; i++) {
                 const m = msgs[i]
                 sink += m.offset.length + m.timestamp.length
-                const k = m.key
-                if (k != null) bytes += k.length
-                const v = m.value
-                if (v != null) bytes += v.length
-                const hs = []
-                bytes += headerBytes(m.headers, see, hs)
-                if (see) see(batch.partition, BigInt(m.offset), BigInt(m.timestamp), k, v, hs)
+                bytes += readMessage(see, batch.partition, m.offset, m.timestamp, m.key, m.value, m.headers)
               }
               count += msgs.length
               if (count >= topic.count) {
@@ -185,13 +186,7 @@ function nodeRdkafkaReader({ mark, since, withTimeout, FETCH, GROUP }) {
             for (let i = 0; i < msgs.length; i++) {
               const m = msgs[i]
               sink += (m.offset >= 0) + (m.timestamp >= 0)
-              const k = m.key
-              if (k != null) bytes += k.length
-              const v = m.value
-              if (v != null) bytes += v.length
-              const hs = []
-              bytes += headerBytes(m.headers, see, hs)
-              if (see) see(m.partition, BigInt(m.offset), BigInt(m.timestamp), k, v, hs)
+              bytes += readMessage(see, m.partition, m.offset, m.timestamp, m.key, m.value, m.headers)
             }
             count += msgs.length
             if (count >= topic.count) {
