@@ -18,6 +18,7 @@ let running = null; // the computation in flight
 let again = false; // asked again while one ran
 let lastRun = 0;
 let timer = 0;
+let shown = ''; // the statistics drawn last (JSON): the same again are not drawn again
 
 /** Opens the panel (building it the first time) and computes the statistics. */
 export function openStats() {
@@ -72,11 +73,13 @@ async function refresh() {
   if (scan?.aggregates && $('stats-of').value === 'scan') {
     $('stats-body').replaceChildren(...scanStats(scan, chart));
     $('stats-state').textContent = 'the whole scan · computed by its workers';
+    shown = '';
     return;
   }
   if ($('stats-of').value === 'scan') $('stats-of').value = 'view';
   if (!store) {
     $('stats-body').replaceChildren(h('p', { class: 'placeholder' }, 'Open a capture or start a tail: its records are counted here.'));
+    shown = '';
     return;
   }
   const view = state.view;
@@ -88,7 +91,10 @@ async function refresh() {
   try {
     const { stats } = await running;
     if (store !== state.store) return;
-    render(stats);
+    // drawn again only when they changed: a chart drawn anew loses the bar the pointer is on
+    const json = JSON.stringify(stats);
+    if (json !== shown) render(stats);
+    shown = json;
     $('stats-state').textContent =
       `${numbers ? 'the filtered view' : 'every kept record'} · computed in ${Math.round(performance.now() - started)} ms in a worker`;
   } catch (e) {
