@@ -72,9 +72,11 @@ export async function nextFileIn(folder, partial, timeout = 30_000) {
   for (const until = Date.now() + timeout; Date.now() < until; await sleep(POLL_MS)) {
     const files = fs.readdirSync(folder);
     if (!files.length || files.some((f) => f.endsWith(partial))) continue;
-    // the same name and size twice in a row: the browser is done with it
-    const now = `${files[0]} ${fs.statSync(path.join(folder, files[0])).size}`;
-    if (now === last) return path.join(folder, files[0]);
+    // the same name and size twice in a row: the browser is done with it. A file may go between
+    // the listing and its size (Firefox renames what it saved under a name of its own): look again.
+    const size = fs.statSync(path.join(folder, files[0]), { throwIfNoEntry: false })?.size;
+    const now = `${files[0]} ${size}`;
+    if (size !== undefined && now === last) return path.join(folder, files[0]);
     last = now;
   }
   throw new Error(`no download finished in ${timeout} ms (in the folder: ${fs.readdirSync(folder).join(', ') || 'nothing'})`);
