@@ -77,16 +77,32 @@ function withEngine(call) {
 }
 
 /**
- * A failure that is not a decoding error is a bug (a panic, whose message went to the console) or
- * memory running out; wasm-bindgen then refuses every later call on that handle. Start over with a
- * fresh one so that the next call works, and say so.
+ * A failure that is not a decoding error is a bug (a panic) or memory running out; wasm-bindgen then
+ * refuses every later call on that handle. Start over with a fresh one so that the next call works,
+ * and say so, with what caused it (trapCause).
  */
 function replaceEngineAfter(e) {
   engine = null;
   scanned = null;
-  const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}); it was reset, later calls work`);
+  const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}; ${trapCause()}); it was reset, later calls work`);
   error.cause = e;
   return error;
+}
+
+/**
+ * What a trap was, for the error a bug report quotes: the panic's own message ("panicked at
+ * src/…: …", src/js/wasm/panic.rs), or else no panic at all, with the wasm memory reached.
+ */
+function trapCause() {
+  let panic = null;
+  try {
+    panic = wasm.takePanicMessage();
+  } catch {
+    // the module cannot answer either: what follows is all that is known
+  }
+  // one line: the message's own line break stands between its place and its text
+  if (panic) return panic.replace(/\s*\n\s*/g, ' ');
+  return `no panic: memory ran out, or the engine failed, at ${(memory.buffer.byteLength / 2 ** 20).toFixed(0)} MiB of wasm memory`;
 }
 
 /**

@@ -164,17 +164,30 @@ test('options are checked: unknown names, wrong types and values are TypeErrors 
   assert.throws(() => decodeRecordSet(new Uint8Array(0), { apiVersion: 12 }), /it is for decodeFetchResponse/);
 });
 
-test('a decoder that failed inside wasm is replaced, and the next call works', () => {
-  // the generated bindings the package loaded, made to fail as a trap would
-  const { WasmDecoder } = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
+test('a decoder that failed inside wasm is replaced, says why, and the next call works', () => {
+  // the generated bindings the package loaded, made to fail as a trap would: first a trap with no
+  // panic behind it, then one whose panic message the module kept (src/js/wasm/panic.rs)
+  const bindings = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
+  const { WasmDecoder } = bindings;
   const decode = WasmDecoder.prototype.decode;
+  const takePanicMessage = bindings.takePanicMessage;
+  assert.equal(takePanicMessage(), undefined, 'no panic happened in this process');
   WasmDecoder.prototype.decode = () => {
     throw new WebAssembly.RuntimeError('unreachable');
   };
   try {
-    assert.throws(() => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }), /failed inside wasm .*unreachable.*later calls work/);
+    assert.throws(
+      () => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }),
+      /failed inside wasm \(unreachable; no panic: memory ran out, or the engine failed, at \d+ MiB of wasm memory\); it was reset, later calls work/,
+    );
+    bindings.takePanicMessage = () => 'panicked at src/records.rs:1:1:\nindex out of bounds';
+    assert.throws(
+      () => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }),
+      /failed inside wasm \(unreachable; panicked at src\/records.rs:1:1: index out of bounds\); it was reset/,
+    );
   } finally {
     WasmDecoder.prototype.decode = decode;
+    bindings.takePanicMessage = takePanicMessage;
   }
   assert.ok(decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.length > 0);
 });

@@ -7,6 +7,7 @@
 //! record field crosses on its own. Everything here is reused across calls, so wasm memory stops
 //! growing after warm-up.
 
+mod panic;
 pub mod protocol;
 use crate::decoder::FetchDecoder;
 use crate::error::DecodeError;
@@ -21,10 +22,10 @@ use wasm_bindgen::prelude::*;
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 /// Runs when the module is instantiated: a panic (a bug; decoding errors are values) then
-/// reaches the console with its message instead of a bare `unreachable` trap.
+/// reaches the console, and the error JS throws, with its message instead of a bare `unreachable`.
 #[wasm_bindgen(start)]
 pub fn start() {
-    console_error_panic_hook::set_once();
+    panic::install_hook();
 }
 
 /// The wasm memory, so JS can view the columns.
