@@ -32,6 +32,21 @@ function visible(el) {
   return Boolean(r && r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden' && (el.checkVisibility?.() ?? true));
 }
 
+// In the page: Playwright's "stable", the same box over two animation frames (a table that draws its
+// rows anew after a resize moves them); a page that draws no frame waits 100 ms instead.
+async function stable(el) {
+  const box = () => {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].join();
+  };
+  const before = box();
+  await new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(resolve));
+    setTimeout(resolve, 100);
+  });
+  return el.isConnected && box() === before;
+}
+
 // In the page: a value as Playwright returns it, as JSON: own enumerable fields, not toJSON's form;
 // typed arrays as arrays of numbers; BigInt, undefined, NaN and the infinities tagged (see revive).
 function plain(value) {
@@ -58,7 +73,7 @@ const revive = (_, v) => {
   return tag === 'bigint' ? BigInt(v.v) : tag === 'date' ? new Date(v.v) : tag === 'undefined' ? undefined : Number(tag);
 };
 
-const IN_PAGE = `const find = ${find}; const visible = ${visible}; const plain = ${plain};`;
+const IN_PAGE = `const find = ${find}; const visible = ${visible}; const stable = ${stable}; const plain = ${plain};`;
 const call = (fn, args) => `(${fn})(${args.map((a) => (a === undefined ? 'undefined' : JSON.stringify(a))).join(', ')})`;
 
 /**
@@ -191,11 +206,11 @@ export class EnginePage extends EventEmitter {
 
   // ---- acting -----------------------------------------------------------------------------------
 
-  /** The element `selector` names (the nth of them; -1 the last) once it is visible and enabled, as the driver's handle. */
+  /** The element `selector` names (the nth of them; -1 the last) once it is visible, enabled and still, as the driver's handle. */
   async #actionable(selector, nth = 0) {
     const pick = `find(${JSON.stringify(selector)}).at(${nth})`;
-    await this.waitForFunction(`((el) => visible(el) && !el.disabled)(${pick})`).catch((e) => {
-      throw new Error(`${selector}: not visible and enabled: ${e.message}`);
+    await this.waitForFunction(`(async (el) => visible(el) && !el.disabled && (await stable(el)))(${pick})`).catch((e) => {
+      throw new Error(`${selector}: not visible, enabled and still: ${e.message}`);
     });
     return this.driver.element(`(() => { ${IN_PAGE} return ${pick}; })()`);
   }

@@ -142,7 +142,8 @@ class WebKitDriver {
   }
   /**
    * WebDriver's element click; where WebKitWebDriver calls an element not interactable (a table
-   * row: it finds no point of it in view), the pointer's click at the centre of its box.
+   * row: it finds no point of it in view), the pointer's click at the centre of its box, once the
+   * element itself is what lies there (Playwright's "receives events").
    */
   async click(element) {
     const driver = await this.use();
@@ -150,10 +151,16 @@ class WebKitDriver {
       await element.click();
     } catch (e) {
       if (e.name !== 'ElementNotInteractableError') throw e;
-      const [x, y] = await driver.executeScript(
-        'const r = arguments[0].getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]',
-        element,
-      );
+      const centre = `const el = arguments[0]; const r = el.getBoundingClientRect();
+        const x = Math.round(r.x + r.width / 2), y = Math.round(r.y + r.height / 2);
+        const there = document.elementFromPoint(x, y);
+        return [x, y, el.contains(there), there ? there.outerHTML.slice(0, 80) : 'nothing'];`;
+      let [x, y, hit, there] = await driver.executeScript(centre, element);
+      for (let t = 0; !hit && t < 20; t++) {
+        await sleep(50);
+        [x, y, hit, there] = await driver.executeScript(centre, element);
+      }
+      if (!hit) throw new Error(`the element does not receive the click: ${there} is at its centre (${x}, ${y})`, { cause: e });
       await driver.actions().move({ x, y, origin: 'viewport' }).click().perform();
     }
   }
