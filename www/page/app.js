@@ -105,7 +105,7 @@ function init() {
   // what the URL asks is restored as the page fills: filters on the first source, then the record
   listen('panel', openPanel);
   for (const what of ['filter', 'selection', 'sort', 'query']) listen(what, writeUrl);
-  listen('view', selectWanted);
+  // every view is drawn ('drawn' follows a new filter's view at once, records.js)
   listen('drawn', selectWanted);
   listen('expr-error', showExprStatus);
 
