@@ -405,7 +405,7 @@ export declare class KafkaDecodeError extends Error {
   toJSON(): DecodeErrorInfo & { name: 'KafkaDecodeError'; broker: string | null };
 }
 
-/** The module's WebAssembly.Memory (to watch it stop growing). */
+/** The module's WebAssembly.Memory (to watch it stop growing); a new one after a failure inside wasm, which starts the module over. */
 export declare function wasmMemory(): WebAssembly.Memory;
 
 /** What init() takes: where the .wasm is (URL or path string), its response, its bytes, or the compiled module. */

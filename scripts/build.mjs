@@ -31,12 +31,16 @@ const built = path.join(root, 'target/wasm32-unknown-unknown/release', `${crate}
 
 fs.rmSync(pkg, { recursive: true, force: true });
 fs.mkdirSync(pkg, { recursive: true });
+// A trap (a panic: a bug) leaves the instance's stack pointer where it was, so that about 2,000 of
+// them used up the 1 MiB stack and every later call failed: the glue gets __wbg_reset_state, a fresh
+// instance of the compiled module, which the JS layer calls after a trap (decoder/engine.mjs).
+const glue = ['--experimental-reset-state-function', '--out-name', crate, built];
 // at the package root, so that even node10 resolution finds the .wasm subpath
-run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', pkg, '--out-name', crate, built]);
+run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', pkg, ...glue]);
 // The web glue shares the Node build's .wasm (byte-identical for the same out-name), so only its
 // JS is kept.
 const webTmp = fs.mkdtempSync(path.join(pkg, '.web-'));
-run('wasm-bindgen', ['--target', 'web', '--out-dir', webTmp, '--out-name', crate, built]);
+run('wasm-bindgen', ['--target', 'web', '--out-dir', webTmp, ...glue]);
 if (!fs.readFileSync(path.join(webTmp, `${crate}_bg.wasm`)).equals(fs.readFileSync(path.join(pkg, `${crate}_bg.wasm`)))) {
   throw new Error('the web and Node builds produced different .wasm files');
 }

@@ -77,14 +77,18 @@ function withEngine(call) {
 }
 
 /**
- * A failure that is not a decoding error is a bug (a panic) or memory running out; wasm-bindgen then
- * refuses every later call on that handle. Start over with a fresh one so that the next call works,
- * and say so, with what caused it (trapCause).
+ * A failure that is not a decoding error is a bug (a panic) or memory running out. The trap left the
+ * instance as it stood (its stack pointer too, so that traps add up until every call fails): start
+ * over with a fresh instance of the module, so that the next call works, and say so, with what
+ * caused it (trapCause, read from the old instance first).
  */
 function replaceEngineAfter(e) {
+  const cause = trapCause();
   engine = null;
   scanned = null;
-  const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}; ${trapCause()}); it was reset, later calls work`);
+  wasm.__wbg_reset_state();
+  memory = wasm.wasmMemory();
+  const error = new Error(`kafka-fetch-decoder: the decoder failed inside wasm (${e?.message ?? e}; ${cause}); it was reset, later calls work`);
   error.cause = e;
   return error;
 }

@@ -2,6 +2,7 @@
 // run (engines.mjs: Chromium, Firefox ESR or WebKitGTK): await init(), then decodeFetchResponse,
 // checked with the same code as in Node (tests/js/ground-truth.mjs). The captures live outside the
 // served folder: a server of this test hands them to the page from another port of 127.0.0.1.
+// Then a panic inside wasm, after which the module starts over in the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -57,4 +58,56 @@ test(`every corpus capture agrees with its ground truth in ${engine}`, async () 
   assert.match(result.agent, userAgentPattern);
   assert.equal(result.checked, 77);
   assert.deepEqual(result.problems, []);
+});
+
+// A real panic in the engine's call (an input buffer of 4 GiB - 1, past what wasm32 holds), 100
+// times: each trap starts the module over in a fresh instance of the compiled module, made
+// synchronously on the page's thread, and the next decode works (tests/js/limits.test.mjs has
+// 9,000 of them in Node).
+test(`after a panic inside wasm the module starts over and decodes again in ${engine}`, async () => {
+  const result = await browser.page.evaluate(
+    async ({ base, name }) => {
+      const api = await import('/pkg/web.mjs');
+      await api.init();
+      const glue = await import('/pkg/kafka_fetch_decoder_web.mjs');
+      const frame = new Uint8Array(await (await fetch(`${base}/${name}.bin`)).arrayBuffer());
+      const records = (result) => result.topics.flatMap((t) => t.partitions).reduce((n, p) => n + p.records.length, 0);
+      const before = records(api.decodeFetchResponse(frame, { apiVersion: 12 }));
+      const decode = glue.WasmDecoder.prototype.decode;
+      glue.WasmDecoder.prototype.decode = function () {
+        return this.input_buffer(2 ** 32 - 1);
+      };
+      const print = console.error; // the panic hook prints each one too
+      console.error = () => {};
+      const first = api.wasmMemory();
+      const errors = [];
+      try {
+        for (let n = 0; n < 100; n++) {
+          try {
+            api.decodeFetchResponse(frame, { apiVersion: 12 });
+            errors.push('no error');
+          } catch (e) {
+            errors.push(e.message);
+          }
+        }
+      } finally {
+        glue.WasmDecoder.prototype.decode = decode;
+        console.error = print;
+      }
+      return {
+        errors: [...new Set(errors.map((m) => m.replace(/\(.*; panicked at .*: capacity overflow\)/, '(trap; panicked: capacity overflow)')))],
+        freshMemory: api.wasmMemory() !== first,
+        records: [before, records(api.decodeFetchResponse(frame, { apiVersion: 12 }))],
+      };
+    },
+    { base: `http://127.0.0.1:${corpus.address().port}`, name: 'tansu_v12_multibatch' },
+  );
+  const { expected } = JSON.parse(fs.readFileSync(path.join(corpusDir, 'tansu_v12_multibatch.json'), 'utf8'));
+  const records = expected.topics.flatMap((t) => t.partitions).reduce((n, p) => n + p.records.length, 0);
+  assert.ok(records > 0);
+  assert.deepEqual(result, {
+    errors: ['kafka-fetch-decoder: the decoder failed inside wasm (trap; panicked: capacity overflow); it was reset, later calls work'],
+    freshMemory: true,
+    records: [records, records],
+  });
 });

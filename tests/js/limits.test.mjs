@@ -192,6 +192,35 @@ test('a decoder that failed inside wasm is replaced, says why, and the next call
   assert.ok(decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.length > 0);
 });
 
+test('after 9,000 real panics the decoder still works: each trap starts a fresh instance', () => {
+  // A real panic in the shared engine's call: an input buffer of 4 GiB - 1, past what wasm32 can
+  // hold ("capacity overflow"). Each trap left its stack frames behind, about 130 bytes, so that
+  // before the fresh instance every call failed after some 8,000 of them.
+  const bindings = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
+  const { WasmDecoder } = bindings;
+  const decode = WasmDecoder.prototype.decode;
+  WasmDecoder.prototype.decode = function () {
+    return this.input_buffer(2 ** 32 - 1);
+  };
+  const print = console.error; // the panic hook prints each one too
+  console.error = () => {};
+  const first = bindings.wasmMemory();
+  try {
+    for (let n = 0; n < 9000; n++) {
+      assert.throws(
+        () => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }),
+        /failed inside wasm \(unreachable; panicked at .*capacity overflow\); it was reset, later calls work/,
+      );
+    }
+  } finally {
+    WasmDecoder.prototype.decode = decode;
+    console.error = print;
+  }
+  assert.notEqual(bindings.wasmMemory(), first, 'a fresh instance has a memory of its own');
+  assert.ok(decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.length > 0);
+  assert.equal(bindings.takePanicMessage(), undefined, 'each panic message was taken with its trap');
+});
+
 test('the shared and an owned decoder work after every kind of error', () => {
   const owned = new FetchDecoder();
   const errors = [
