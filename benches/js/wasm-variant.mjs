@@ -1,6 +1,6 @@
 // A variant of the bench package that differs from pkg-bench/ in its .wasm only: the crate built
 // the way scripts/build.mjs builds it (cargo --release --lib --features bench, wasm-bindgen
-// --target nodejs, wasm-opt -O1), with extra cargo features and RUSTFLAGS, in a cargo target
+// --target nodejs with a reset function, wasm-opt -O1), with extra cargo features and RUSTFLAGS, in a cargo target
 // folder of its own (so the main build's cache stays valid). The generated JS glue must be
 // identical to pkg-bench/'s, so that two variants differ in their wasm alone. Used by
 // simd-ab.mjs and zstd-ab.mjs; the variants sit under the repository so that the packages' `ws`
@@ -34,7 +34,8 @@ export function buildVariant(dir, { features = [], simd = false, targetDir }) {
   const built = join(targetDir, 'wasm32-unknown-unknown/release', `${CRATE}.wasm`)
   const tmp = mkdtempSync(join(REPO_ROOT, 'target', '.bindgen-'))
   try {
-    run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', tmp, '--out-name', CRATE, built])
+    // the flags of scripts/build.mjs (the glue check below fails on any other)
+    run('wasm-bindgen', ['--target', 'nodejs', '--experimental-reset-state-function', '--out-dir', tmp, '--out-name', CRATE, built])
     const wasmFile = join(tmp, `${CRATE}_bg.wasm`)
     run(join(REPO_ROOT, 'node_modules/.bin/wasm-opt'), ['-O1', '--enable-reference-types', '--enable-bulk-memory',
       '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue',
