@@ -16,7 +16,7 @@
 // records of a batch, and everything serialises with JSON.stringify in a documented compact form.
 
 export { decodeFetchResponse, decodeRecordSet, FetchDecoder } from './decoder/decode.mjs';
-export { attach, fetchPositionsOf, protocolBindings, wasmMemory } from './decoder/engine.mjs';
+export { attach, fetchPositionsOf, protocolBindings, startOverAfter, wasmMemory } from './decoder/engine.mjs';
 export { KafkaDecodeError } from './decoder/errors.mjs';
 export { apiKeyOf, apiNameOf, errorName, protocolInfo } from './decoder/kafka.mjs';
 export { int64Converter } from './decoder/options.mjs';

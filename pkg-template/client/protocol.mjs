@@ -2,19 +2,19 @@
 // through src/js/wasm/protocol.rs): this module only adapts arguments and results to JS. Apis are
 // named as Kafka names them ('Fetch', 'Metadata', ...); their keys and versions are the module's.
 
-import { apiKeyOf, KafkaDecodeError, protocolBindings, protocolInfo } from '../api.mjs';
+import { apiKeyOf, KafkaDecodeError, protocolBindings, protocolInfo, startOverAfter } from '../api.mjs';
 
 let topicIdsFrom = null;
 /** The first Fetch version that names topics by id (from the module's facts). */
 export const fetchTopicIdsFrom = () => (topicIdsFrom ??= protocolInfo().fetchTopicIdsFrom);
 
-/** Calls a binding; its failures are the decoder's JSON error documents. */
+/** Calls a binding; its failures are the decoder's JSON error documents, or a trap (startOverAfter). */
 function call(fn, ...args) {
   try {
     return fn(...args);
   } catch (e) {
     if (typeof e === 'string') throw new KafkaDecodeError(JSON.parse(e));
-    throw e;
+    throw startOverAfter(e);
   }
 }
 
@@ -143,5 +143,5 @@ export function negotiate(apiKeys) {
 
 /** The relay's check of one message from a browser: { allowed, apiKey, api, version, reason? }. */
 export function checkReadRequest(message) {
-  return JSON.parse(protocolBindings().checkReadRequest(message));
+  return JSON.parse(call(protocolBindings().checkReadRequest, message));
 }

@@ -60,7 +60,7 @@ function loadInput(input, keep) {
 /**
  * Runs `call` on the shared engine (made on first use); its failures become typed errors: the
  * decoder's JSON error documents a KafkaDecodeError (a RangeError for an argument out of range),
- * anything else resets the engine (replaceEngineAfter).
+ * anything else starts the module over (startOverAfter).
  */
 function withEngine(call) {
   requireWasm();
@@ -68,7 +68,7 @@ function withEngine(call) {
   try {
     return call(engine);
   } catch (e) {
-    if (typeof e !== 'string') throw replaceEngineAfter(e);
+    if (typeof e !== 'string') throw startOverAfter(e);
     const info = JSON.parse(e);
     // eslint-disable-next-line preserve-caught-error -- the wasm side throws its error as JSON text: all of it is here
     if (info.code === 'RANGE') throw new RangeError(info.message);
@@ -77,12 +77,13 @@ function withEngine(call) {
 }
 
 /**
- * A failure that is not a decoding error is a bug (a panic) or memory running out. The trap left the
+ * A failure of a call into the module that is not a decoding error (the decoder's, or the protocol
+ * layer's in client/protocol.mjs) is a bug (a panic) or memory running out. The trap left the
  * instance as it stood (its stack pointer too, so that traps add up until every call fails): start
- * over with a fresh instance of the module, so that the next call works, and say so, with what
- * caused it (trapCause, read from the old instance first).
+ * over with a fresh instance of the module, so that the next call works; returns the error that
+ * says so, with what caused it (trapCause, read from the old instance first).
  */
-function replaceEngineAfter(e) {
+export function startOverAfter(e) {
   const cause = trapCause();
   engine = null;
   scanned = null;
