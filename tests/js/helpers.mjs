@@ -8,6 +8,26 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const corpusDir = path.resolve(root, '../shared/corpus');
 export const pkg = createRequire(import.meta.url)(path.join(root, 'pkg'));
+/** The wasm-bindgen glue the package loaded (pkg/kafka_fetch_decoder.js), for tests that make its calls fail. */
+export const wasmBindings = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
+
+/**
+ * Runs `run` while `owner[name]` (a binding, or a WasmDecoder method on its prototype) panics for
+ * real inside wasm: it asks for an input buffer of 4 GiB - 1, past what wasm32 can hold ("capacity
+ * overflow"). The panic hook's console output is kept quiet meanwhile; both are put back after.
+ */
+export async function withRealPanic(owner, name, run) {
+  const real = owner[name];
+  const print = console.error;
+  owner[name] = () => new wasmBindings.WasmDecoder().input_buffer(2 ** 32 - 1);
+  console.error = () => {};
+  try {
+    return await run();
+  } finally {
+    owner[name] = real;
+    console.error = print;
+  }
+}
 
 /** The built package packed by npm into `dir`: the tarball's path. */
 export function packPackage(dir) {

@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { pkg, sample, root } from './helpers.mjs';
+import { pkg, sample, root, wasmBindings, withRealPanic } from './helpers.mjs';
 
 const { decodeFetchResponse, decodeRecordSet, FetchDecoder, KafkaDecodeError } = pkg;
 const multibatch = sample('tansu_v12_multibatch');
@@ -167,10 +166,9 @@ test('options are checked: unknown names, wrong types and values are TypeErrors 
 test('a decoder that failed inside wasm is replaced, says why, and the next call works', () => {
   // the generated bindings the package loaded, made to fail as a trap would: first a trap with no
   // panic behind it, then one whose panic message the module kept (src/js/wasm/panic.rs)
-  const bindings = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
-  const { WasmDecoder } = bindings;
+  const { WasmDecoder } = wasmBindings;
   const decode = WasmDecoder.prototype.decode;
-  const takePanicMessage = bindings.takePanicMessage;
+  const takePanicMessage = wasmBindings.takePanicMessage;
   assert.equal(takePanicMessage(), undefined, 'no panic happened in this process');
   WasmDecoder.prototype.decode = () => {
     throw new WebAssembly.RuntimeError('unreachable');
@@ -180,45 +178,33 @@ test('a decoder that failed inside wasm is replaced, says why, and the next call
       () => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }),
       /failed inside wasm \(unreachable; no panic: memory ran out, or the engine failed, at \d+ MiB of wasm memory\); it was reset, later calls work/,
     );
-    bindings.takePanicMessage = () => 'panicked at src/records.rs:1:1:\nindex out of bounds';
+    wasmBindings.takePanicMessage = () => 'panicked at src/records.rs:1:1:\nindex out of bounds';
     assert.throws(
       () => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }),
       /failed inside wasm \(unreachable; panicked at src\/records.rs:1:1: index out of bounds\); it was reset/,
     );
   } finally {
     WasmDecoder.prototype.decode = decode;
-    bindings.takePanicMessage = takePanicMessage;
+    wasmBindings.takePanicMessage = takePanicMessage;
   }
   assert.ok(decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.length > 0);
 });
 
-test('after 9,000 real panics the decoder still works: each trap starts a fresh instance', () => {
-  // A real panic in the shared engine's call: an input buffer of 4 GiB - 1, past what wasm32 can
-  // hold ("capacity overflow"). Each trap left its stack frames behind, about 130 bytes, so that
-  // before the fresh instance every call failed after some 8,000 of them.
-  const bindings = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
-  const { WasmDecoder } = bindings;
-  const decode = WasmDecoder.prototype.decode;
-  WasmDecoder.prototype.decode = function () {
-    return this.input_buffer(2 ** 32 - 1);
-  };
-  const print = console.error; // the panic hook prints each one too
-  console.error = () => {};
-  const first = bindings.wasmMemory();
-  try {
+test('after 9,000 real panics the decoder still works: each trap starts a fresh instance', async () => {
+  // A real panic in the shared engine's call (withRealPanic). Each trap left its stack frames
+  // behind, about 130 bytes, so that before the fresh instance every call failed after some 8,000.
+  const first = wasmBindings.wasmMemory();
+  await withRealPanic(wasmBindings.WasmDecoder.prototype, 'decode', () => {
     for (let n = 0; n < 9000; n++) {
       assert.throws(
         () => decodeFetchResponse(multibatch.frame, { apiVersion: 12 }),
         /failed inside wasm \(unreachable; panicked at .*capacity overflow\); it was reset, later calls work/,
       );
     }
-  } finally {
-    WasmDecoder.prototype.decode = decode;
-    console.error = print;
-  }
-  assert.notEqual(bindings.wasmMemory(), first, 'a fresh instance has a memory of its own');
+  });
+  assert.notEqual(wasmBindings.wasmMemory(), first, 'a fresh instance has a memory of its own');
   assert.ok(decodeFetchResponse(multibatch.frame, { apiVersion: 12 }).topics.length > 0);
-  assert.equal(bindings.takePanicMessage(), undefined, 'each panic message was taken with its trap');
+  assert.equal(wasmBindings.takePanicMessage(), undefined, 'each panic message was taken with its trap');
 });
 
 test('the shared and an owned decoder work after every kind of error', () => {

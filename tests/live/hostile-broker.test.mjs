@@ -4,10 +4,9 @@
 // clear error naming the broker, and nothing a broker sent may reach a terminal unfiltered.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { pkg, root } from '../js/helpers.mjs';
+import { pkg, root, wasmBindings, withRealPanic } from '../js/helpers.mjs';
 import { startFakeBroker } from './fake-broker.mjs';
 
 const { KafkaClient, KafkaClientError, KafkaDecodeError } = pkg;
@@ -96,21 +95,16 @@ test('garbage, a frame cut short and a 2 GiB size prefix: typed errors naming th
 });
 
 test('a panic inside wasm while the client reads an answer: one error that says so, and the module starts over', async () => {
-  // A real panic in the protocol layer's call (an input buffer of 4 GiB - 1: "capacity overflow"),
-  // made to happen where the client decodes the broker's first answer.
-  const bindings = createRequire(import.meta.url)(path.join(root, 'pkg/kafka_fetch_decoder.js'));
-  const decodeResponse = bindings.decodeResponse;
-  bindings.decodeResponse = () => new bindings.WasmDecoder().input_buffer(2 ** 32 - 1);
-  const print = console.error; // the panic hook prints it too
-  console.error = () => {};
+  // A real panic in the protocol layer's call (withRealPanic), where the client decodes the
+  // broker's first answer.
   const broker = await fake({ partitions: [0], highWatermark: 0, fetch: 'empty' });
   const first = pkg.wasmMemory();
   const client = new KafkaClient({ bootstrap: broker.address, retries: 0 });
   try {
-    await assert.rejects(client.metadata(['t']), /failed inside wasm \(unreachable; panicked at .*capacity overflow\); it was reset, later calls work/);
+    await withRealPanic(wasmBindings, 'decodeResponse', () =>
+      assert.rejects(client.metadata(['t']), /failed inside wasm \(unreachable; panicked at .*capacity overflow\); it was reset, later calls work/),
+    );
   } finally {
-    bindings.decodeResponse = decodeResponse;
-    console.error = print;
     client.close();
   }
   assert.notEqual(pkg.wasmMemory(), first, 'a fresh instance has a memory of its own');
