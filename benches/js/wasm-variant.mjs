@@ -1,7 +1,7 @@
 // A variant of the bench package that differs from pkg-bench/ in its .wasm only: the crate built
 // the way scripts/build.mjs builds it (cargo --release --lib --features bench, wasm-bindgen
-// --target nodejs with a reset function, wasm-opt -O1), with extra cargo features and RUSTFLAGS, in a cargo target
-// folder of its own (so the main build's cache stays valid). The generated JS glue must be
+// --target nodejs with a reset function, wasm-opt -O1), with extra cargo features and RUSTFLAGS,
+// in a cargo target folder of its own (so the main build's cache stays valid). The generated JS glue must be
 // identical to pkg-bench/'s, so that two variants differ in their wasm alone. Used by
 // simd-ab.mjs and zstd-ab.mjs; the variants sit under the repository so that the packages' `ws`
 // resolves from its node_modules.

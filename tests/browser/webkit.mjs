@@ -155,10 +155,11 @@ class WebKitDriver {
         const x = Math.round(r.x + r.width / 2), y = Math.round(r.y + r.height / 2);
         const there = document.elementFromPoint(x, y);
         return [x, y, el.contains(there), there ? there.outerHTML.slice(0, 80) : 'nothing'];`;
-      let [x, y, hit, there] = await driver.executeScript(centre, element);
-      for (let t = 0; !hit && t < 20; t++) {
-        await sleep(50);
+      let x, y, hit, there;
+      for (let t = 0; t <= 20; t++) {
+        if (t > 0) await sleep(50);
         [x, y, hit, there] = await driver.executeScript(centre, element);
+        if (hit) break;
       }
       if (!hit) throw new Error(`the element does not receive the click: ${there} is at its centre (${x}, ${y})`, { cause: e });
       await driver.actions().move({ x, y, origin: 'viewport' }).click().perform();
