@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writePageElements } from './page-elements.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
@@ -45,6 +46,8 @@ function typeCheck(config, dir) {
   console.log(`check-js: tsc (checkJs, ${config}): ${count} errors\n${findings.join('\n')}${out.stderr}`);
 }
 
+// the page's elements by id, which `$(id)` is typed by (scripts/page-elements.mjs)
+writePageElements(root);
 typeCheck('tsconfig.check.json', 'pkg-template/');
 typeCheck('tsconfig.www.json', 'www/');
 typeCheck('tsconfig.workers.json', 'www/');

@@ -30,13 +30,14 @@ function init() {
       writeUrl();
     },
   });
-  $('file-input').addEventListener('change', (event) => {
-    const file = event.target.files[0];
+  const fileInput = $('file-input');
+  fileInput.addEventListener('change', () => {
+    const file = fileInput.files[0];
     if (file) openFile(file);
-    event.target.value = ''; // so the same file can be opened again
+    fileInput.value = ''; // so the same file can be opened again
   });
   // options re-decode an open file; a live tail takes them when it starts
-  for (const id of ['opt-api', 'opt-header', 'opt-isolation', 'opt-crc', 'opt-limit']) {
+  for (const id of /** @type {const} */ (['opt-api', 'opt-header', 'opt-isolation', 'opt-crc', 'opt-limit'])) {
     $(id).addEventListener('change', () => state.source && !state.source.live && requestDecode());
   }
   $('opt-kind').addEventListener('change', () => {
@@ -44,20 +45,21 @@ function init() {
     state.source.kind = kindFor(state.source.name);
     requestDecode();
   });
-  for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']) $(id).addEventListener('input', () => scheduleFilter());
+  for (const id of /** @type {const} */ (['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from']))
+    $(id).addEventListener('input', () => scheduleFilter());
   // a Where or JS filter is run when typing pauses a little longer (each run goes through the worker)
-  for (const id of ['filter-where', 'filter-js']) $(id).addEventListener('input', () => scheduleFilter(400));
+  for (const id of /** @type {const} */ (['filter-where', 'filter-js'])) $(id).addEventListener('input', () => scheduleFilter(400));
   // a JS filter from a link runs when the user says so: Run, or an edit of it
   $('filter-js').addEventListener('input', releaseJsFilter);
   $('filter-js-run').addEventListener('click', () => releaseJsFilter() && refilter());
   $('filter-not-evaluated').addEventListener('click', () => showNotEvaluated(!state.notEvaluatedShown));
-  for (const id of ['filter-partition', 'filter-control', 'filter-in']) $(id).addEventListener('change', () => refilter());
+  for (const id of /** @type {const} */ (['filter-partition', 'filter-control', 'filter-in'])) $(id).addEventListener('change', () => refilter());
   $('filter-clear').addEventListener('click', () => {
     resetFilters();
     refilter();
   });
   $('export').addEventListener('click', exportView);
-  for (const id of ['live-topic', 'live-partitions', 'live-from', 'live-from-value', 'live-until', 'live-until-value', 'live-cap'])
+  for (const id of /** @type {const} */ (['live-topic', 'live-partitions', 'live-from', 'live-from-value', 'live-until', 'live-until-value', 'live-cap']))
     $(id).addEventListener('change', writeUrl);
 
   // Drag and drop anywhere on the page.
@@ -85,7 +87,7 @@ function init() {
   });
 
   loadPackage().then((api) => {
-    for (const id of ['val-key', 'val-value']) {
+    for (const id of /** @type {const} */ (['val-key', 'val-value'])) {
       $(id).append(
         ...api.VALUE_FORMATS.map((f) => h('option', { value: f, selected: f === 'bytes' }, f === 'bytes' ? 'bytes (off)' : (VALUE_FORMAT_NAMES[f] ?? f))),
       );

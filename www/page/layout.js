@@ -7,8 +7,8 @@ import { $ } from './page.js';
 import { announce } from './view-state.js';
 
 const DETAIL_WIDTH_KEY = 'kafka-fetch-decoder.detail-width';
-const VIEWS = { records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql', cluster: 'cluster' };
-const TABS = { records: 'view-records', summary: 'view-summary', stats: 'view-stats', sql: 'sql-open' };
+const VIEWS = /** @type {const} */ ({ records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql', cluster: 'cluster' });
+const TABS = /** @type {const} */ ({ records: 'view-records', summary: 'view-summary', stats: 'view-stats', sql: 'sql-open' });
 
 let view = 'records';
 

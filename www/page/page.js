@@ -5,11 +5,16 @@ import { h } from './dom.js';
 import { state } from './view-state.js';
 
 /**
- * An element of index.html by its id. Typed `any`: which kind it is (an input, a select, a details)
- * is index.html's to say, and the checker cannot read it there.
- * @type {(id: string) => any}
+ * @typedef {import('../../target/js-check/page-elements.js').PageElements} PageElements
+ * The page's elements by id, with their kinds: written for the JS check from index.html and the
+ * page's h(tag, { id }) calls (scripts/page-elements.mjs), so an unknown id is an error.
  */
-export const $ = (id) => document.getElementById(id);
+
+/**
+ * An element of the page by its id (index.html's, or one a panel made).
+ * @type {<Id extends keyof PageElements>(id: Id) => PageElements[Id]}
+ */
+export const $ = (id) => /** @type {any} */ (document.getElementById(id));
 
 /** The status line: its kind (info, busy, ok, warn, error), text, progress (0-1, null: unknown) and buttons. */
 export function setStatus(kind, text, progress, ...actions) {

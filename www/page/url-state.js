@@ -14,14 +14,14 @@ import { listen, state } from './view-state.js';
 import { applySeekParams, seekParams } from './live/live-seek.js';
 import { holdJsFilter } from './records/filter.js';
 
-const FILTER_INPUTS = {
+const FILTER_INPUTS = /** @type {const} */ ({
   q: 'filter-text',
   where: 'filter-where',
   js: 'filter-js',
   ofrom: 'filter-offset-from',
   oto: 'filter-offset-to',
   tfrom: 'filter-time-from',
-};
+});
 
 let restoring = null; // what the URL asked at load and is not applied yet
 let timer = 0;

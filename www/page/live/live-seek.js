@@ -16,7 +16,7 @@ const RELATIVE_MS = { '15m': 15 * 60_000, '1h': 3_600_000 };
 
 /** Shows the value box next to From and Until when their choice needs one. */
 export function syncSeekInputs() {
-  /** @type {[string, string, Record<string, string>][]} */
+  /** @type {['live-from' | 'live-until', 'live-from-value' | 'live-until-value', Record<string, string>][]} */
   const boxes = [
     ['live-from', 'live-from-value', FROM_VALUE],
     ['live-until', 'live-until-value', UNTIL_VALUE],

@@ -66,7 +66,7 @@ export class LiveMode {
       if (this.#topics.length) this.#renderTopics();
       page.refresh();
     });
-    for (const id of ['live-from', 'live-until']) $(id).addEventListener('change', syncSeekInputs);
+    for (const id of /** @type {const} */ (['live-from', 'live-until'])) $(id).addEventListener('change', syncSeekInputs);
     syncSeekInputs();
     // a file opened: the table shows one source at a time
     listen('file-opened', () => this.#leave());

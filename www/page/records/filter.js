@@ -283,7 +283,7 @@ function takeMatches(answer) {
 
 /** Says what is wrong with the Where or JS filter, or that nothing is (null: what it said goes); the input is marked. */
 function showExprError(error) {
-  for (const id of ['filter-where', 'filter-js']) $(id).removeAttribute('aria-invalid');
+  for (const id of /** @type {const} */ (['filter-where', 'filter-js'])) $(id).removeAttribute('aria-invalid');
   if (error?.field) $(error.field === 'where' ? 'filter-where' : 'filter-js').setAttribute('aria-invalid', 'true');
   announce('expr-error', error);
 }
@@ -336,7 +336,7 @@ export function dropOldRecords() {
 listen('file-opened', () => resetFilters());
 
 export function resetFilters() {
-  for (const id of ['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from', 'filter-where', 'filter-js']) {
+  for (const id of /** @type {const} */ (['filter-text', 'filter-offset-from', 'filter-offset-to', 'filter-time-from', 'filter-where', 'filter-js'])) {
     $(id).value = '';
     $(id).removeAttribute('aria-invalid');
   }

@@ -118,7 +118,8 @@ export function fitColumns() {
   table.setColumns(columns);
   if (state.sort) table.setSort(state.sort.column, state.sort.direction);
   // the menu says which columns gave way for want of room
-  for (const box of $('columns-list').querySelectorAll('input[data-column]')) box.parentElement.dataset.dropped = String(dropped.includes(box.dataset.column));
+  const boxes = /** @type {NodeListOf<HTMLInputElement>} */ ($('columns-list').querySelectorAll('input[data-column]'));
+  for (const box of boxes) box.parentElement.dataset.dropped = String(dropped.includes(box.dataset.column));
   $('columns-menu').querySelector('summary').dataset.dropped = String(dropped.length);
 }
 

@@ -25,14 +25,15 @@ let onChange = () => {};
  */
 export function initValues(page) {
   onChange = page.changed;
-  for (const id of ['val-key', 'val-value']) $(id).addEventListener('change', () => onChange());
+  for (const id of /** @type {const} */ (['val-key', 'val-value'])) $(id).addEventListener('change', () => onChange());
   $('val-registry').addEventListener('change', () => {
     remember($('val-registry').value.trim());
     onChange();
   });
-  $('val-schema').addEventListener('change', async (event) => {
-    const file = event.target.files[0];
-    event.target.value = '';
+  const schemaInput = $('val-schema');
+  schemaInput.addEventListener('change', async () => {
+    const file = schemaInput.files[0];
+    schemaInput.value = '';
     if (file) await openSchema(file);
   });
   $('val-type').addEventListener('change', () => {
@@ -50,7 +51,7 @@ export function initValues(page) {
       $('val-registry').readOnly = true;
       $('val-registry').title = 'The registry of kafka-fetch-decoder ui (--schema-registry), read through it';
       // a registry is there: decode by default
-      for (const id of ['val-key', 'val-value']) $(id).value = 'auto';
+      for (const id of /** @type {const} */ (['val-key', 'val-value'])) $(id).value = 'auto';
       onChange();
     } else {
       try {
