@@ -10,6 +10,7 @@
 
 import { chunkIndex, widen } from '../shared/chunks.js';
 
+/** @type {typeof import('../../pkg/web.mjs')} the package, as its users import it */
 let api = null;
 
 /** Loads the package's JS (fromTransferable needs no wasm). */
@@ -26,6 +27,10 @@ class Chunk {
   #cols;
   #positions;
 
+  /**
+   * @param {import('../shared/chunks.js').ChunkData} data
+   * @param {number} base
+   */
   constructor(data, base) {
     this.result = api.fromTransferable(data);
     const cols = api.recordColumns(this.result);
@@ -81,9 +86,20 @@ class Chunk {
   }
 }
 
+/**
+ * @typedef {import('../../pkg/web.mjs').FetchPartition<import('../../pkg/web.mjs').Int64>} FetchPartition
+ * A partition as the summary shows it: the response's fields for it (a tail's: from its last
+ * fetch), its topic, and the records and batches kept of it. A bare record set's has no partition.
+ * @typedef {Partial<Omit<FetchPartition, 'records' | 'batches' | 'record' | 'recordCount' | 'partition'>>
+ *   & { topic: string | null, topicId: string | null, partition?: number, recordCount: number, batchCount: number }} PartitionRow
+ */
+
 /** The records of a list of chunks, by record number. */
 export class RecordReader {
-  /** @param {Chunk[]} chunks */
+  /**
+   * @param {Chunk[]} chunks
+   * @param {PartitionRow[]} partitions
+   */
   constructor(chunks, partitions) {
     this.chunks = chunks;
     this.partitions = partitions;
@@ -106,7 +122,10 @@ export class RecordReader {
 }
 
 export class RecordStore extends RecordReader {
-  /** `partitionIndex`: partition number -> index in `partitions` (live); `cap`: records kept at most. */
+  /**
+   * `partitionIndex`: partition number -> index in `partitions` (live); `cap`: records kept at most.
+   * @param {{ partitions?: PartitionRow[], partitionIndex?: Map<number, number>, cap?: number }} [options]
+   */
   constructor({ partitions = [], partitionIndex = null, cap = Infinity } = {}) {
     super([], partitions);
     this.partitionIndex = partitionIndex;
@@ -118,11 +137,14 @@ export class RecordStore extends RecordReader {
     this.batchCount = 0;
     this.codecCounts = new Map();
     this.magicCounts = new Map();
-    // the widest of what the table shows (chunkMaxima), over every record taken in
+    /** @type {Partial<import('../shared/chunks.js').ChunkMaxima>} the widest of what the table shows, over every record taken in */
     this.max = {};
     // a decoded file's: 'frame' or 'recordset', the response (a frame's), the worker's timings
+    /** @type {'frame' | 'recordset'} */
     this.kind = null;
+    /** @type {import('../../pkg/web.mjs').FetchResponse<import('../../pkg/web.mjs').Int64>} */
     this.response = null;
+    /** @type {import('../shared/chunks.js').DecodeStats} */
     this.stats = null;
   }
 
@@ -130,7 +152,10 @@ export class RecordStore extends RecordReader {
     return this.end - this.first;
   }
 
-  /** Adds the records of one transferred result (the cap applies at the next dropBeyondCap). */
+  /**
+   * Adds the records of one transferred result (the cap applies at the next dropBeyondCap).
+   * @param {import('../shared/chunks.js').ChunkData} data
+   */
   append(data) {
     const chunk = new Chunk(data, this.end);
     this.end += chunk.count;
@@ -201,15 +226,19 @@ function tally(counts, key, n) {
   else counts.delete(key);
 }
 
-/** A decoded file: one chunk, its partitions in response order. */
+/**
+ * A decoded file: one chunk, its partitions in response order.
+ * @param {import('../shared/chunks.js').ChunkData} data
+ */
 export function fileStore(data) {
   const store = new RecordStore();
   const chunk = new Chunk(data, 0);
   store.push(chunk);
   store.end = chunk.count;
   const { result } = chunk;
-  const sets = result.topics
-    ? result.topics.flatMap((t) => t.partitions.map((set) => ({ topic: t.topic, topicId: t.topicId, set })))
+  const response = 'topics' in result ? result : null; // else a bare record set
+  const sets = response
+    ? response.topics.flatMap((t) => t.partitions.map((set) => ({ topic: t.topic, topicId: t.topicId, set })))
     : [{ topic: null, topicId: null, set: result }];
   store.partitions = sets.map(({ topic, topicId, set }) => {
     const { records, batches, ...meta } = Object.getOwnPropertyDescriptors(set);
@@ -220,8 +249,8 @@ export function fileStore(data) {
     );
     return { ...fields, topic, topicId, recordCount: set.recordCount, batchCount: set.batches.length };
   });
-  store.kind = result.topics ? 'frame' : 'recordset';
-  store.response = result.topics ? result : null;
+  store.kind = response ? 'frame' : 'recordset';
+  store.response = response;
   store.stats = data.stats;
   return store;
 }

@@ -24,23 +24,26 @@ import { ViewIndex } from './store.js';
 
 /** What the panels share: a class, so that the checker refuses a field it does not declare. */
 class ViewState {
-  /** { name, size, kind, decodedWith (its decode options) } of an open file, or { name: topic, live: true } */
+  /**
+   * An open file (its decode options once decoded), or a live tail of a topic (`name`: the topic).
+   * @type {{ name: string, size?: number, kind?: string, sample?: string, decodedWith?: object, live?: boolean }}
+   */
   source = null;
   /** @type {import('./store.js').RecordStore} the records shown: a decoded file, or a live tail's */
   store = null;
-  /** per partition: topic/partition */
+  /** @type {string[]} per partition: topic/partition */
   labels = [];
-  /** per partition, as the table's rows show it (a tail's: the partition number) */
+  /** @type {string[]} per partition, as the table's rows show it (a tail's: the partition number) */
   cellLabels = [];
   /** numbers of the records passing the filter, ascending */
   view = new ViewIndex();
-  /** what the table shows: the view, or it sorted (sort.js) */
+  /** @type {ViewIndex | import('./records/sort.js').SortedRows} what the table shows: the view, or it sorted */
   rows = null;
-  /** { column, direction } or null (the view's own order) */
+  /** @type {{ column: string, direction: string }} or null (the view's own order) */
   sort = null;
-  /** the view of a new filter, while it is built */
+  /** @type {ViewIndex} the view of a new filter, while it is built */
   pendingView = null;
-  /** the filter in force (readFilter) */
+  /** @type {import('./records/filter.js').Filter} the filter in force */
   filter = null;
   /** records numbered below this have been filtered */
   filteredTo = 0;
@@ -50,23 +53,27 @@ class ViewState {
   removedRows = 0;
   /** number of the record shown in the detail pane */
   selected = -1;
-  /** { partition, offset } to select once it is there (a shared URL) */
+  /** @type {{ label: string, offset: string }} the record to select once it is there (a shared URL) */
   wantSelected = null;
-  /** the SQL a link carries (shown in the SQL panel, not run), then the query last run */
+  /** @type {string} the SQL a link carries (shown in the SQL panel, not run), then the query last run */
   linkSql = null;
   /** a tail that stops after N matching records: the view holds at most N */
   matchLimit = Infinity;
-  /** a Where / JS filter: { scanned, candidates, timedOut, notEvaluated, ... } (filter.js) */
+  /**
+   * A Where / JS filter's progress (filter.js): records looked at, those the other filters pass,
+   * those it timed out on, and the numbers of those it did not evaluate.
+   * @type {{ scanned: number, candidates: number, timedOut: number, notEvaluated: number[], timedOutAt: number[], stopped: boolean, boundMs: number }}
+   */
   exprProgress = null;
   /** the table shows the records the JS filter did not evaluate (filter.js) */
   notEvaluatedShown = false;
   /** the columns the table was laid out with (records.js) */
   columnsKey = '';
-  /** detail tabs chosen per field */
+  /** @type {Record<string, string>} detail tabs chosen per field */
   prefs = {};
-  /** live mode (live.js: LiveMode, set up by app.js): its tail's counts, facts and texts */
+  /** @type {import('./live/live.js').LiveMode} live mode (set up by app.js): its tail's counts, facts and texts */
   live = null;
-  /** what the decoder knows of Kafka (protocolInfo), from the worker once it is ready */
+  /** @type {import('../../pkg/web.mjs').ProtocolInfo} what the decoder knows of Kafka, from the worker once it is ready */
   protocol = null;
 }
 

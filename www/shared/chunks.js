@@ -4,8 +4,29 @@
 // runs in the workers and on the page alike.
 
 /**
+ * @typedef {typeof import('../../pkg/web.mjs')} Package the package, as its users import it
+ * @typedef {import('../../pkg/web.mjs').RecordColumns<import('../../pkg/web.mjs').Int64>} Columns
+ * @typedef {{ offsetChars: number, keyLength: number, valueLength: number, keyChars: number, headerBytes: number,
+ *   headerCount: number, codecChars: number, flagChars: number, schemaChars: number }} ChunkMaxima
+ *   the widest of what the table shows of a chunk's records (chunkMaxima)
+ * @typedef {{ text: string[], format: string[], schema: string[], failures: Map<number, object> }} DecodedSide
+ *   a side's previews per column position (the decode worker's attachPreviews)
+ * @typedef {{ count: number, positions: Uint32Array, part: Uint32Array, headerBytes: Float64Array,
+ *   controlType: Uint8Array, controlNames: string[], timestamps: Float64Array, shownBy: Record<number, number>,
+ *   batchRecords: Uint32Array, max: ChunkMaxima, decoded?: { key?: DecodedSide, value?: DecodedSide } }} ChunkPage
+ *   what prepareChunk adds to a chunk for the page
+ * @typedef {{ decodeMs: number, collectMs: number, int64: string, inputBytes: number }} DecodeStats
+ *   what a file's decode took (the decode worker's timings)
+ * @typedef {import('../../pkg/web.mjs').TransferableData & { page?: ChunkPage, stats?: DecodeStats }} ChunkData
+ *   a chunk as the decode worker posts it: toTransferable's message, prepareChunk's columns, its timings
+ */
+
+/**
  * A chunk's records through the package's public column reader: `data` is toTransferable's message
  * (before it is posted, or as received), `api` the package's module.
+ * @param {Package} api
+ * @param {ChunkData} data
+ * @returns {Columns}
  */
 export const columnsOf = (api, data) => api.recordColumns(api.fromTransferable(data));
 
@@ -18,6 +39,12 @@ export const columnsOf = (api, data) => api.recordColumns(api.fromTransferable(d
  * scan's records, those a filter picked (`picked`: partition -> the indices of its shown records, in
  * order). Per batch: how many of its records are shown. Returns the
  * buffers to transfer with it.
+ *
+ * @param {Columns} cols
+ * @param {ChunkData} data
+ * @param {(topic: string | null, partition: number | null) => number} partIndex
+ * @param {Map<number, number>} [limits]
+ * @param {Map<number, ArrayLike<number> & Iterable<number>>} [picked]
  */
 export function prepareChunk(cols, data, partIndex, limits = null, picked = null) {
   const n = cols.length;
@@ -66,7 +93,15 @@ export function prepareChunk(cols, data, partIndex, limits = null, picked = null
  * The widest of what the table shows of a chunk's records (columns.js sizes its columns by them):
  * the longest offset, key, value and header sizes, header count, codec name and flags.
  */
+/**
+ * @param {Columns} cols
+ * @param {Uint32Array} positions
+ * @param {number} count
+ * @param {Float64Array} headerBytes
+ * @param {Uint32Array} batchRecords
+ */
 function chunkMaxima(cols, positions, count, headerBytes, batchRecords) {
+  /** @type {ChunkMaxima} */
   const max = { offsetChars: 1, keyLength: 0, valueLength: 0, keyChars: 0, headerBytes: 0, headerCount: 0, codecChars: 0, flagChars: 0, schemaChars: 0 };
   let offset = 0n;
   for (let k = 0; k < count; k++) {
@@ -100,6 +135,10 @@ function chunkMaxima(cols, positions, count, headerBytes, batchRecords) {
 }
 
 /** Merges a chunk's maxima (chunkMaxima) into `into`. */
+/**
+ * @param {Partial<ChunkMaxima>} into
+ * @param {Partial<ChunkMaxima>} max
+ */
 export function widen(into, max) {
   for (const [k, v] of Object.entries(max ?? {})) into[k] = Math.max(into[k] ?? 0, v);
   return into;
@@ -108,6 +147,8 @@ export function widen(into, max) {
 /**
  * The shown records of a chunk (`cols`, and `page`: prepareChunk's) as the value layer reads them:
  * [{ i (the record's position in the columns), key, value, headers }], control records left out.
+ * @param {Columns} cols
+ * @param {ChunkPage} page
  */
 export function recordViews(cols, page) {
   const { count, positions } = page;
@@ -124,6 +165,9 @@ export function recordViews(cols, page) {
  * The record at column position `i` of a chunk (`cols`, and `page`: prepareChunk's) as the filters
  * and the export read it: { i, cols, data, part (its partition's index), key, value, headers (byte
  * values), isControl, controlType }.
+ * @param {Columns} cols
+ * @param {ChunkData} data
+ * @param {number} i
  */
 export function recordView(cols, data, i) {
   const control = data.page.controlType[i];
@@ -143,6 +187,8 @@ export function recordView(cols, data, i) {
 /**
  * Among chunks in record-number order, the index of the last one that starts at or before record
  * number `n` (the one that holds it, if any does).
+ * @param {{ base: number }[]} chunks
+ * @param {number} n
  */
 export function chunkIndex(chunks, n) {
   let lo = 0;

@@ -82,6 +82,8 @@ function containsExact(hay, needle) {
 }
 
 /** The filter as the bar sets it now. */
+/** @typedef {ReturnType<typeof readFilter>} Filter what the filter bar asks for */
+
 function readFilter() {
   const partValue = $('filter-partition').value;
   const where = $('filter-where').value.trim();
