@@ -13,17 +13,67 @@
 import { valueSettings } from './values/values.js';
 import { state } from './view-state.js';
 
+/** @typedef {import('./store.js').RecordStore} RecordStore */
+/** @typedef {import('./view-state.js').TimedOutRecord} TimedOutRecord */
+
+/**
+ * What the analysis worker posts (analysis-worker.js): that the page start or end a JS filter's
+ * worker (`type`, `key`); or a request's (`id`) progress, its answer (the rest of EvalAnswer, the
+ * statistics, ExportAnswer), or why it failed (`fatal`: the request rejects).
+ * @typedef {{ type?: 'js-worker-start' | 'js-worker-end', key?: number, id?: number, progress?: number,
+ *   error?: { message: string }, fatal?: boolean }} WorkerReply
+ */
+
+/**
+ * The answer to the Where / JS filter: the numbers of the records it matched and of those it did not
+ * evaluate, and the rest; or (`error`, then alone) why it does not compile.
+ * @typedef {{ matched: Float64Array, notEvaluated: Float64Array, scanned: number, timedOut: TimedOutRecord[],
+ *   stopped: boolean, boundMs: number | null, error?: { field?: 'where' | 'js', message: string } }} EvalAnswer
+ */
+
+/** { count, min, p50, p90, p99, max, mean, total } of sizes in bytes (stats-compute.js's sizeSummary). */
+/** @typedef {{ count: number, min: number, p50: number, p90: number, p99: number, max: number, mean: number, total: number }} SizeSummary */
+
+/**
+ * The statistics of records (stats-compute.js): sizes, keys, the records per time bucket
+ * (`buckets`: [bucket start ms, records]; `none`: records without a timestamp) and per partition.
+ * @typedef {{ records: number, nullKeys: number, nullValues: number, distinctKeys: { keys: number, exact: boolean },
+ *   keySizes: SizeSummary | null, valueSizes: SizeSummary | null,
+ *   time: { first: number | null, last: number | null, bucketMs: number, buckets: [number, number][], none: number },
+ *   partitions: PartitionStats[] }} Stats
+ * @typedef {{ topic: string | null, partition: number, records: number, nullKeys: number, nullValues: number,
+ *   keyBytes: number, valueBytes: number, firstOffset: string, lastOffset: string, oldest: number | null,
+ *   newest: number | null, valueP50: number | null, valueP99: number | null }} PartitionStats
+ */
+
+/** An export's file format, as the Export menu names it. */
+/** @typedef {'ndjson' | 'json' | 'csv' | 'arrow' | 'parquet'} ExportFormat */
+
+/** A file the worker made (export-build.js): its parts (texts, bytes), MIME type and records written. */
+/** @typedef {{ export: { parts: (string | Uint8Array<ArrayBuffer>)[], type: string, count: number } }} ExportAnswer */
+
+/** A request to the worker (its id is added when sent). */
+/**
+ * @typedef {{ type: 'eval', expr: import('./records/filter.js').Filter['expr'], numbers: Float64Array }
+ *   | { type: 'stats', numbers: Float64Array | null }
+ *   | { type: 'export', format: ExportFormat, encoding: 'base64' | 'utf8', numbers: Float64Array }} Request
+ */
+
 const sourceName = () => state.source?.name ?? null;
 
+/** @type {Worker} */
 let worker = null;
+/** @type {{ store: RecordStore, sent: Set<number>, first: number, settings: string }} */
 let mirrored = null; // { store, sent: chunk bases sent, first: the store's first record told, settings }
 let nextId = 1;
+/** @type {Map<number, { resolve: (answer: unknown) => void, reject: (error: Error) => void, progress: (done: number) => void }>} */
 const waiting = new Map(); // request id -> { resolve, reject }
+/** @type {Map<number, Worker>} */
 const jsWorkers = new Map(); // the analysis worker's key -> a JS filter's worker
 
 function start() {
   worker = new Worker(new URL('../workers/analysis/analysis-worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = ({ data }) => {
+  worker.onmessage = (/** @type {MessageEvent<WorkerReply>} */ { data }) => {
     if (data.type === 'js-worker-start') return startJsWorker(data.key);
     if (data.type === 'js-worker-end') return endJsWorker(data.key);
     const w = waiting.get(data.id);
@@ -48,7 +98,10 @@ function start() {
   mirrored = null;
 }
 
-/** A JS filter's worker for the analysis worker, which gets a port to it (or, if it fails, why). */
+/**
+ * A JS filter's worker for the analysis worker, which gets a port to it (or, if it fails, why).
+ * @param {number} key
+ */
 function startJsWorker(key) {
   const analysis = worker;
   const js = new Worker(new URL('../workers/js-filter/js-worker.js', import.meta.url), { type: 'module' });
@@ -62,12 +115,15 @@ function startJsWorker(key) {
   analysis.postMessage({ type: 'js-worker', key, port: port2 }, [port2]);
 }
 
-function endJsWorker(key) {
+function endJsWorker(/** @type {number} */ key) {
   jsWorkers.get(key)?.terminate();
   jsWorkers.delete(key);
 }
 
-/** Sends the worker what it lacks of `store`: its chunks not sent yet, the cap's drops, the value settings. */
+/**
+ * Sends the worker what it lacks of `store`: its chunks not sent yet, the cap's drops, the value settings.
+ * @param {RecordStore} store
+ */
 function sync(store) {
   if (!worker) start();
   if (mirrored?.store !== store) {
@@ -97,6 +153,14 @@ function sync(store) {
   }
 }
 
+/**
+ * Sends `message` once the worker has the records of `store`; resolves with the worker's answer.
+ * @param {RecordStore} store
+ * @param {Request} message
+ * @param {(done: number) => void} [progress]
+ * @param {Transferable[]} [transfer]
+ * @returns {Promise<unknown>}
+ */
 function request(store, message, progress = null, transfer = []) {
   sync(store);
   const id = nextId++;
@@ -110,20 +174,30 @@ function request(store, message, progress = null, transfer = []) {
  * The Where / JS filter `expr` ({ where, js }) on the records numbered `numbers` of `store`:
  * resolves with { matched (numbers), scanned, timedOut: [{ partition, offset }], stopped, boundMs }
  * or { error: { field, message } } when the filter does not compile.
+ * @param {RecordStore} store
+ * @param {import('./records/filter.js').Filter['expr']} expr
+ * @param {Float64Array} numbers
  */
 export function evaluate(store, expr, numbers) {
-  return request(store, { type: 'eval', expr, numbers });
+  return /** @type {Promise<EvalAnswer>} */ (request(store, { type: 'eval', expr, numbers }));
 }
 
-/** The statistics of `numbers` (the filtered view), or of every kept record when null (stats-compute.js). */
+/**
+ * The statistics of `numbers` (the filtered view), or of every kept record when null (stats-compute.js).
+ * @param {RecordStore} store
+ * @param {Float64Array | null} numbers
+ */
 export function statistics(store, numbers) {
-  return request(store, { type: 'stats', numbers });
+  return /** @type {Promise<{ stats: Stats }>} */ (request(store, { type: 'stats', numbers }));
 }
 
 /**
  * The records numbered `numbers` (in that order) as a file: `format` ndjson, json, csv or arrow,
  * bytes as `encoding` (base64 or utf8); `progress(done)` as it goes. Resolves with { export: { parts, type, count } }.
+ * @param {RecordStore} store
+ * @param {{ format: ExportFormat, encoding: 'base64' | 'utf8', numbers: Float64Array }} options
+ * @param {(done: number) => void} progress
  */
 export function exportRecords(store, { format, encoding, numbers }, progress) {
-  return request(store, { type: 'export', format, encoding, numbers }, progress, [numbers.buffer]);
+  return /** @type {Promise<ExportAnswer>} */ (request(store, { type: 'export', format, encoding, numbers }, progress, [numbers.buffer]));
 }

@@ -106,7 +106,7 @@ function init() {
 
   // what the URL asks is restored as the page fills: filters on the first source, then the record
   listen('panel', openPanel);
-  for (const what of ['filter', 'selection', 'sort', 'query']) listen(what, writeUrl);
+  for (const what of /** @type {const} */ (['filter', 'selection', 'sort', 'query'])) listen(what, writeUrl);
   // every view is drawn ('drawn' follows a new filter's view at once, records.js)
   listen('drawn', selectWanted);
   listen('expr-error', showExprStatus);
@@ -130,7 +130,10 @@ function init() {
   });
 }
 
-/** The Statistics, SQL and Cluster panels: their modules load when first shown. */
+/**
+ * The Statistics, SQL and Cluster panels: their modules load when first shown.
+ * @param {import('./layout.js').PanelName} name
+ */
 async function openPanel(name) {
   if (name === 'sql') (await import('./sql/sql.js')).openSql();
   if (name === 'stats') (await import('./stats/stats.js')).openStats();
@@ -156,8 +159,10 @@ function selectWanted() {
 
 // The status line while it tells of the Where / JS filter (its text), so that it goes when that
 // filter changes or is cleared, and is left alone once it tells of something else.
+/** @type {string} */
 let exprStatus = null;
 
+/** @param {import('./view-state.js').ExprError | null} error */
 function showExprStatus(error) {
   if (!error) {
     if (exprStatus !== null && $('status-text').textContent === exprStatus) setStatus('ok', '', null);
@@ -169,6 +174,7 @@ function showExprStatus(error) {
   setStatus('warn', exprStatus, null, ...show);
 }
 
+/** @param {import('./view-state.js').ExprError} e */
 function exprErrorText(e) {
   if (!e.notEvaluated) return e.message;
   const where = e.timedOutAt.map((r) => `partition ${r.partition} offset ${r.offset}`).join(', ') + (e.timedOut > e.timedOutAt.length ? ', …' : '');
@@ -186,7 +192,7 @@ function showValuesSummary() {
 }
 
 // `kafka-fetch-decoder ui` says where its relay is in /ui.json; other servers have none (or an empty one).
-/** @type {Promise<{ sql?: boolean, relayPath?: string, bootstrap?: string }>} what `kafka-fetch-decoder ui` serves beside the page */
+/** @type {Promise<{ sql?: boolean, relayPath?: string, bootstrap?: string, registryPath?: string }>} what `kafka-fetch-decoder ui` serves beside the page */
 const uiConfig = fetch(new URL('../../ui.json', import.meta.url), { cache: 'no-store' })
   .then((res) => (res.ok ? res.json() : {}))
   .catch(() => ({}));

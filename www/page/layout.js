@@ -10,16 +10,25 @@ const DETAIL_WIDTH_KEY = 'kafka-fetch-decoder.detail-width';
 const VIEWS = /** @type {const} */ ({ records: 'workspace', summary: 'summary', stats: 'stats', sql: 'sql', cluster: 'cluster' });
 const TABS = /** @type {const} */ ({ records: 'view-records', summary: 'view-summary', stats: 'view-stats', sql: 'sql-open' });
 
+/** @typedef {keyof typeof VIEWS} PanelName a panel that can take the main column */
+
+/** @type {PanelName} */
 let view = 'records';
 
-/** The source the controls are for: 'file' or 'live'. */
+/**
+ * The source the controls are for: 'file' or 'live'.
+ * @param {'file' | 'live'} mode
+ */
 export function setMode(mode) {
   document.body.dataset.mode = mode;
   $('mode-file').setAttribute('aria-selected', String(mode === 'file'));
   $('mode-live').setAttribute('aria-selected', String(mode === 'live'));
 }
 
-/** Shows one panel in the main column and announces it (app.js loads a panel's module on first use). */
+/**
+ * Shows one panel in the main column and announces it (app.js loads a panel's module on first use).
+ * @param {PanelName} name
+ */
 export function showView(name) {
   view = name;
   for (const [v, id] of Object.entries(VIEWS)) $(id).hidden = v !== name;
@@ -29,14 +38,20 @@ export function showView(name) {
   announce('panel', name);
 }
 
-/** Opens (or closes) the detail pane; `focus`: moves the keyboard there. */
+/**
+ * Opens (or closes) the detail pane; `focus`: moves the keyboard there.
+ * @param {boolean} open
+ */
 export function setDetailOpen(open, focus = false) {
   document.body.dataset.detail = open ? 'open' : 'closed';
   if (open && focus) $('detail').focus();
   if (!open) $('records').focus();
 }
 
-/** Enter and Escape in the table: Enter opens the detail of the selected record, Escape closes it. */
+/**
+ * Enter and Escape in the table: Enter opens the detail of the selected record, Escape closes it.
+ * @param {string} key the key's KeyboardEvent.key
+ */
 export function tableKey(key) {
   if (key === 'Enter') setDetailOpen(true, true);
   else if (key === 'Escape') setDetailOpen(false);
@@ -44,14 +59,14 @@ export function tableKey(key) {
 
 function initSplitter() {
   const splitter = $('detail-splitter');
-  const setWidth = (px) => {
+  const setWidth = (/** @type {number} */ px) => {
     const max = $('workspace').clientWidth - 240; // the table keeps room for a few columns
     const width = Math.round(Math.max(260, Math.min(px, max)));
     document.body.style.setProperty('--detail-width', `${width}px`);
     splitter.setAttribute('aria-valuenow', String(width));
     return width;
   };
-  const save = (px) => {
+  const save = (/** @type {number} */ px) => {
     try {
       localStorage.setItem(DETAIL_WIDTH_KEY, String(px));
     } catch {
@@ -70,7 +85,7 @@ function initSplitter() {
     splitter.classList.add('dragging');
     const start = $('detail').getBoundingClientRect().width;
     let width = start;
-    const move = (e) => {
+    const move = (/** @type {PointerEvent} */ e) => {
       width = setWidth(start - (e.clientX - down.clientX));
     };
     const up = () => {
@@ -83,7 +98,7 @@ function initSplitter() {
     splitter.addEventListener('pointerup', up);
   });
   splitter.addEventListener('keydown', (e) => {
-    const step = { ArrowLeft: 24, ArrowRight: -24 }[e.key];
+    const step = /** @type {Record<string, number>} */ ({ ArrowLeft: 24, ArrowRight: -24 })[e.key];
     if (!step) return;
     e.preventDefault();
     save(setWidth($('detail').getBoundingClientRect().width + step));

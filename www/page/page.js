@@ -16,7 +16,13 @@ import { state } from './view-state.js';
  */
 export const $ = (id) => /** @type {any} */ (document.getElementById(id));
 
-/** The status line: its kind (info, busy, ok, warn, error), text, progress (0-1, null: unknown) and buttons. */
+/**
+ * The status line: its kind (info, busy, ok, warn, error), text, progress (0-1, null: unknown) and buttons.
+ * @param {'info' | 'busy' | 'ok' | 'warn' | 'error'} kind
+ * @param {string} text
+ * @param {number | null} [progress]
+ * @param {...HTMLElement} actions
+ */
 export function setStatus(kind, text, progress, ...actions) {
   const status = $('status');
   status.dataset.kind = kind;
@@ -28,7 +34,10 @@ export function setStatus(kind, text, progress, ...actions) {
   $('status-actions').replaceChildren(...actions);
 }
 
-/** How the table and the summary name a partition: topic/partition (a record set: its file). */
+/**
+ * How the table and the summary name a partition: topic/partition (a record set: its file).
+ * @param {import('./store.js').PartitionRow} p
+ */
 export function partitionLabel(p) {
   if (p.partition == null) return state.source?.name ?? 'record set';
   const topic = p.topic ?? (p.topicId ? `${p.topicId.slice(0, 8)}…` : '?');
@@ -40,6 +49,11 @@ export function baseName() {
   return (state.source?.name ?? 'capture').replace(/\.[^.]+$/, '');
 }
 
+/**
+ * Saves `blob` as a file the browser downloads.
+ * @param {Blob} blob
+ * @param {string} filename
+ */
 export function download(blob, filename) {
   const url = URL.createObjectURL(blob);
   const a = h('a', { href: url, download: filename, hidden: true });
@@ -49,5 +63,14 @@ export function download(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** Yields to the browser between slices of long work. */
-export const nextTask = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0)));
+/** The global scope's scheduler (Prioritized Task Scheduling), which not every browser has, nor the DOM types. */
+/** @typedef {{ scheduler?: { yield?: () => Promise<void> } }} WithScheduler */
+
+/**
+ * Yields to the browser between slices of long work.
+ * @type {() => Promise<void>}
+ */
+export const nextTask = () =>
+  /** @type {WithScheduler} */ (globalThis).scheduler?.yield
+    ? /** @type {WithScheduler} */ (globalThis).scheduler.yield()
+    : new Promise((resolve) => setTimeout(resolve, 0));

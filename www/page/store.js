@@ -32,6 +32,7 @@ class Chunk {
    * @param {number} base
    */
   constructor(data, base) {
+    /** @type {FetchResponse | RecordSet} */
     this.result = api.fromTransferable(data);
     const cols = api.recordColumns(this.result);
     this.#cols = cols;
@@ -45,40 +46,63 @@ class Chunk {
     this.batches = cols.batches;
     this.batchRecords = batchRecords; // per batch: how many of its records are shown
     this.controlTypes = controlNames;
-    this.records = { part, batch: cols.batchIndex, offset: cols.offsets, timestamp: timestamps ?? cols.timestamps, headerBytes, controlType };
+    // timestamps are numbers either way: prepareChunk made BigInt ones (int64 'bigint') numbers
+    this.records = {
+      part,
+      batch: cols.batchIndex,
+      offset: cols.offsets,
+      timestamp: timestamps ?? /** @type {Float64Array} */ (cols.timestamps),
+      headerBytes,
+      controlType,
+    };
   }
 
-  /** Record number `n`'s position in the columns. */
+  /**
+   * Record number `n`'s position in the columns.
+   * @param {number} n
+   */
   position(n) {
     return this.#positions ? this.#positions[n - this.base] : n - this.base;
   }
 
+  /** @param {number} i */
   key(i) {
     return this.#cols.key(i);
   }
 
+  /** @param {number} i */
   value(i) {
     return this.#cols.value(i);
   }
 
+  /** @param {number} i */
   keyLength(i) {
     return this.#cols.keyLength(i);
   }
 
+  /** @param {number} i */
   valueLength(i) {
     return this.#cols.valueLength(i);
   }
 
-  /** Record `i`'s headers: [{ key, value }] in wire order. */
+  /**
+   * Record `i`'s headers: [{ key, value }] in wire order.
+   * @param {number} i
+   */
   headers(i) {
     return this.#cols.headers(i);
   }
 
+  /** @param {number} i */
   headerCount(i) {
     return this.#cols.headerCount(i);
   }
 
-  /** Record `i`'s key or value as the worker decoded it for the table: { text, format, schema, failure } or null. */
+  /**
+   * Record `i`'s key or value as the worker decoded it for the table: { text, format, schema, failure } or null.
+   * @param {'key' | 'value'} side
+   * @param {number} i
+   */
   decoded(side, i) {
     const d = this.data.page.decoded?.[side];
     if (!d || (d.text[i] == null && !d.failures.has(i))) return null;
@@ -87,6 +111,8 @@ class Chunk {
 }
 
 /**
+ * @typedef {import('../../pkg/web.mjs').FetchResponse<import('../../pkg/web.mjs').Int64>} FetchResponse a decoded frame
+ * @typedef {import('../../pkg/web.mjs').RecordSet<import('../../pkg/web.mjs').Int64>} RecordSet a decoded log segment, or a partition's records
  * @typedef {import('../../pkg/web.mjs').FetchPartition<import('../../pkg/web.mjs').Int64>} FetchPartition
  * A partition as the summary shows it: the response's fields for it (a tail's: from its last
  * fetch), its topic, and the records and batches kept of it. A bare record set's has no partition.
@@ -106,7 +132,10 @@ export class RecordReader {
     this.hit = 0; // the chunk found last: reads mostly go in order
   }
 
-  /** The chunk holding record number `n` (read its columns at `chunk.position(n)`). */
+  /**
+   * The chunk holding record number `n` (read its columns at `chunk.position(n)`).
+   * @param {number} n
+   */
   chunkOf(n) {
     const chunks = this.chunks;
     const last = chunks[this.hit];
@@ -135,7 +164,9 @@ export class RecordStore extends RecordReader {
     // the batches of the kept chunks: how many, by codec and by magic (kept up to date, so that a
     // summary of a live tail never walks them all)
     this.batchCount = 0;
+    /** @type {Map<import('../../pkg/web.mjs').Compression, number>} */
     this.codecCounts = new Map();
+    /** @type {Map<number, number>} */
     this.magicCounts = new Map();
     /** @type {Partial<import('../shared/chunks.js').ChunkMaxima>} the widest of what the table shows, over every record taken in */
     this.max = {};
@@ -160,15 +191,21 @@ export class RecordStore extends RecordReader {
     const chunk = new Chunk(data, this.end);
     this.end += chunk.count;
     if (chunk.count) this.push(chunk);
-    if (this.partitionIndex) this.#updatePartitions(chunk.result, data.page.shownBy);
+    // only a live tail has a partition index, and its chunks are fetch responses
+    if (this.partitionIndex) this.#updatePartitions(/** @type {FetchResponse} */ (chunk.result), data.page.shownBy);
   }
 
+  /** @param {Chunk} chunk */
   push(chunk) {
     this.chunks.push(chunk);
     this.#count(chunk, 1);
     widen(this.max, chunk.max);
   }
 
+  /**
+   * @param {Chunk} chunk
+   * @param {1 | -1} sign taken in or dropped
+   */
   #count(chunk, sign) {
     this.batchCount += sign * chunk.batches.length;
     for (const b of chunk.batches) {
@@ -177,6 +214,10 @@ export class RecordStore extends RecordReader {
     }
   }
 
+  /**
+   * @param {FetchResponse} result
+   * @param {Record<number, number>} shownBy
+   */
   #updatePartitions(result, shownBy) {
     for (const t of result.topics) {
       for (const set of t.partitions) {
@@ -220,6 +261,12 @@ export class RecordStore extends RecordReader {
   }
 }
 
+/**
+ * @template K
+ * @param {Map<K, number>} counts
+ * @param {K} key
+ * @param {number} n
+ */
 function tally(counts, key, n) {
   const left = (counts.get(key) ?? 0) + n;
   if (left) counts.set(key, left);
@@ -237,9 +284,10 @@ export function fileStore(data) {
   store.end = chunk.count;
   const { result } = chunk;
   const response = 'topics' in result ? result : null; // else a bare record set
+  /** @type {{ topic: string | null, topicId: string | null, set: RecordSet }[]} */
   const sets = response
     ? response.topics.flatMap((t) => t.partitions.map((set) => ({ topic: t.topic, topicId: t.topicId, set })))
-    : [{ topic: null, topicId: null, set: result }];
+    : [{ topic: null, topicId: null, set: /** @type {RecordSet} */ (result) }];
   store.partitions = sets.map(({ topic, topicId, set }) => {
     const { records, batches, ...meta } = Object.getOwnPropertyDescriptors(set);
     const fields = Object.fromEntries(
@@ -255,26 +303,33 @@ export function fileStore(data) {
   return store;
 }
 
-/** A live tail of `topic`'s `partitions` (numbers), keeping at most `cap` records. */
+/**
+ * A live tail of `topic`'s `partitions` (numbers), keeping at most `cap` records.
+ * @param {string} topic
+ * @param {number[]} partitions
+ * @param {number} cap
+ */
 export function liveStore(topic, partitions, cap) {
   return new RecordStore({
     cap,
     partitionIndex: new Map(partitions.map((p, i) => [p, i])),
-    partitions: partitions.map((partition) => ({
-      topic,
-      topicId: null,
-      partition,
-      errorCode: null,
-      highWatermark: null,
-      lastStableOffset: null,
-      logStartOffset: null,
-      recordCount: 0,
-      batchCount: 0,
-      nextOffset: null,
-      partial: false,
-      abortedTransactions: null,
-      preferredReadReplica: null,
-    })),
+    partitions: partitions.map(
+      /** @returns {PartitionRow} */ (partition) => ({
+        topic,
+        topicId: null,
+        partition,
+        errorCode: null,
+        highWatermark: null,
+        lastStableOffset: null,
+        logStartOffset: null,
+        recordCount: 0,
+        batchCount: 0,
+        nextOffset: null,
+        partial: false,
+        abortedTransactions: null,
+        preferredReadReplica: null,
+      }),
+    ),
   });
 }
 
@@ -290,17 +345,24 @@ export class ViewIndex {
     return this.end - this.start;
   }
 
-  /** The record number at view position `k`. */
+  /**
+   * The record number at view position `k`.
+   * @param {number} k
+   */
   at(k) {
     return this.items[this.start + k];
   }
 
+  /** @param {number} n */
   push(n) {
     if (this.end === this.items.length) this.#makeRoom();
     this.items[this.end++] = n;
   }
 
-  /** Forgets the records numbered below `n` (dropped); returns how many view positions went. */
+  /**
+   * Forgets the records numbered below `n` (dropped); returns how many view positions went.
+   * @param {number} n
+   */
   dropBelow(n) {
     const k = this.#lowerBound(n);
     const removed = k - this.start;
@@ -308,17 +370,24 @@ export class ViewIndex {
     return removed;
   }
 
-  /** The view position of the first record numbered `n` or more (the length when none is). */
+  /**
+   * The view position of the first record numbered `n` or more (the length when none is).
+   * @param {number} n
+   */
   positionOf(n) {
     return this.#lowerBound(n) - this.start;
   }
 
-  /** The view position of record number `n`, or -1. */
+  /**
+   * The view position of record number `n`, or -1.
+   * @param {number} n
+   */
   indexOf(n) {
     const k = this.#lowerBound(n);
     return k < this.end && this.items[k] === n ? k - this.start : -1;
   }
 
+  /** @param {number} n */
   #lowerBound(n) {
     let lo = this.start;
     let hi = this.end;

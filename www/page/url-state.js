@@ -23,6 +23,7 @@ const FILTER_INPUTS = /** @type {const} */ ({
   tfrom: 'filter-time-from',
 });
 
+/** @type {{ filters: boolean, params: URLSearchParams }} */
 let restoring = null; // what the URL asked at load and is not applied yet
 let timer = 0;
 

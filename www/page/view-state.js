@@ -22,11 +22,34 @@
 
 import { ViewIndex } from './store.js';
 
+/** A record the JS filter timed out on (analysis-worker.js). */
+/** @typedef {{ partition: number, offset: string }} TimedOutRecord */
+
+/**
+ * What is wrong with the Where or JS filter (filter.js): it does not compile, or the worker failed
+ * (`message`); or the JS filter left records not evaluated (`notEvaluated` and the rest).
+ * @typedef {{ field?: 'where' | 'js', message?: string, notEvaluated?: number, timedOut?: number, timedOutAt?: TimedOutRecord[],
+ *   stopped?: boolean, boundMs?: number }} ExprError
+ */
+
+/** The counts a drawing of the table shows (records.js), and a live tail's own (LiveMode.snapshot). */
+/** @typedef {{ matched: number, count: number, live: ReturnType<import('./live/live.js').LiveMode['snapshot']> }} DrawnCounts */
+
+/**
+ * What each announcement tells its listeners (null: nothing but that it happened).
+ * @typedef {{
+ *   'store': null, 'view': { selectFirst: boolean, expr: boolean }, 'view-grew': null, 'expr-settled': null,
+ *   'filter': null, 'expr-error': ExprError | null, 'selection': null, 'sort': null, 'drawn': DrawnCounts,
+ *   'match-limit': null, 'query': null, 'file-opened': null, 'file-decoded': import('./store.js').RecordStore,
+ *   'file-failed': null, 'panel': import('./layout.js').PanelName,
+ * }} Announcements
+ */
+
 /** What the panels share: a class, so that the checker refuses a field it does not declare. */
 class ViewState {
   /**
    * An open file (its decode options once decoded), or a live tail of a topic (`name`: the topic).
-   * @type {{ name: string, size?: number, kind?: string, sample?: string, decodedWith?: object, live?: boolean }}
+   * @type {{ name: string, size?: number, kind?: string, sample?: string, decodedWith?: ReturnType<typeof import('./file/file.js').decodeOptions>, live?: boolean }}
    */
   source = null;
   /** @type {import('./store.js').RecordStore} the records shown: a decoded file, or a live tail's */
@@ -62,14 +85,14 @@ class ViewState {
   /**
    * A Where / JS filter's progress (filter.js): records looked at, those the other filters pass,
    * those it timed out on, and the numbers of those it did not evaluate.
-   * @type {{ scanned: number, candidates: number, timedOut: number, notEvaluated: number[], timedOutAt: number[], stopped: boolean, boundMs: number }}
+   * @type {{ scanned: number, candidates: number, timedOut: number, notEvaluated: number[], timedOutAt: TimedOutRecord[], stopped: boolean, boundMs: number }}
    */
   exprProgress = null;
   /** the table shows the records the JS filter did not evaluate (filter.js) */
   notEvaluatedShown = false;
   /** the columns the table was laid out with (records.js) */
   columnsKey = '';
-  /** @type {Record<string, string>} detail tabs chosen per field */
+  /** @type {Record<string, import('./records/detail.js').Tab>} detail tabs chosen per field */
   prefs = {};
   /** @type {import('./live/live.js').LiveMode} live mode (set up by app.js): its tail's counts, facts and texts */
   live = null;
@@ -82,12 +105,22 @@ state.rows = state.view;
 
 const events = new EventTarget();
 
-/** Tells the listeners of `what` that it changed (`detail`: what they need to know of it). */
+/**
+ * Tells the listeners of `what` that it changed (`detail`: what they need to know of it).
+ * @template {keyof Announcements} K
+ * @param {K} what
+ * @param {Announcements[K]} [detail]
+ */
 export function announce(what, detail = null) {
   events.dispatchEvent(new CustomEvent(what, { detail }));
 }
 
-/** Calls `listener(detail)` each time `what` is announced, in the order the listeners came. */
+/**
+ * Calls `listener(detail)` each time `what` is announced, in the order the listeners came.
+ * @template {keyof Announcements} K
+ * @param {K} what
+ * @param {(detail: Announcements[K]) => void} listener
+ */
 export function listen(what, listener) {
   events.addEventListener(what, (event) => listener(/** @type {CustomEvent} */ (event).detail));
 }

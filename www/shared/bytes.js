@@ -6,7 +6,10 @@ const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-/** Decodes UTF-8; `valid` is false when the bytes are not well-formed (the text then holds U+FFFD). */
+/**
+ * Decodes UTF-8; `valid` is false when the bytes are not well-formed (the text then holds U+FFFD).
+ * @param {Uint8Array} bytes
+ */
 export function utf8(bytes) {
   try {
     return { text: strictUtf8.decode(bytes), valid: true };
@@ -15,31 +18,46 @@ export function utf8(bytes) {
   }
 }
 
+/** @param {string} text */
 export function utf8Length(text) {
   return encoder.encode(text).length;
 }
 
-/** True when the text reads as text: no C0 controls other than tab, newline and carriage return. */
+/**
+ * True when the text reads as text: no C0 controls other than tab, newline and carriage return.
+ * @param {string} text
+ */
 export function isPrintable(text) {
   return !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text);
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @param {string} [separator]
+ */
 export function toHex(bytes, separator = '') {
   let out = '';
   for (let i = 0; i < bytes.length; i++) out += (i ? separator : '') + HEX[bytes[i]];
   return out;
 }
 
+/** @param {Uint8Array & { toBase64?: () => string }} bytes its own toBase64 where the engine has Uint8Array's (not in ES2023) */
 export function toBase64(bytes) {
   if (typeof bytes.toBase64 === 'function') return bytes.toBase64();
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    // apply takes any array-like of char codes; its type asks for an array
+    binary += String.fromCharCode.apply(null, /** @type {number[]} */ (/** @type {ArrayLike<number>} */ (bytes.subarray(i, i + 0x8000))));
   }
   return btoa(binary);
 }
 
-/** Classic dump: offset, bytes in groups of eight, printable ASCII. 16 or 8 bytes per line. */
+/**
+ * Classic dump: offset, bytes in groups of eight, printable ASCII. 16 or 8 bytes per line.
+ * @param {Uint8Array} bytes
+ * @param {number} [limit]
+ * @param {number} [perLine]
+ */
 export function hexDump(bytes, limit = bytes.length, perLine = 16) {
   const end = Math.min(bytes.length, limit);
   const lines = [];
@@ -65,6 +83,8 @@ export function hexDump(bytes, limit = bytes.length, perLine = 16) {
 /**
  * A one-line preview for the record table. Text is shown as text (controls blanked); bytes that do not
  * read as text are shown as hex so binary keys are recognisable rather than a row of U+FFFD.
+ * @param {Uint8Array} bytes
+ * @param {number} [maxBytes]
  */
 export function preview(bytes, maxBytes = 120) {
   const head = bytes.subarray(0, maxBytes);
@@ -81,13 +101,15 @@ export function preview(bytes, maxBytes = 120) {
 /**
  * Re-indents JSON text that is known to parse, copying every token verbatim. Going through
  * JSON.parse/JSON.stringify would round 64-bit ids and reformat numbers; this keeps them exact.
+ * @param {string} text
+ * @param {string} [indent]
  */
 export function reindentJson(text, indent = '  ') {
   const n = text.length;
   let out = '';
   let depth = 0;
   const newline = () => '\n' + indent.repeat(depth);
-  const isSpace = (c) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
+  const isSpace = (/** @type {string} */ c) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
   for (let i = 0; i < n;) {
     const c = text[i];
     if (c === '"') {
@@ -128,7 +150,10 @@ export function reindentJson(text, indent = '  ') {
   return out;
 }
 
-/** The UTF-8 bytes of a search text with ASCII letters lowered, for `containsFolded`. */
+/**
+ * The UTF-8 bytes of a search text with ASCII letters lowered, for `containsFolded`.
+ * @param {string} text
+ */
 export function foldedNeedle(text) {
   const bytes = encoder.encode(text);
   for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 65 && bytes[i] <= 90) bytes[i] += 32;
@@ -138,6 +163,10 @@ export function foldedNeedle(text) {
 /**
  * Whether hay[start, end) contains the needle, ignoring ASCII case. Searching the bytes directly keeps
  * filtering allocation-free and works on binary payloads as well as text.
+ * @param {Uint8Array} hay
+ * @param {number} start
+ * @param {number} end
+ * @param {Uint8Array} needle
  */
 export function containsFolded(hay, start, end, needle) {
   const n = needle.length;
@@ -157,6 +186,7 @@ export function containsFolded(hay, start, end, needle) {
   return false;
 }
 
+/** @param {number} n bytes */
 export function formatSize(n) {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;

@@ -9,7 +9,7 @@
  * @typedef {{ offsetChars: number, keyLength: number, valueLength: number, keyChars: number, headerBytes: number,
  *   headerCount: number, codecChars: number, flagChars: number, schemaChars: number }} ChunkMaxima
  *   the widest of what the table shows of a chunk's records (chunkMaxima)
- * @typedef {{ text: string[], format: string[], schema: string[], failures: Map<number, object> }} DecodedSide
+ * @typedef {{ text: string[], format: string[], schema: string[], failures: Map<number, string> }} DecodedSide
  *   a side's previews per column position (the decode worker's attachPreviews)
  * @typedef {{ count: number, positions: Uint32Array, part: Uint32Array, headerBytes: Float64Array,
  *   controlType: Uint8Array, controlNames: string[], timestamps: Float64Array, shownBy: Record<number, number>,
@@ -50,6 +50,7 @@ export function prepareChunk(cols, data, partIndex, limits = null, picked = null
   const n = cols.length;
   const part = new Uint32Array(n);
   // a live tail's records past its end or limit are not shown (`limits`: partition -> how many are)
+  /** @type {(s: Columns['sets'][number]) => number} */
   const shown = ({ set, partition }) => picked?.get(partition)?.length ?? Math.min(set.recordCount, limits?.get(partition) ?? Infinity);
   let shownCount = 0;
   for (const s of cols.sets) {
@@ -72,6 +73,7 @@ export function prepareChunk(cols, data, partIndex, limits = null, picked = null
 
   const headerBytes = new Float64Array(n);
   const controlType = new Uint8Array(n); // 0 = not a control record, else 1 + index into controlNames
+  /** @type {string[]} */
   const controlNames = [];
   for (let i = 0; i < n; i++) {
     headerBytes[i] = cols.headerBytes(i);
@@ -140,7 +142,7 @@ function chunkMaxima(cols, positions, count, headerBytes, batchRecords) {
  * @param {Partial<ChunkMaxima>} max
  */
 export function widen(into, max) {
-  for (const [k, v] of Object.entries(max ?? {})) into[k] = Math.max(into[k] ?? 0, v);
+  for (const [k, v] of /** @type {[keyof ChunkMaxima, number][]} */ (Object.entries(max ?? {}))) into[k] = Math.max(into[k] ?? 0, v);
   return into;
 }
 

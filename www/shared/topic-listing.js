@@ -6,7 +6,21 @@
 // topics (both sides): [{ topic, isInternal, error, partitions: [{ partition, leader, errorName,
 // earliest, latest }] }], offsets BigInts or null; unpacked, each also has partitionCount.
 
-/** Topics as { listing, transfer } for postMessage. */
+/**
+ * @typedef {{ partition: number, leader: number, errorName: string | null, earliest: bigint | null, latest: bigint | null }} ListedPartition
+ *   a topic's partition in the listing
+ * @typedef {{ topic: string, isInternal: boolean, error: string | null, partitions: ListedPartition[] }} ListedTopicData
+ *   a topic as the live worker lists it (packTopics' input)
+ * @typedef {{ names: string, counts: Int32Array, internal: Uint8Array, ids: Int32Array, leaders: Int32Array,
+ *   earliest: BigInt64Array, latest: BigInt64Array, errors: Record<string, string> }} TopicListing
+ *   the packed listing, as the 'live-topics' message carries it
+ */
+
+/**
+ * Topics as { listing, transfer } for postMessage.
+ * @param {ListedTopicData[]} topics
+ * @returns {{ listing: TopicListing, transfer: ArrayBuffer[] }}
+ */
 export function packTopics(topics) {
   const partitionCount = topics.reduce((n, t) => n + t.partitions.length, 0);
   const counts = new Int32Array(topics.length);
@@ -15,6 +29,7 @@ export function packTopics(topics) {
   const leaders = new Int32Array(partitionCount);
   const earliest = new BigInt64Array(partitionCount).fill(-1n); // -1: unknown
   const latest = new BigInt64Array(partitionCount).fill(-1n);
+  /** @type {Record<string, string>} */
   const errors = {}; // topic index -> its error; 'topic index:partition position' -> a partition's
   let at = 0;
   topics.forEach((t, i) => {
@@ -38,8 +53,15 @@ export function packTopics(topics) {
 class ListedTopic {
   #listing;
   #first; // its first partition's position in the listing's arrays
+  /** @type {ListedPartition[]} */
   #partitions = null;
 
+  /**
+   * @param {TopicListing} listing
+   * @param {number} i the topic's index in the listing
+   * @param {string} topic
+   * @param {number} first
+   */
   constructor(listing, i, topic, first) {
     this.#listing = listing;
     this.#first = first;
@@ -67,7 +89,10 @@ class ListedTopic {
   }
 }
 
-/** The topics of a packed listing (their partitions made when first read: most never are). */
+/**
+ * The topics of a packed listing (their partitions made when first read: most never are).
+ * @param {TopicListing} listing
+ */
 export function unpackTopics(listing) {
   if (listing.names === '') return [];
   let first = 0;

@@ -6,13 +6,30 @@
 import { h, formatCount } from '../dom.js';
 import { $ } from '../page.js';
 
+/**
+ * A group of the list, as the worker sums it up (worker-cluster.js's groupsOf): what ListGroups and
+ * its coordinator say, its member count and total lag (null where not described), or the error.
+ * @typedef {Pick<import('../../../pkg/web.mjs').ListedGroup, 'groupId' | 'state' | 'type' | 'protocolType' | 'coordinator'>
+ *   & { members: number | null, totalLag: number | null, error: string | null }} GroupSummary
+ */
+
+/** One reading of the chosen group's total lag, for the chart: its time (ms since 1970) and lag. @typedef {{ t: number, lag: number }} LagReading */
+
 // how often the chosen group is read again, and how many readings the chart keeps
 const EVERY_MS = 3000;
 const POINTS = 120;
 
+/**
+ * @template T
+ * @param {T} v
+ * @returns {T | string}
+ */
 const dash = (v) => (v === null || v === undefined || v === '' ? '–' : v);
 
-/** "3.2 s", "4 min", ...: a lag in time. */
+/**
+ * "3.2 s", "4 min", ...: a lag in time.
+ * @param {number | null} ms
+ */
 function duration(ms) {
   if (ms === null || ms === undefined) return '–';
   if (ms < 1000) return `${ms} ms`;
@@ -21,7 +38,10 @@ function duration(ms) {
   return `${(ms / 3_600_000).toFixed(1)} h`;
 }
 
-/** The total lag over time: a line in an SVG (x: time, y: lag from 0 to its highest). */
+/**
+ * The total lag over time: a line in an SVG (x: time, y: lag from 0 to its highest).
+ * @param {LagReading[]} history
+ */
 function lagChart(history) {
   const width = 480;
   const height = 90;
@@ -50,9 +70,14 @@ function lagChart(history) {
   );
 }
 
-/** `ask(type, fields)`: a request to the view's worker; `visible()`: whether the view is shown. */
+/**
+ * `ask(type, fields)`: a request to the view's worker; `visible()`: whether the view is shown.
+ * @param {{ ask: import('./cluster-view.js').Ask, visible: () => boolean }} view
+ */
 export function initGroups({ ask, visible }) {
+  /** @type {string | null} the group described */
   let chosen = null;
+  /** @type {LagReading[]} */
   let history = [];
   let timer = 0;
 
@@ -104,6 +129,7 @@ export function initGroups({ ask, visible }) {
     if (chosen) readChosen();
   }
 
+  /** @param {string} groupId */
   function choose(groupId) {
     chosen = groupId;
     history = [];
@@ -126,7 +152,8 @@ export function initGroups({ ask, visible }) {
       const row = /** @type {HTMLTableRowElement} */ (document.querySelector(`#groups-table tr[data-group="${CSS.escape(asked)}"]`));
       if (row) {
         row.cells[1].textContent = dash(g.state);
-        row.cells[3].textContent = dash(g.members?.length);
+        // a count goes in as its digits (textContent takes it as String() would)
+        row.cells[3].textContent = /** @type {string} */ (dash(g.members?.length));
         row.cells[4].textContent = g.partitions.some((p) => p.lag !== null) ? formatCount(g.totalLag) : '–';
       }
     } catch (e) {
@@ -136,6 +163,7 @@ export function initGroups({ ask, visible }) {
     if (asked === chosen && visible()) timer = setTimeout(readChosen, EVERY_MS);
   }
 
+  /** @param {import('../../../pkg/web.mjs').GroupDescription} g */
   function describe(g) {
     const members =
       g.members === null

@@ -7,16 +7,35 @@
 import { h } from '../dom.js';
 import { $ } from '../page.js';
 
+/**
+ * A version of a subject, as the registry answers GET /subjects/{subject}/versions/{version}
+ * (Confluent's REST API): no schemaType for Avro, no references where it has none.
+ * @typedef {object} SubjectVersion
+ * @property {string} subject
+ * @property {number} version
+ * @property {number} id
+ * @property {'AVRO' | 'PROTOBUF' | 'JSON'} [schemaType]
+ * @property {string} schema
+ * @property {{ name: string, subject: string, version: number }[]} [references]
+ */
+
+/** @param {string} s */
 const segment = (s) => encodeURIComponent(s);
 
 export function initRegistry() {
+  /** @type {string | null} the registry's URL, without a trailing / */
   let base = null;
+  /** @type {string | null} the subject shown */
   let subject = null;
 
-  /** GET `path` of the registry as JSON; an error says the registry's own message. */
+  /**
+   * GET `path` of the registry as JSON; an error says the registry's own message.
+   * @param {string} path
+   * @returns {Promise<any>} the JSON of the answer, its shape the path's (the callers say it)
+   */
   async function get(path) {
     const res = await fetch(`${base}${path}`, { headers: { accept: 'application/vnd.schemaregistry.v1+json, application/json' } });
-    const body = await res.json().catch(() => null);
+    const body = await res.json().catch(/** @returns {null} */ () => null);
     if (!res.ok) throw new Error(`${res.status} ${body?.message ?? res.statusText} (GET ${path})`);
     return body;
   }
@@ -35,6 +54,7 @@ export function initRegistry() {
       return;
     }
     try {
+      /** @type {string[]} */
       const subjects = await get('/subjects');
       body.replaceChildren(
         h('p', { class: 'count' }, `${subjects.length} subject${subjects.length === 1 ? '' : 's'} at ${base}`),
@@ -61,14 +81,20 @@ export function initRegistry() {
     }
   }
 
+  /**
+   * @param {string} name
+   * @param {number | null} [version] the latest when null
+   */
   async function openSubject(name, version = null) {
     subject = name;
     for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#registry-subjects button')))
       b.classList.toggle('chosen', b.dataset.subject === name);
     const pane = $('registry-schema');
     try {
+      /** @type {number[]} */
       const versions = await get(`/subjects/${segment(name)}/versions`);
       const shown = version ?? versions.at(-1);
+      /** @type {SubjectVersion} */
       const v = await get(`/subjects/${segment(name)}/versions/${shown}`);
       pane.replaceChildren(
         h('h3', {}, name),
@@ -123,7 +149,11 @@ export function initRegistry() {
   return { refresh };
 }
 
-/** JSON schemas (Avro, JSON Schema) indented; Protobuf as it is. */
+/**
+ * JSON schemas (Avro, JSON Schema) indented; Protobuf as it is.
+ * @param {string} text
+ * @param {SubjectVersion['schemaType']} type
+ */
 function pretty(text, type) {
   if (type === 'PROTOBUF') return text;
   try {

@@ -9,19 +9,48 @@ import { initGroups } from './cluster-groups.js';
 import { initRegistry } from './cluster-registry.js';
 import { $ } from '../page.js';
 
+/**
+ * The answers of the view's worker, by request (worker-cluster.js): the client's own results, and
+ * the groups' summaries.
+ * @typedef {{
+ *   'cluster-brokers': Awaited<ReturnType<import('../../../pkg/web.mjs').KafkaClient['brokers']>>,
+ *   'cluster-configs': import('../../../pkg/web.mjs').ResourceConfig,
+ *   'cluster-groups': import('./cluster-groups.js').GroupSummary[],
+ *   'cluster-group': import('../../../pkg/web.mjs').GroupDescription,
+ * }} ClusterAnswers
+ */
+
+/**
+ * What the worker posts back for a 'cluster-*' request (worker.js): its result, or the error.
+ * @typedef {{ type: string, id: number, result?: unknown, error?: { message: string } }} ClusterReply
+ */
+
+/** A request to the view's worker (`ask` below), as cluster-groups.js is given it. @typedef {typeof ask} Ask */
+
+/** @type {Worker | null} */
 let worker = null;
 let nextId = 1;
+/** @type {Map<number, { resolve: (result: unknown) => void, reject: (error: Error) => void }>} */
 const waiting = new Map(); // id -> { resolve, reject }
+/** @type {ReturnType<typeof initGroups> | null} */
 let groups = null;
+/** @type {ReturnType<typeof initRegistry> | null} */
 let registry = null;
 
-/** Asks the view's worker: resolves with the result of a 'cluster-*' request through the relay. */
+/**
+ * Asks the view's worker: resolves with the result of a 'cluster-*' request through the relay.
+ * `fields`: the request's own (a topic, a group).
+ * @template {keyof ClusterAnswers} T
+ * @param {T} type
+ * @param {{ topic?: string, group?: string }} [fields]
+ * @returns {Promise<ClusterAnswers[T]>}
+ */
 function ask(type, fields = {}) {
   const relay = $('live-relay').value.trim();
   if (!/^wss?:\/\/[^/\s]+/i.test(relay)) return Promise.reject(new Error('no relay: type its WebSocket URL in the Topics pane (ws://…/kafka)'));
   if (!worker) {
     worker = new Worker(new URL('../../workers/decode/worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = ({ data }) => {
+    worker.onmessage = /** @param {MessageEvent<ClusterReply>} event */ ({ data }) => {
       const w = waiting.get(data.id);
       if (!w) return;
       waiting.delete(data.id);
@@ -31,11 +60,13 @@ function ask(type, fields = {}) {
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
+    // the worker's result is the answer to `type` (ClusterAnswers)
+    waiting.set(id, { resolve: /** @type {(result: unknown) => void} */ (resolve), reject });
     worker.postMessage({ type, id, relay, ...fields });
   });
 }
 
+/** @param {any} e what was thrown: an Error, or any value */
 const errorLine = (e) => h('p', { class: 'cluster-error' }, String(e?.message ?? e));
 
 /** The brokers: id, address, rack; the controller marked. */

@@ -2,7 +2,7 @@
 // decodes it (worker.js), and what the status line says of the result: warnings, errors, and the
 // api versions a frame decodes as when the chosen one fails.
 
-import { h, formatCount, plural } from '../dom.js';
+import { h, plural } from '../dom.js';
 import { formatSize } from '../../shared/bytes.js';
 import { DEFAULT_API_VERSION } from '../kafka.js';
 import { loadPackage, fileStore } from '../store.js';
@@ -15,8 +15,11 @@ import { setMode } from '../layout.js';
 // the page never asks for a file that is not there): { file, label, apiVersion (frames) }.
 const SAMPLES_URL = new URL('../../../samples/', import.meta.url);
 
+/** @typedef {{ file: string, label: string, apiVersion?: number }} Sample a capture as samples/index.json lists it */
+
 /** The samples' menu, filled from samples/index.json; resolves with the list (empty when there is none). */
 export async function loadSamples() {
+  /** @type {Sample[]} */
   let samples = [];
   try {
     const res = await fetch(new URL('index.json', SAMPLES_URL));
@@ -48,6 +51,7 @@ export async function loadSamples() {
 
 // The decode worker of files, and which of its answers is still wanted: each open, decode and probe
 // is numbered, and an answer to one that a newer one replaced is dropped.
+/** @type {{ worker: Worker | null, ready: boolean, decoding: boolean, nextId: number, current: number }} */
 const decoder = {
   worker: null,
   ready: false,
@@ -63,6 +67,7 @@ export function dropDecodes() {
 
 // Kafka's facts come with the worker's first 'ready': the api version menu is filled from them, and
 // nothing is decoded before.
+/** @type {(value?: unknown) => void} */
 let protocolKnown;
 const protocolReady = new Promise((resolve) => {
   protocolKnown = resolve;
@@ -83,6 +88,18 @@ export function startWorker() {
   decoder.worker = worker;
 }
 
+/**
+ * @typedef {{ message: string, code?: string | null, offset?: number | null, hint?: string | null }} DecodeFailure
+ *   a decode that failed, as the worker describes it (its describeError), or the page's own message
+ * @typedef {{ type: 'ready', protocol: import('../../../pkg/web.mjs').ProtocolInfo }
+ *   | { type: 'state', id: number, phase: 'decoding' | 'values', total?: number }
+ *   | { type: 'result', id: number, data: import('../../shared/chunks.js').ChunkData }
+ *   | { type: 'probe', id: number, versions: number[] }
+ *   | { type: 'error', id?: number, error: DecodeFailure }} DecodeAnswer
+ *   what the decode worker answers the file panel (worker.js)
+ */
+
+/** @param {DecodeAnswer} msg */
 function onWorkerMessage(msg) {
   if (msg.type === 'ready') {
     decoder.ready = true;
@@ -102,7 +119,6 @@ function onWorkerMessage(msg) {
   if (msg.type === 'state') {
     if (msg.phase === 'decoding') setStatus('busy', `Decoding ${state.source.name} (${formatSize(msg.total)})…`, null);
     else if (msg.phase === 'values') setStatus('busy', `Decoding the keys and values of ${state.source.name}…`, null);
-    else setStatus('busy', `Preparing records: ${formatCount(msg.done)} of ${formatCount(msg.total)}`, msg.done / msg.total);
   } else if (msg.type === 'result') {
     decoder.decoding = false;
     loadPackage().then(
@@ -133,13 +149,18 @@ export function decodeOptions() {
   };
 }
 
+/** @param {string} name */
 export function kindFor(name) {
   const chosen = $('opt-kind').value;
   if (chosen !== 'auto') return chosen;
   return /\.log$/i.test(name) ? 'recordset' : 'frame';
 }
 
-/** Sends bytes (or, with no buffer, the worker's kept input) to be decoded with the current options. */
+/**
+ * Sends bytes (or, with no buffer, the worker's kept input) to be decoded with the current options.
+ * @param {ArrayBuffer} [buffer]
+ * @param {number} [length]
+ */
 export function requestDecode(buffer, length) {
   // A running decode cannot be interrupted: new bytes go to a fresh worker. A re-decode of the same
   // bytes needs the old worker's copy, so it simply queues behind the running one.
@@ -155,7 +176,12 @@ export function requestDecode(buffer, length) {
   decoder.worker.postMessage(message, buffer ? [buffer] : []);
 }
 
-/** Reads a byte stream into one buffer, reporting progress; the buffer is then transferred. */
+/**
+ * Reads a byte stream into one buffer, reporting progress; the buffer is then transferred.
+ * @param {ReadableStream<Uint8Array>} stream
+ * @param {number} expected its size, when known (0 if not)
+ * @param {(length: number) => void} onProgress
+ */
 async function readStream(stream, expected, onProgress) {
   const reader = stream.getReader();
   let bytes = new Uint8Array(expected || 1 << 20);
@@ -175,6 +201,13 @@ async function readStream(stream, expected, onProgress) {
   return { buffer: bytes.buffer, length };
 }
 
+/**
+ * @param {string} name
+ * @param {number} size
+ * @param {string} kind 'frame' or 'recordset'
+ * @param {ReadableStream<Uint8Array>} stream
+ * @param {string} [sample] the sample's file, when it is one
+ */
 async function open(name, size, kind, stream, sample = null) {
   const id = decoder.nextId++;
   decoder.current = id;
@@ -199,10 +232,12 @@ async function open(name, size, kind, stream, sample = null) {
   requestDecode(buffer, length);
 }
 
+/** @param {File} file */
 export function openFile(file) {
   open(file.name, file.size, kindFor(file.name), file.stream()).catch((err) => showError({ message: `Could not read ${file.name}: ${err.message}` }));
 }
 
+/** @param {Sample} sample */
 export async function openSample(sample) {
   try {
     const kind = sample.file.endsWith('.log') ? 'recordset' : 'frame';
@@ -224,6 +259,7 @@ export async function openSample(sample) {
   }
 }
 
+/** @param {DecodeFailure} error */
 export function showError(error) {
   announce('file-failed'); // the table empties
   document.body.dataset.state = 'error';
@@ -261,6 +297,7 @@ function probe() {
   decoder.worker.postMessage({ type: 'probe', id, header: $('opt-header').checked });
 }
 
+/** @param {number[]} versions the api versions the frame decodes as */
 function showProbe(versions) {
   if (!versions.length) {
     setStatus(
@@ -290,6 +327,7 @@ function clearProbe() {
   $('status-actions').replaceChildren();
 }
 
+/** @param {import('../store.js').RecordStore} store */
 function loaded(store) {
   document.body.dataset.state = 'loaded';
   const { stats } = store;
@@ -319,7 +357,10 @@ function loaded(store) {
   announce('file-decoded', store); // the table shows it
 }
 
-/** What did not decode cleanly, in sentences: the page shows the rest of the input anyway. */
+/**
+ * What did not decode cleanly, in sentences: the page shows the rest of the input anyway.
+ * @param {import('../store.js').RecordStore} data
+ */
 function decodeWarnings(data) {
   const out = [];
   const r = data.response;

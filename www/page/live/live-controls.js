@@ -8,7 +8,29 @@ import { $ } from '../page.js';
 
 const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, remembered in this browser
 
-/** Remembers the relay's URL in this browser, for the next visit. */
+/**
+ * What the controls ask of a tail or a scan: the relay's URL (null: none valid), the partitions
+ * (null: all; undefined: they do not parse), From, Until, Keep, a scan's options (a tail: null),
+ * and the first problem found (null: none).
+ * @typedef {object} Controls
+ * @property {string | null} relay
+ * @property {string} topic
+ * @property {number[] | null | undefined} partitions
+ * @property {import('./live-seek.js').From} from
+ * @property {import('./live-seek.js').Until} until
+ * @property {number} cap
+ * @property {import('./live-scan.js').ScanChoice | null} scan
+ * @property {string | null} [problem]
+ */
+/**
+ * An error as explain() reads it: the worker's ({ code, message, ... }: worker.js's describeError) or the page's own.
+ * @typedef {{ code?: string | null, message: string }} LiveError
+ */
+
+/**
+ * Remembers the relay's URL in this browser, for the next visit.
+ * @param {string} relay
+ */
 export function rememberRelay(relay) {
   try {
     localStorage.setItem(RELAY_KEY, relay);
@@ -20,6 +42,7 @@ export function rememberRelay(relay) {
 /**
  * Fills in the relay's URL: the one of `kafka-fetch-decoder ui` when it serves the page (`ui`, its
  * /ui.json; then true), else the last one typed in this browser.
+ * @param {{ relayPath?: string, bootstrap?: string }} ui
  */
 export function fillRelay(ui) {
   if (ui.relayPath) {
@@ -51,6 +74,7 @@ function chosenPartitions() {
     input.removeAttribute('aria-invalid');
     return null;
   }
+  /** @type {Set<number>} */
   const out = new Set();
   for (const part of text.split(/\s*,\s*/)) {
     const range = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
@@ -67,9 +91,12 @@ function chosenPartitions() {
 /**
  * What the controls ask of a tail or a scan (`what`: 'tail' or 'scan'; `topic`: the one typed unless
  * said), with the first problem found.
+ * @param {'tail' | 'scan'} what
+ * @param {string} [topic]
  */
 export function readControls(what, topic = $('live-topic').value.trim()) {
   const now = Date.now();
+  /** @type {Controls} */
   const asked = {
     relay: relayUrl(),
     topic,
@@ -90,7 +117,11 @@ export function readControls(what, topic = $('live-topic').value.trim()) {
   return asked;
 }
 
-/** An error of the relay, the broker or the tail in words a user can act on. */
+/**
+ * An error of the relay, the broker or the tail in words a user can act on.
+ * @param {LiveError} error
+ * @param {string | null} relay
+ */
 export function explain({ code, message }, relay) {
   const refused = /origin (\S+) is not allowed/.exec(message);
   if (refused) {

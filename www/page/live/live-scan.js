@@ -7,7 +7,22 @@
 import { h, formatCount } from '../dom.js';
 import { $ } from '../page.js';
 
-/** The scan's own controls: { where, key, workers } or { error }. */
+/** @typedef {import('../../../pkg/web.mjs').ScanCoverage} ScanCoverage */
+/**
+ * The scan's own controls, or the problem found.
+ * @typedef {{ where: string, key: string, workers: number, error?: undefined }
+ *   | { error: string, where?: undefined, key?: undefined, workers?: undefined }} ScanChoice
+ */
+/**
+ * A partition's coverage summed: offsets of its span and read of it, records, matches, why its ranges stopped.
+ * @typedef {{ partition: number, span: number, read: number, records: number, matches: number,
+ *   stops: Set<import('../../../pkg/web.mjs').ScanStop> }} PartitionCoverage
+ */
+
+/**
+ * The scan's own controls: { where, key, workers } or { error }.
+ * @returns {ScanChoice}
+ */
 export function scanOptions() {
   const where = $('scan-where').value.trim();
   const key = $('scan-key').value;
@@ -17,8 +32,12 @@ export function scanOptions() {
   return { where, key, workers };
 }
 
-/** The coverage's entries summed per partition: { partition, from, to, next (offsets read), records, matches, stops }. */
+/**
+ * The coverage's entries summed per partition (PartitionCoverage): offsets spanned and read, records, matches, stops.
+ * @param {ScanCoverage} coverage
+ */
 function perPartition(coverage) {
+  /** @type {Map<number, PartitionCoverage>} */
   const parts = new Map();
   for (const e of coverage.partitions) {
     const p = parts.get(e.partition) ?? { partition: e.partition, span: 0, read: 0, records: 0, matches: 0, stops: new Set() };
@@ -32,7 +51,10 @@ function perPartition(coverage) {
   return [...parts.values()].sort((a, b) => a.partition - b.partition);
 }
 
-/** Records read and matches of a coverage, and whether it is complete. */
+/**
+ * Records read and matches of a coverage, and whether it is complete.
+ * @param {ScanCoverage} coverage
+ */
 export function coverageTotals(coverage) {
   let records = 0;
   let matches = 0;
@@ -43,7 +65,11 @@ export function coverageTotals(coverage) {
   return { records, matches, complete: coverage.complete };
 }
 
-/** Draws the coverage in the side list: each partition's share of its offsets read, records, matches, stop. */
+/**
+ * Draws the coverage in the side list: each partition's share of its offsets read, records, matches, stop.
+ * @param {ScanCoverage | null} coverage
+ * @param {boolean} running
+ */
 export function drawCoverage(coverage, running) {
   const root = $('scan-coverage');
   root.hidden = !coverage;
@@ -75,7 +101,10 @@ export function drawCoverage(coverage, running) {
   );
 }
 
-/** What the status line says of a scan that ended: what it covered and why it stopped. */
+/**
+ * What the status line says of a scan that ended: what it covered and why it stopped.
+ * @param {import('./live.js').Tail} t
+ */
 export function scanEndText(t) {
   const { records, matches, complete } = coverageTotals(t.coverage);
   const what = `${formatCount(matches)} match${matches === 1 ? '' : 'es'} of ${formatCount(records)} records read`;

@@ -8,10 +8,25 @@
 import { parseTimeText } from '../dom.js';
 import { $ } from '../page.js';
 
+/**
+ * Where a tail starts: `from` as consume takes it, `text` said to the user; or the problem found.
+ * @typedef {{ from: import('../../../pkg/web.mjs').OffsetSpec, text: string, error?: undefined }
+ *   | { error: string, from?: undefined, text?: undefined }} From
+ */
+/**
+ * When a tail stops by itself (see readUntil); Until: that or the problem found.
+ * @typedef {{ until: null | 'end' | { time: number }, wallClock: number | null, matches: number, text: string, error?: undefined }} UntilChoice
+ * @typedef {UntilChoice | { error: string, until?: undefined, wallClock?: undefined, matches?: undefined, text?: undefined }} Until
+ */
+
 // what the value box next to From and Until asks for, by choice
+/** @type {Record<string, string>} */
 const FROM_VALUE = { last: 'records per partition', time: 'ISO time or ms', offset: 'offset' };
+/** @type {Record<string, string>} */
 const UNTIL_VALUE = { count: 'matching records', time: 'ISO time or ms' };
+/** @type {Record<string, string>} */
 const DEFAULT_VALUE = { last: '100', count: '100' };
+/** @type {Record<string, number>} */
 const RELATIVE_MS = { '15m': 15 * 60_000, '1h': 3_600_000 };
 
 /** Shows the value box next to From and Until when their choice needs one. */
@@ -35,12 +50,17 @@ export function syncSeekInputs() {
   }
 }
 
+/**
+ * @param {'live-from-value' | 'live-until-value'} id
+ * @param {string} error
+ */
 const invalid = (id, error) => {
   $(id).setAttribute('aria-invalid', 'true');
   return { error };
 };
 
 /** The start the controls describe: { from (as consume takes it), text (said to the user) } or { error }. */
+/** @returns {From} */
 export function readFrom(now = Date.now()) {
   const kind = $('live-from').value;
   const text = $('live-from-value').value.trim();
@@ -72,11 +92,13 @@ export function readFrom(now = Date.now()) {
 /**
  * When the tail stops by itself: { until (for the worker: null, 'end' or { time }), wallClock (ms:
  * a time still to come, when the page stops it), matches (N or Infinity), text } or { error }.
+ * @returns {Until}
  */
 export function readUntil(now = Date.now()) {
   const kind = $('live-until').value;
   const text = $('live-until-value').value.trim();
   $('live-until-value').removeAttribute('aria-invalid');
+  /** @type {UntilChoice} */
   const none = { until: null, wallClock: null, matches: Infinity, text: '' };
   if (kind === 'end') return { ...none, until: 'end', text: 'the end offsets seen at the start' };
   if (kind === 'count') {
@@ -96,6 +118,7 @@ export function readUntil(now = Date.now()) {
 
 /** The controls as URL parameters (url-state.js): from=last:100, until=count:50, ... */
 export function seekParams() {
+  /** @type {{ from?: string, until?: string }} */
   const out = {};
   const from = $('live-from').value;
   const until = $('live-until').value;
@@ -104,13 +127,16 @@ export function seekParams() {
   return out;
 }
 
-/** Sets the controls from URL parameters; false when they name no choice the page has. */
+/**
+ * Sets the controls from URL parameters; false when they name no choice the page has.
+ * @param {{ from?: string | null, until?: string | null }} params
+ */
 export function applySeekParams({ from, until }) {
   let ok = true;
-  for (const [value, select, input] of [
+  for (const [value, select, input] of /** @type {[string | null, 'live-from' | 'live-until', 'live-from-value' | 'live-until-value'][]} */ ([
     [from, 'live-from', 'live-from-value'],
     [until, 'live-until', 'live-until-value'],
-  ]) {
+  ])) {
     if (!value) continue;
     const [kind, ...rest] = value.split(':');
     if (![...$(select).options].some((o) => o.value === kind)) {

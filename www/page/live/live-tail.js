@@ -3,6 +3,8 @@
 
 import { plural } from '../dom.js';
 
+/** @typedef {import('./live.js').Tail} Tail */
+
 /** The phase of live mode, as the state chip says it. */
 export const PHASE_TEXT = {
   off: '',
@@ -15,12 +17,18 @@ export const PHASE_TEXT = {
   stopped: 'stopped',
   error: 'error',
 };
+/** @typedef {keyof typeof PHASE_TEXT} Phase a phase of live mode */
 
 // Counted from a tail's store: records it took in (end), dropped by its cap (first) or before it, in the worker.
+/** @param {Tail} t */
 export const received = (t) => t.store.end + t.droppedInWorker;
+/** @param {Tail} t */
 export const dropped = (t) => t.store.first + t.droppedInWorker;
 
-/** How a stopped tail ended, with the records it read. */
+/**
+ * How a stopped tail ended, with the records it read.
+ * @param {Tail} t
+ */
 export function stoppedText(t) {
   const read = plural(t.store ? received(t) : 0, 'record');
   if (t.ended === 'end') return `Read ${t.topic} from ${t.from} to the end offsets seen at the start (${read})`;

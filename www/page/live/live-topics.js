@@ -9,6 +9,14 @@
 import { h, formatCount } from '../dom.js';
 import { $ } from '../page.js';
 
+/** @typedef {ReturnType<typeof import('../../shared/topic-listing.js').unpackTopics>[number]} Topic a topic as listed */
+/**
+ * A topic's offsets: [earliest, end] by partition (BigInts, null when unknown), or why they did not
+ * come ('cluster-offsets'; then no partition has any).
+ * @typedef {{ [partition: number]: [bigint | null, bigint | null], error?: undefined }
+ *   | { [partition: number]: undefined, error: string }} TopicOffsets
+ */
+
 const MIN_WIDTH = 220;
 const MAX_WIDTH = 340;
 // Fixed row heights (style: #topic-list tr.topic-row and tr.partition-row), so that where a row
@@ -17,31 +25,42 @@ const TOPIC_ROW = 24;
 const PARTITION_ROW = 20;
 const OVERSCAN = 8;
 
+/** @type {Topic[]} */
 let list = []; // the topics as last listed
 let chosenTopic = '';
 /** @type {(topic: string) => void} */
 let onChoose = () => {};
+/** @type {(names: string[]) => void} */
 let onNeedOffsets = null;
 // What the list shows, line by line: the topic (its index in `shown`) and which line of it: -1
 // the topic's own row; under the chosen topic, a partition's position, or -2 for its error.
+/** @type {Topic[]} */
 let shown = [];
 let lineTopic = new Int32Array(0);
 let linePart = new Int32Array(0);
 let tops = new Float64Array(1); // tops[i]: where line i starts; tops[lineCount]: the height of all
 let lineCount = 0;
+/** @type {Map<string, TopicOffsets>} */
 const known = new Map(); // topic -> { partition: [earliest, latest] } or { error }, asked for by rows in view
+/** @type {Set<string>} */
 const asked = new Set();
 let drawing = 0;
+/** @type {Topic[]} */
 let widthFor = null; // the listing the width was fitted to
 
-/** The offsets of `topic`'s partitions: from the listing, else those asked for; null while unknown. */
+/**
+ * The offsets of `topic`'s partitions: from the listing, else those asked for; null while unknown.
+ * @param {Topic} t
+ * @returns {TopicOffsets | null}
+ */
 function offsetsOf(t) {
   if (!known.has(t.topic) && t.partitions.some((p) => p.earliest !== null || p.latest !== null)) {
-    return Object.fromEntries(t.partitions.map((p) => [p.partition, [p.earliest, p.latest]]));
+    return Object.fromEntries(t.partitions.map((p) => [p.partition, /** @type {[bigint | null, bigint | null]} */ ([p.earliest, p.latest])]));
   }
   return known.get(t.topic) ?? null;
 }
 
+/** @param {Topic} t */
 const countOf = (t) => t.partitionCount ?? t.partitions.length;
 
 function buildLines() {
@@ -68,7 +87,10 @@ function buildLines() {
   $('topics-count').textContent = query ? `(${formatCount(shown.length)} of ${formatCount(list.length)})` : `(${formatCount(list.length)})`;
 }
 
-/** The first line whose bottom is below `y`. */
+/**
+ * The first line whose bottom is below `y`.
+ * @param {number} y
+ */
 function lineAt(y) {
   let lo = 0;
   let hi = lineCount;
@@ -80,7 +102,10 @@ function lineAt(y) {
   return lo;
 }
 
-/** The row of line `i`. */
+/**
+ * The row of line `i`.
+ * @param {number} i
+ */
 function row(i) {
   const t = shown[lineTopic[i]];
   const offsets = offsetsOf(t);
@@ -129,6 +154,7 @@ function draw() {
   const origin = body.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
   const from = Math.max(0, lineAt(scroller.scrollTop - origin) - OVERSCAN);
   const to = Math.min(lineCount, lineAt(scroller.scrollTop - origin + scroller.clientHeight) + 1 + OVERSCAN);
+  /** @param {number} height */
   const spacer = (height) => h('tr', { class: 'spacer', 'aria-hidden': 'true', style: `height: ${height}px` });
   const rows = [];
   for (let i = from; i < to; i++) rows.push(row(i));
@@ -189,6 +215,10 @@ function frame() {
 /**
  * Draws `topics` ([{ topic, isInternal, error, partitions: [{ partition, earliest, latest }] }]);
  * `choose(topic)` on a click; `needOffsets(names)`: the rows in view lack their offsets.
+ * @param {Topic[]} topics
+ * @param {string} chosen
+ * @param {(topic: string) => void} choose
+ * @param {(names: string[]) => void} [needOffsets]
  */
 export function renderTopics(topics, chosen, choose, needOffsets = null) {
   // a new listing: the offsets asked for before are asked for again (they may have moved)
@@ -208,19 +238,28 @@ export function renderTopics(topics, chosen, choose, needOffsets = null) {
   if (widthFor !== topics) fitWidth(topics);
 }
 
-/** Offsets asked for by rows in view ({ topic: { partition: [earliest, latest] } | { error } }): shown where they are. */
+/**
+ * Offsets asked for by rows in view ({ topic: { partition: [earliest, latest] } | { error } }): shown where they are.
+ * @param {Record<string, TopicOffsets>} found
+ */
 export function setOffsets(found) {
   for (const [topic, offsets] of Object.entries(found)) known.set(topic, offsets);
   redraw();
 }
 
-/** Offsets asked for that did not come (the request failed): asked for again a little later. */
+/**
+ * Offsets asked for that did not come (the request failed): asked for again a little later.
+ * @param {string[]} names
+ */
 export function offsetsFailed(names) {
   for (const name of names) asked.delete(name);
   setTimeout(redraw, 2000);
 }
 
-/** The list as wide as its longest name and numbers need, between MIN_WIDTH and MAX_WIDTH. */
+/**
+ * The list as wide as its longest name and numbers need, between MIN_WIDTH and MAX_WIDTH.
+ * @param {Topic[]} topics
+ */
 function fitWidth(topics) {
   widthFor = topics;
   const context = document.createElement('canvas').getContext('2d');

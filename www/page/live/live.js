@@ -22,6 +22,76 @@ const RATE_WINDOW_MS = 3000;
 // how often a tail lists the topics again, for the side list's end offsets
 const TOPICS_EVERY_MS = 5000;
 
+/**
+ * @typedef {import('./live-tail.js').Phase} Phase
+ * @typedef {import('./live-topics.js').Topic} Topic
+ * @typedef {import('./live-controls.js').LiveError} LiveError
+ * @typedef {import('../store.js').RecordStore} RecordStore
+ * @typedef {import('../../shared/chunks.js').ChunkData} ChunkData
+ * @typedef {import('../../../pkg/web.mjs').ScanCoverage} ScanCoverage
+ */
+
+/**
+ * What live mode asks of the page (app.js): see LiveMode.
+ * @typedef {object} LivePage
+ * @property {Promise<{ sql?: boolean, relayPath?: string, bootstrap?: string }>} uiConfig
+ * @property {typeof import('../page.js').setStatus} setStatus
+ * @property {typeof import('../file/file.js').decodeOptions} decodeOptions
+ * @property {typeof import('../values/values.js').valueSettings} valueSettings
+ * @property {(store: RecordStore, topic: string, matchLimit: number) => void} begin
+ * @property {(chunks: ChunkData[]) => Promise<unknown>} append
+ * @property {() => void} refresh
+ * @property {(topics: Topic[]) => void} listed
+ */
+
+/**
+ * A tail or a scan (see LiveMode's #tail). `ended`: why it stopped by itself ('matches': the N
+ * matching records are in the view); `endsBy`: how the worker's pass ends.
+ * @typedef {object} Tail
+ * @property {number} id
+ * @property {'scan'} [kind]
+ * @property {string} topic
+ * @property {string} from said to the user
+ * @property {string | null} until said to the user
+ * @property {string} relay
+ * @property {number} cap
+ * @property {number[] | null} partitions
+ * @property {RecordStore | null} store
+ * @property {number} droppedInWorker
+ * @property {[number, number][]} samples
+ * @property {number} matches
+ * @property {number} clock
+ * @property {'end' | 'time' | null} endsBy
+ * @property {'end' | 'time' | 'matches' | null} ended
+ * @property {number} [saidDropped]
+ * @property {{ where: string, key: string, limit: number | null }} [question] a scan's
+ * @property {ScanCoverage | null} [coverage] a scan's
+ * @property {Record<string, unknown> | null} [aggregates] a scan's, by name (the package's Scan.aggregates)
+ */
+
+/**
+ * A tail's counts at one moment (LiveMode.snapshot): per partition, records and batches received.
+ * @typedef {{ kept: number, dropped: number, received: number, cap: number, partitions: number[], batches: number[] }} TailCounts
+ */
+
+/**
+ * What the decode worker posts to live mode (worker.js, worker-scan.js, worker-cluster.js), the fields read here.
+ * @typedef {{ type: 'live-topics', id: number, brokers: string[], listing: Parameters<typeof unpackTopics>[0] }} TopicsMessage
+ * @typedef {{ type: 'live-started' | 'scan-started', id: number, topic: string, partitions: number[] }} StartedMessage
+ * @typedef {{ type: 'live-records' | 'scan-records', id: number, chunks: ChunkData[], dropped: number,
+ *   droppedBy: Record<string, number> }} RecordsMessage
+ * @typedef {{ type: 'live-state', id: number, phase: 'tailing' | 'paused' | 'stopped' | 'ended' }} StateMessage
+ * @typedef {{ type: 'scan-progress', id: number, coverage: ScanCoverage }
+ *   | { type: 'scan-ended', id: number, coverage: ScanCoverage, aggregates: Record<string, unknown> | null, stopped: boolean }} ScanMessage
+ * @typedef {{ type: 'cluster-offsets', id: number, result: Record<string, import('./live-topics.js').TopicOffsets> }} OffsetsMessage
+ * @typedef {{ type: 'error', id: number, error: LiveError }} ErrorMessage
+ * @typedef {TopicsMessage | StartedMessage | RecordsMessage | StateMessage | ScanMessage | OffsetsMessage | ErrorMessage} WorkerMessage
+ */
+
+/**
+ * @param {string} text
+ * @param {() => void} onclick
+ */
 const button = (text, onclick) => h('button', { type: 'button', onclick }, text);
 
 /**
@@ -32,23 +102,31 @@ const button = (text, onclick) => h('button', { type: 'button', onclick }, text)
  */
 export class LiveMode {
   #page;
+  /** @type {Worker} */
   #worker = null;
   #nextId = 1;
   #listing = 0; // id of the topic listing in flight
   #refreshing = 0; // id of a quiet listing in flight (refreshTopics)
   #topicsTimer = 0; // the next quiet listing while a tail runs
+  /** @type {Topic[]} */
   #topics = []; // the last listing
+  /** @type {Map<number, string[]>} */
   #offsetAsks = new Map(); // id -> the topics whose offsets the side list asked for
   // { id, kind ('scan' or none), topic, from, until (texts), relay, cap, partitions, store, droppedInWorker,
   //   samples: [[time, received]], matches (N or Infinity), clock (timer of an Until time to come), endsBy
   //   (how the worker's pass ends: 'end', 'time' or null), ended (why it stopped by itself), saidDropped;
   //   a scan's question, coverage and aggregates }
+  /** @type {Tail} */
   #tail = null;
+  /** @type {Tail} */
   #shown = null; // the tail whose records the page shows
+  /** @type {TailCounts} */
   #drawnCounts = null; // the shown tail's counts at the table's last drawing: what the page says
+  /** @type {Phase} */
   #phase = 'off';
   #servedByUi = false;
 
+  /** @param {LivePage} page */
   constructor(page) {
     this.#page = page;
     $('live-list').addEventListener('click', () => this.#listTopics());
@@ -86,6 +164,7 @@ export class LiveMode {
     this.#remember(relay);
     this.#stopTail();
     clearTimeout(this.#tail?.clock);
+    /** @type {Tail} */
     const tail = {
       id: this.#nextId++,
       topic,
@@ -139,7 +218,10 @@ export class LiveMode {
     this.#showStats();
   }
 
-  /** The table was drawn (with the counts of `snap`, snapshot()): the counts next to the controls follow. */
+  /**
+   * The table was drawn (with the counts of `snap`, snapshot()): the counts next to the controls follow.
+   * @param {TailCounts | null} snap
+   */
   #drawn(snap) {
     this.#drawnCounts = snap ?? this.snapshot();
     this.#showStats();
@@ -158,7 +240,10 @@ export class LiveMode {
     return this.#topics.length > 0;
   }
 
-  /** The tail's counts now: taken together at a drawing, so that the counts on the page agree. */
+  /**
+   * The tail's counts now: taken together at a drawing, so that the counts on the page agree.
+   * @returns {TailCounts | null}
+   */
   snapshot() {
     const shown = this.#shown;
     if (!shown) return null;
@@ -233,6 +318,7 @@ export class LiveMode {
     return worker;
   }
 
+  /** @param {WorkerMessage} msg */
   #onMessage(msg) {
     if (this.#offsetAsks.has(msg.id)) return this.#tookOffsets(msg);
     if (msg.type === 'live-topics' && msg.id === this.#listing) {
@@ -256,14 +342,20 @@ export class LiveMode {
     }
   }
 
-  /** The offsets of rows in the side list's view. */
+  /**
+   * The offsets of rows in the side list's view.
+   * @param {WorkerMessage} msg
+   */
   #tookOffsets(msg) {
     if (msg.type === 'cluster-offsets') setOffsets(msg.result);
     else offsetsFailed(this.#offsetAsks.get(msg.id));
     this.#offsetAsks.delete(msg.id);
   }
 
-  /** A quiet listing came back (refreshTopics). */
+  /**
+   * A quiet listing came back (refreshTopics).
+   * @param {WorkerMessage} msg
+   */
   #tookRefresh(msg) {
     this.#refreshing = 0;
     if (msg.type === 'live-topics') {
@@ -275,6 +367,7 @@ export class LiveMode {
     if (this.#running()) this.#topicsTimer = setTimeout(() => this.#refreshTopics(), TOPICS_EVERY_MS);
   }
 
+  /** @param {StartedMessage} msg */
   #started(msg) {
     const tail = this.#tail;
     if (msg.type === 'scan-started') this.#setPhase('scanning');
@@ -289,6 +382,7 @@ export class LiveMode {
     this.#showTailStatus();
   }
 
+  /** @param {ScanMessage} msg */
   #scanMoved(msg) {
     const tail = this.#tail;
     tail.coverage = msg.coverage;
@@ -302,6 +396,7 @@ export class LiveMode {
     this.#page.refresh();
   }
 
+  /** @param {StateMessage} msg */
   #stateChanged(msg) {
     const tail = this.#tail;
     if (msg.phase === 'ended') tail.ended ??= tail.endsBy ?? 'end';
@@ -314,6 +409,7 @@ export class LiveMode {
     this.#page.refresh();
   }
 
+  /** @param {RecordsMessage} msg */
   #tookIn(msg) {
     const tail = this.#tail;
     const { id, store } = tail;
@@ -355,6 +451,7 @@ export class LiveMode {
     this.#worker.postMessage({ type: 'live-topics', id: this.#refreshing, relay });
   }
 
+  /** @param {TopicsMessage} msg */
   #showTopics(msg) {
     const topics = unpackTopics(msg.listing);
     this.#topics = topics;
@@ -397,6 +494,7 @@ export class LiveMode {
    * Starts a scan of the chosen topic and partitions, from and until the controls' choice (until the
    * end offsets seen at the start when Until says "by hand"), its Where or key run by the workers;
    * `resume`: the coverage of a scan to continue where it stopped.
+   * @param {ScanCoverage | null} [resume]
    */
   async #startScan(resume = null) {
     const last = this.#tail;
@@ -405,6 +503,7 @@ export class LiveMode {
     const question = resume ? last.question : { where: opts.where, key: opts.key, limit: until.matches ?? null };
     const store = resume ? last.store : null;
     this.#stopTail();
+    /** @type {Tail} */
     const tail = {
       id: this.#nextId++,
       kind: 'scan',
@@ -446,7 +545,10 @@ export class LiveMode {
     });
   }
 
-  /** The tail stops by itself: `why` is 'matches' (N matching records) or 'time' (the Until time came). */
+  /**
+   * The tail stops by itself: `why` is 'matches' (N matching records) or 'time' (the Until time came).
+   * @param {'matches' | 'time'} why
+   */
   #endTail(why) {
     if (!this.#tail || !this.#running()) return;
     this.#tail.ended = why;
@@ -470,6 +572,7 @@ export class LiveMode {
 
   // ---- what the page says ---------------------------------------------------------------------------
 
+  /** @param {Phase} next */
   #setPhase(next) {
     // a tail that starts lists the topics again soon, then every few seconds while it runs
     if (next === 'tailing' && this.#phase !== 'tailing') {
@@ -496,6 +599,7 @@ export class LiveMode {
     this.#showStats();
   }
 
+  /** @param {Tail} tail */
   #showScanStatus(tail) {
     const { setStatus } = this.#page;
     if (this.#phase === 'scanning')
@@ -510,6 +614,7 @@ export class LiveMode {
     }
   }
 
+  /** @param {Tail} tail */
   #showTailOnlyStatus(tail) {
     const { setStatus } = this.#page;
     const where = `${tail.topic}${tail.partitions ? ` (${plural(tail.partitions.length, 'partition')})` : ''} from ${tail.from}${tail.until ? ` until ${tail.until}` : ''}`;
@@ -557,7 +662,10 @@ export class LiveMode {
     el.title = `${formatCount(snap.received)} records received since the start; at most ${formatCount(shown.cap)} are kept, the oldest are dropped first`;
   }
 
-  /** Says what went wrong in words a user can act on; `ended`: the tail or the listing ended with it. */
+  /**
+   * Says what went wrong in words a user can act on; `ended`: the tail or the listing ended with it.
+   * @param {LiveError} error
+   */
   #fail(error, ended = true) {
     const actions = [];
     if (ended) {
@@ -571,6 +679,7 @@ export class LiveMode {
 
   // ---- the relay's URL -------------------------------------------------------------------------------
 
+  /** @param {string} relay */
   #remember(relay) {
     if (!this.#servedByUi) rememberRelay(relay);
   }

@@ -7,6 +7,17 @@
 
 import { h } from '../dom.js';
 
+/**
+ * @typedef {'part' | 'offset' | 'time' | 'tstype' | 'key' | 'value' | 'ksize' | 'vsize' | 'hsize' | 'hcount' | 'schema' | 'codec' | 'flags'} ColumnId
+ * @typedef {{ id: ColumnId, label: string, className?: string, title?: string, hidden?: boolean, flexible?: boolean }} Column
+ *   a column of the table; `hidden`: left out unless the menu shows it, `flexible`: takes what is left
+ * @typedef {Column & { px: number, fit: number, width: string }} LaidOutColumn
+ *   a column as layoutColumns sizes it (VirtualTable's columns)
+ * @typedef {{ hidden: Record<string, boolean>, widths: Record<string, number> }} ColumnPrefs
+ *   what this browser remembers: per column id, hidden or shown (the menu), and the width dragged to
+ */
+
+/** @type {Column[]} */
 export const COLUMNS = [
   { id: 'part', label: 'Partition', className: 'mono', title: 'Topic and partition' },
   { id: 'offset', label: 'Offset', className: 'num' },
@@ -31,12 +42,15 @@ const VALUE_MIN_CHARS = 12;
 const VALUE_WANTED_CHARS = 24;
 const KEY_MAX_CHARS = 16;
 // the columns that give way first when the table is too narrow (those the menu shows stay)
+/** @type {ColumnId[]} */
 const DROP_ORDER = ['hsize', 'tstype', 'codec', 'hcount', 'flags', 'ksize', 'vsize', 'schema'];
 const SCHEMA_MAX_CHARS = 32;
 
 let prefs = loadPrefs(); // { hidden: { id: bool }, widths: { id: px } }
+/** @type {{ char: number, labels: Record<string, number> } | null} */
 let metrics = null; // { char: px of a monospace digit, labels: { id: px } }
 
+/** @returns {ColumnPrefs} */
 function loadPrefs() {
   try {
     const p = JSON.parse(localStorage.getItem(PREFS_KEY) ?? '{}');
@@ -54,7 +68,10 @@ function savePrefs() {
   }
 }
 
-/** Widths of the monospace digit and of every header label, measured once. */
+/**
+ * Widths of the monospace digit and of every header label, measured once.
+ * @param {HTMLElement} root
+ */
 function measure(root) {
   if (metrics) return metrics;
   const style = getComputedStyle(root);
@@ -67,11 +84,17 @@ function measure(root) {
   return metrics;
 }
 
-const digits = (n) => Math.max(1, String(Math.max(0, Math.floor(n))).length);
+const digits = (/** @type {number} */ n) => Math.max(1, String(Math.max(0, Math.floor(n))).length);
 /** Characters of a count with thousands separators ("5,000,000": 9). */
-const grouped = (n) => digits(n) + Math.floor((digits(n) - 1) / 3);
+const grouped = (/** @type {number} */ n) => digits(n) + Math.floor((digits(n) - 1) / 3);
 
-/** Characters the widest cell of each column needs, from the store's maxima (chunks.js). */
+/**
+ * Characters the widest cell of each column needs, from the store's maxima (chunks.js).
+ * @param {import('../store.js').RecordStore | null} store
+ * @param {boolean} decoded
+ * @param {string[]} labels
+ * @returns {Record<ColumnId, number>}
+ */
 function contentChars(store, decoded, labels) {
   const m = store?.max ?? {};
   return {
@@ -95,6 +118,10 @@ function contentChars(store, decoded, labels) {
  * The columns shown, each with `width` (a CSS track: pixels, and for Value `minmax(px, 1fr)`) and
  * `px` (the pixels it needs at least), for the records of `store` in the table `root`, `available`
  * pixels wide; and `dropped`: the ids of the columns left out for want of room.
+ * @param {HTMLElement} root
+ * @param {import('../store.js').RecordStore | null} store
+ * @param {{ decoded?: boolean, labels?: string[], available?: number }} [options]
+ * @returns {{ columns: LaidOutColumn[], dropped: string[] }}
  */
 export function layoutColumns(root, store, { decoded = false, labels = [], available = Infinity } = {}) {
   const { char, labels: labelWidths } = measure(root);
@@ -117,20 +144,32 @@ export function layoutColumns(root, store, { decoded = false, labels = [], avail
   return { columns, dropped };
 }
 
-/** Schema shows only when values are decoded; the rest as the Columns menu says. */
+/**
+ * Schema shows only when values are decoded; the rest as the Columns menu says.
+ * @param {Column} c
+ * @param {boolean} decoded
+ */
 function isShown(c, decoded) {
   if (c.id === 'schema' && !decoded) return false;
   return !(prefs.hidden[c.id] ?? c.hidden ?? false);
 }
 
-/** A column's width as dragged (px), or back to its fit (null). */
+/**
+ * A column's width as dragged (px), or back to its fit (null).
+ * @param {string} id
+ * @param {number | null} px
+ */
 export function setColumnWidth(id, px) {
   if (px === null) delete prefs.widths[id];
   else prefs.widths[id] = Math.max(32, Math.round(px));
   savePrefs();
 }
 
-/** The Columns menu: a checkbox a column; `changed()` when one is toggled. */
+/**
+ * The Columns menu: a checkbox a column; `changed()` when one is toggled.
+ * @param {HTMLElement} list
+ * @param {() => void} changed
+ */
 export function fillColumnsMenu(list, changed) {
   list.replaceChildren(
     ...COLUMNS.map((c) =>
@@ -142,7 +181,7 @@ export function fillColumnsMenu(list, changed) {
           dataset: { column: c.id },
           checked: !(prefs.hidden[c.id] ?? c.hidden ?? false),
           onchange: (e) => {
-            prefs.hidden[c.id] = !e.target.checked;
+            prefs.hidden[c.id] = !(/** @type {HTMLInputElement} */ (e.target).checked);
             savePrefs();
             changed();
           },

@@ -6,10 +6,26 @@ import { h, isoTime, show, formatCount } from '../dom.js';
 import { utf8, isPrintable, hexDump, toBase64, toHex, reindentJson, formatSize } from '../../shared/bytes.js';
 import { decodedView } from '../values/values.js';
 
+/**
+ * @typedef {import('../../../pkg/web.mjs').Bytes} Bytes
+ * @typedef {import('../../../pkg/web.mjs').Int64} Int64
+ * @typedef {import('../../../pkg/web.mjs').DecodedSide<Int64>} DecodedSide
+ * @typedef {import('../store.js').RecordReader['chunks'][number]} Chunk a chunk of the store (store.js's class)
+ * @typedef {'decoded' | 'text' | 'json' | 'hex' | 'base64'} Tab a view of a key or value
+ * @typedef {object} DetailOptions
+ * @property {Record<string, Tab>} prefs the tab chosen per field ('key', 'value'), kept from record to record
+ * @property {(p: import('../store.js').PartitionRow) => string} partitionLabel
+ * @property {(bytes: Bytes, name: string) => void} onDownload the Download button of a key or value (never null then)
+ * @property {(record: Pick<import('../../../pkg/web.mjs').KafkaRecord<Int64>, 'key' | 'value' | 'headers'>)
+ *   => Promise<{ key: DecodedSide, value: DecodedSide } | null>} decode
+ * @typedef {[string, string | number] | false | null} Fact a row of facts (false or null: none)
+ */
+
 // Views render at most this much at once; larger payloads get a notice and a "show all" button.
 const VIEW_LIMIT = { text: 256 * 1024, json: 256 * 1024, hex: 64 * 1024, base64: 256 * 1024 };
 // JSON (objects and arrays) is only tried up to this size: parsing is the costly part.
 const JSON_LIMIT = 8 * 1024 * 1024;
+/** @type {[Tab, string][]} */
 const TABS = [
   ['decoded', 'Decoded'],
   ['text', 'Text'],
@@ -23,7 +39,12 @@ const TABS = [
  * stepping through records keeps the hex view open once it has been picked. `decode(record)`: a
  * promise of its decoded key and value, or null when values are not decoded.
  */
-/** @param {HTMLElement} root @param {import('../store.js').RecordReader} store @param {number} n */
+/**
+ * @param {HTMLElement} root
+ * @param {import('../store.js').RecordReader} store
+ * @param {number} n
+ * @param {DetailOptions} options
+ */
 export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload, decode }) {
   const data = store.chunkOf(n);
   const i = data.position(n);
@@ -36,7 +57,7 @@ export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload
   const control = r.controlType[i] ? data.controlTypes[r.controlType[i] - 1] : null;
   const offset = String(r.offset[i]);
   const decoded = control ? null : decode({ key, value, headers: data.headers(i) });
-  const side = (name) => decoded && decoded.then((d) => d?.[name] ?? null);
+  const side = (/** @type {'key' | 'value'} */ name) => decoded && decoded.then((d) => d?.[name] ?? null);
 
   root.replaceChildren(
     h('h2', {}, `${partitionLabel(part)} · offset ${offset}`),
@@ -57,17 +78,27 @@ export function renderDetail(root, store, n, { prefs, partitionLabel, onDownload
   );
 }
 
-const sizeText = (bytes) => (bytes ? formatSize(bytes.length) : 'null');
+const sizeText = (/** @type {Bytes | null} */ bytes) => (bytes ? formatSize(bytes.length) : 'null');
 
+/** @param {Fact[]} rows */
 function facts(rows) {
   return h(
     'dl',
     { class: 'facts' },
-    rows.filter(Boolean).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+    /** @type {[string, string | number][]} */ (rows.filter(Boolean)).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
   );
 }
 
-/** One of key and value; `decoded`: a promise of its decoded side (values.js), or null. */
+/**
+ * One of key and value; `decoded`: a promise of its decoded side (values.js), or null.
+ * @param {HTMLElement} pane
+ * @param {string} title
+ * @param {'key' | 'value'} fieldName
+ * @param {Bytes | null} bytes
+ * @param {Record<string, Tab>} prefs
+ * @param {() => void} download
+ * @param {Promise<DecodedSide | null> | null} decoded
+ */
 function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
   const section = h('section', { class: 'bytes', id: `detail-${fieldName}` });
   const heading = h('h3', {}, title, ' ', h('small', {}, sizeText(bytes)));
@@ -101,9 +132,9 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
   const notice = h('p', { class: 'notice' });
   const tabs = h('div', { class: 'tabs', role: 'tablist' });
   const draw = () => {
-    for (const button of tabs.children) {
-      button.setAttribute('aria-selected', button.dataset.tab === tab);
-      if (button.dataset.tab) button.disabled = !available[button.dataset.tab];
+    for (const button of /** @type {HTMLCollectionOf<HTMLButtonElement>} */ (tabs.children)) {
+      button.setAttribute('aria-selected', String(button.dataset.tab === tab));
+      if (button.dataset.tab) button.disabled = !available[/** @type {Tab} */ (button.dataset.tab)];
     }
     view.hidden = tab === 'decoded';
     decodedPane.hidden = tab !== 'decoded';
@@ -181,7 +212,10 @@ function bytesSection(pane, title, fieldName, bytes, prefs, download, decoded) {
   return section;
 }
 
-/** 16 bytes per line when a 79-character line fits the pane, else 8, so the ASCII column stays in view. */
+/**
+ * 16 bytes per line when a 79-character line fits the pane, else 8, so the ASCII column stays in view.
+ * @param {HTMLElement} pane
+ */
 function hexBytesPerLine(pane) {
   const probe = h('pre', { class: 'view view-hex', style: 'position:absolute;visibility:hidden;padding:0;border:0' }, '0'.repeat(79));
   pane.append(probe);
@@ -191,10 +225,15 @@ function hexBytesPerLine(pane) {
   return fits ? 16 : 8;
 }
 
+/**
+ * @param {Chunk} data
+ * @param {number} i the record's position in the chunk's columns
+ */
 function headersSection(data, i) {
   const headers = data.headers(i);
   const count = headers.length;
   const keys = headers.map((x) => x.key);
+  /** @type {Map<string, number>} */
   const occurrences = new Map();
   for (const key of keys) occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
 
@@ -230,6 +269,7 @@ function headersSection(data, i) {
   );
 }
 
+/** @param {Bytes | null} bytes */
 function headerValue(bytes) {
   if (bytes == null) return h('span', { class: 'null' }, 'null');
   if (bytes.length === 0) return h('span', { class: 'empty' }, '(empty)');
@@ -238,9 +278,13 @@ function headerValue(bytes) {
   return h('span', { class: 'hex', title: `base64 ${toBase64(bytes)}` }, h('span', { class: 'tag' }, 'hex'), ' ', toHex(bytes, ' '));
 }
 
-/** A record's batch: `shown`, how many of its records the page holds. */
+/**
+ * A record's batch: `shown`, how many of its records the page holds.
+ * @param {import('../../../pkg/web.mjs').Batch<Int64>} b
+ * @param {number} shown
+ */
 function batchSection(b, shown) {
-  const yesNo = (v) => (v == null ? '—' : v ? 'yes' : 'no');
+  const yesNo = (/** @type {boolean | null} */ v) => (v == null ? '—' : v ? 'yes' : 'no');
   const crc = b.crcValid == null ? 'not checked' : b.crcValid ? 'valid' : 'INVALID';
   return h(
     'section',

@@ -10,6 +10,15 @@ import { ViewIndex } from '../store.js';
 import { $, nextTask } from '../page.js';
 import { announce, listen, state } from '../view-state.js';
 
+/**
+ * @typedef {import('../store.js').RecordStore} RecordStore
+ * @typedef {import('../store.js').RecordReader['chunks'][number]} Chunk a chunk of the store (store.js's class)
+ * @typedef {import('../../../pkg/web.mjs').Bytes} Bytes
+ * @typedef {{ bytes: (b: Bytes | null) => boolean, text: (s: string | null | undefined) => boolean }} TextTest
+ *   the search text as a test of a key's, value's or header's bytes, and of a decoded text (textTest)
+ * @typedef {import('../analysis.js').EvalAnswer} EvalAnswer
+ */
+
 // A JS filter that came with a link is shown in its box but not run until the user runs it (its
 // Run button, or an edit of it): code from someone else must not run on the records, and with the
 // page's access to the relay, just because a page was opened.
@@ -40,6 +49,7 @@ export function fillPartitionFilter() {
   if (before && Number(before) < state.store.partitions.length) select.value = before;
 }
 
+/** @param {HTMLInputElement} input */
 function parseOffset(input) {
   const text = input.value.trim();
   const ok = text === '' || /^-?\d+$/.test(text);
@@ -47,6 +57,7 @@ function parseOffset(input) {
   return ok && text !== '' ? BigInt(text) : null;
 }
 
+/** @param {HTMLInputElement} input */
 function parseTime(input) {
   const ms = parseTimeText(input.value);
   input.setAttribute('aria-invalid', String(Number.isNaN(ms)));
@@ -57,11 +68,13 @@ function parseTime(input) {
  * The search text as a test of bytes and of decoded text: ASCII text is searched in the raw bytes
  * with ASCII letters folded (no decoding, binary values too); other text in the bytes as UTF-8,
  * then, letters folded by Unicode, in the text they decode to.
+ * @param {string} text
+ * @returns {TextTest | null}
  */
 function textTest(text) {
   if (!text) return null;
   const lower = text.toLowerCase();
-  const inText = (s) => s != null && s.toLowerCase().includes(lower);
+  const inText = (/** @type {string | null | undefined} */ s) => s != null && s.toLowerCase().includes(lower);
   if (/^[\x00-\x7f]*$/.test(text)) {
     const needle = foldedNeedle(text);
     return { bytes: (b) => b != null && b.length > 0 && containsFolded(b, 0, b.length, needle), text: inText };
@@ -73,6 +86,10 @@ function textTest(text) {
   };
 }
 
+/**
+ * @param {Uint8Array} hay
+ * @param {Uint8Array} needle
+ */
 function containsExact(hay, needle) {
   outer: for (let i = 0, last = hay.length - needle.length; i <= last; i++) {
     for (let k = 0; k < needle.length; k++) if (hay[i + k] !== needle[k]) continue outer;
@@ -81,9 +98,9 @@ function containsExact(hay, needle) {
   return false;
 }
 
-/** The filter as the bar sets it now. */
 /** @typedef {ReturnType<typeof readFilter>} Filter what the filter bar asks for */
 
+/** The filter as the bar sets it now. */
 function readFilter() {
   const partValue = $('filter-partition').value;
   const where = $('filter-where').value.trim();
@@ -100,6 +117,11 @@ function readFilter() {
   };
 }
 
+/**
+ * @param {Chunk} d
+ * @param {number} i the record's position in the chunk's columns
+ * @param {Filter} f
+ */
 function passes(d, i, f) {
   const r = d.records;
   if (f.part >= 0 && r.part[i] !== f.part) return false;
@@ -108,7 +130,7 @@ function passes(d, i, f) {
   if (f.timeFrom !== null && !(r.timestamp[i] >= f.timeFrom)) return false;
   if (f.hideControl && r.controlType[i]) return false;
   if (!f.test) return true;
-  const side = (name) => {
+  const side = (/** @type {'key' | 'value'} */ name) => {
     const bytes = name === 'key' ? d.key(i) : d.value(i);
     return f.test.bytes(bytes) || f.test.text(d.decoded(name, i)?.text);
   };
@@ -136,8 +158,10 @@ const SLICE_MS = 5;
 // filter the records that pass the others go to the analysis worker in batches, and its matches
 // come back in order into the view, which is then shown while it grows.
 let filtering = false;
+/** @type {(() => void)[]} */
 const caughtUp = []; // resolvers of viewCaughtUp()
 let generation = 0; // of the filter in force: answers for an older one are dropped
+/** @type {number[]} */
 let candidates = []; // record numbers waiting for the Where / JS filter
 let inFlight = 0; // batches sent to the analysis worker and not answered yet
 let exprSettled = false; // the Where / JS filter has gone through the records once (its first match selected)
@@ -163,7 +187,10 @@ export function refilter({ selectFirst = false } = {}) {
   filterInSlices();
 }
 
-/** Resolves once the view holds every record of the store (a live tail then takes more). */
+/**
+ * Resolves once the view holds every record of the store (a live tail then takes more).
+ * @returns {Promise<void>}
+ */
 export function viewCaughtUp() {
   if (isCaughtUp()) return Promise.resolve();
   return new Promise((resolve) => caughtUp.push(resolve));
@@ -194,7 +221,11 @@ export async function filterInSlices() {
   settle();
 }
 
-/** Adds `n` to `view` unless the tail's "N matching records" is reached (which stops the tail). */
+/**
+ * Adds `n` to `view` unless the tail's "N matching records" is reached (which stops the tail).
+ * @param {ViewIndex} view
+ * @param {number} n
+ */
 function pushMatch(view, n) {
   if (view.length >= state.matchLimit) return false;
   view.push(n);
@@ -202,7 +233,11 @@ function pushMatch(view, n) {
   return true;
 }
 
-/** Filters records from `state.filteredTo` on until done (true) or past the deadline. */
+/**
+ * Filters records from `state.filteredTo` on until done (true) or past the deadline.
+ * @param {RecordStore} store
+ * @param {number} deadline a performance.now() time
+ */
 function filterSlice(store, deadline) {
   const view = state.pendingView ?? state.view;
   const f = state.filter;
@@ -233,6 +268,7 @@ function sendCandidates() {
   if (!candidates.length || !state.filter.expr) return;
   const gen = generation;
   const { store, filter } = state;
+  /** @type {Float64Array[]} */
   const batches = [];
   while (candidates.length) batches.push(Float64Array.from(candidates.splice(0, BATCH)));
   state.exprProgress.candidates += batches.reduce((s, b) => s + b.length, 0);
@@ -242,7 +278,8 @@ function sendCandidates() {
     .then(() => answers)
     .then(async (promises) => {
       for (const p of promises) {
-        const answer = await p.catch((e) => ({ error: { message: e.message } }));
+        // a request that failed: its error alone
+        const answer = /** @type {EvalAnswer} */ (await p.catch((e) => ({ error: { message: e.message } })));
         if (gen !== generation) return;
         inFlight--;
         takeMatches(answer);
@@ -251,6 +288,7 @@ function sendCandidates() {
 }
 let exprQueue = Promise.resolve();
 
+/** @param {EvalAnswer} answer */
 function takeMatches(answer) {
   const progress = state.exprProgress;
   if (answer.error) {
@@ -283,7 +321,10 @@ function takeMatches(answer) {
   settle();
 }
 
-/** Says what is wrong with the Where or JS filter, or that nothing is (null: what it said goes); the input is marked. */
+/**
+ * Says what is wrong with the Where or JS filter, or that nothing is (null: what it said goes); the input is marked.
+ * @param {import('../view-state.js').ExprError | null} error
+ */
 function showExprError(error) {
   for (const id of /** @type {const} */ (['filter-where', 'filter-js'])) $(id).removeAttribute('aria-invalid');
   if (error?.field) $(error.field === 'where' ? 'filter-where' : 'filter-js').setAttribute('aria-invalid', 'true');

@@ -17,7 +17,16 @@ import { decodeRecord, valueSettings } from '../values/values.js';
 
 const ROW_HEIGHT = 26;
 
-/** Shows a store: a decoded file, or a live tail's (empty at first). */
+/**
+ * @typedef {import('../store.js').RecordStore} RecordStore
+ * @typedef {import('../store.js').RecordReader['chunks'][number]} Chunk a chunk of the store (store.js's class)
+ * @typedef {ViewIndex | import('./sort.js').SortedRows} Rows what the table shows: the view, or it sorted
+ */
+
+/**
+ * Shows a store: a decoded file, or a live tail's (empty at first).
+ * @param {RecordStore} store
+ */
 export function showStore(store) {
   state.store = store;
   state.labels = store.partitions.map(partitionLabel);
@@ -35,7 +44,10 @@ export function showStore(store) {
   refilter({ selectFirst: !state.wantSelected });
 }
 
-/** Nothing shown (a file did not decode): the table and the detail say `text`. */
+/**
+ * Nothing shown (a file did not decode): the table and the detail say `text`.
+ * @param {string} text
+ */
 function clearRecords(text) {
   state.store = null;
   state.view = new ViewIndex();
@@ -61,8 +73,9 @@ listen('file-failed', () => clearRecords('Nothing decoded.'));
 // rows have no CSS ellipsis: it doubles the cost of laying a row out), and previews are cut to what
 // shows, which keeps the text the browser lays out per row small.
 const fits = Object.fromEntries(COLUMNS.filter((c) => c.className === 'mono' || c.className === 'num').map((c) => [c.id, Infinity]));
-const fit = (text, id) => (text.length > fits[id] ? `${text.slice(0, fits[id] - 1)}…` : text);
+const fit = (/** @type {string} */ text, /** @type {string} */ id) => (text.length > fits[id] ? `${text.slice(0, fits[id] - 1)}…` : text);
 
+/** @param {string} label */
 function fitLabel(label) {
   if (label.length <= fits.part) return label;
   const slash = label.lastIndexOf('/');
@@ -78,14 +91,14 @@ export const table = new VirtualTable($('records'), {
   onWidth: () => fitColumns(),
   rowHeight: ROW_HEIGHT,
   renderRow,
-  onSelect: (viewIndex) => select(viewIndex),
+  onSelect: (/** @type {number} */ viewIndex) => select(viewIndex),
   onKey: tableKey,
-  onSort: (id) => sortBy(id),
-  onResize: (id, px) => {
+  onSort: (/** @type {string} */ id) => sortBy(id),
+  onResize: (/** @type {string} */ id, /** @type {number | null} */ px) => {
     setColumnWidth(id, px);
     fitColumns();
   },
-  onLayout: (head) => {
+  onLayout: (/** @type {Record<string, HTMLElement>} */ head) => {
     // the rows' monospace font (the header's is not)
     const anyCell = Object.values(head)[0];
     const style = getComputedStyle(anyCell);
@@ -123,7 +136,13 @@ export function fitColumns() {
   $('columns-menu').querySelector('summary').dataset.dropped = String(dropped.length);
 }
 
-/** A key or value cell: its decoded text when the worker decoded it (values.js), else its bytes' preview. */
+/**
+ * A key or value cell: its decoded text when the worker decoded it (values.js), else its bytes' preview.
+ * @param {HTMLElement} cell
+ * @param {import('../../../pkg/web.mjs').Bytes | null} bytes
+ * @param {string} column
+ * @param {ReturnType<Chunk['decoded']>} decoded
+ */
 function setPreview(cell, bytes, column, decoded) {
   let text;
   let kind = '';
@@ -151,8 +170,12 @@ function setPreview(cell, bytes, column, decoded) {
   if (cell.title !== title) cell.title = title;
 }
 
-const size = (n, id) => fit(n < 0 ? '—' : formatCount(n), id);
+const size = (/** @type {number} */ n, /** @type {string} */ id) => fit(n < 0 ? '—' : formatCount(n), id);
 
+/**
+ * @param {number} viewIndex
+ * @param {Record<string, HTMLElement>} cells the row's cells by column id (the columns shown)
+ */
 function renderRow(viewIndex, cells) {
   const store = state.store;
   const n = state.rows.at(viewIndex);
@@ -196,6 +219,7 @@ function renderRow(viewIndex, cells) {
   }
 }
 
+/** @param {number} viewIndex */
 export function select(viewIndex) {
   if (viewIndex < 0 || viewIndex >= state.rows.length) {
     state.selected = -1;
@@ -209,7 +233,8 @@ export function select(viewIndex) {
   renderDetail($('detail'), state.store, state.selected, {
     prefs: state.prefs,
     partitionLabel,
-    onDownload: (bytes, name) => download(new Blob([bytes]), `${baseName()}-${name}.bin`),
+    // the bytes are views onto transferred buffers, never onto shared memory
+    onDownload: (bytes, name) => download(new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]), `${baseName()}-${name}.bin`),
     decode: decodeRecord,
   });
   announce('selection');
@@ -244,7 +269,10 @@ export function showCount(m = state.rows.length, n = state.store.count) {
     : '';
 }
 
-/** The table shows the records the JS filter did not evaluate (`on`), or the view again. */
+/**
+ * The table shows the records the JS filter did not evaluate (`on`), or the view again.
+ * @param {boolean} on
+ */
 export function showNotEvaluated(on) {
   const progress = state.exprProgress;
   if (on && progress?.notEvaluated.length && state.store) {
@@ -286,7 +314,10 @@ listen('expr-settled', () => {
 
 let sortRun = 0;
 
-/** A header clicked: ascending, then descending, then the view's own order. */
+/**
+ * A header clicked: ascending, then descending, then the view's own order.
+ * @param {string} column
+ */
 function sortBy(column) {
   const s = state.sort;
   state.sort = s?.column !== column ? { column, direction: 'asc' } : s.direction === 'asc' ? { column, direction: 'desc' } : null;
@@ -315,6 +346,8 @@ export async function applySort() {
 /**
  * The table shows `rows` (the view, or it sorted; or, with `notEvaluated`, the records the JS filter
  * did not evaluate), keeping the selected record when it is there.
+ * @param {Rows} rows
+ * @param {{ notEvaluated?: boolean }} [options]
  */
 export function showRows(rows, { notEvaluated = false } = {}) {
   state.rows = rows;
@@ -384,7 +417,10 @@ function countsNow() {
   return { matched: state.rows.length, count: state.store.count, live: state.live.snapshot() };
 }
 
-/** Live: takes in the results of one worker message; resolves once the view holds them. */
+/**
+ * Live: takes in the results of one worker message; resolves once the view holds them.
+ * @param {import('../../shared/chunks.js').ChunkData[]} chunks
+ */
 export function appendRecords(chunks) {
   for (const data of chunks) state.store.append(data);
   filterInSlices();

@@ -11,8 +11,21 @@ import { nextTask } from '../page.js';
 
 const SLICE_MS = 5;
 
+/**
+ * @typedef {import('../store.js').ViewIndex} ViewIndex
+ * @typedef {import('../store.js').RecordReader['chunks'][number]} Chunk a chunk of the store (store.js's class)
+ * @typedef {{ column: string, direction: string }} Sort a column's id, and 'asc' or 'desc'
+ * @typedef {{ numeric: true, of: (n: number) => number } | { numeric: false, of: (n: number) => string }} KeyReader
+ *   what a column sorts by (keyReader)
+ */
+
 /** The rows of `view` (a ViewIndex) in sorted order: `items` (record numbers), sorted up to `last`. */
 export class SortedRows {
+  /**
+   * @param {ViewIndex} view
+   * @param {Float64Array} items
+   * @param {number} last
+   */
   constructor(view, items, last) {
     this.view = view;
     this.items = items;
@@ -35,17 +48,22 @@ export class SortedRows {
     return this.items.length + this.view.length - this.#tail();
   }
 
+  /** @param {number} k */
   at(k) {
     return k < this.items.length ? this.items[k] : this.view.at(this.#tail() + k - this.items.length);
   }
 
+  /** @param {number} n */
   indexOf(n) {
     if (n <= this.last) return this.items.indexOf(n);
     const k = this.view.indexOf(n);
     return k < 0 ? -1 : this.items.length + k - this.#tail();
   }
 
-  /** Forgets records numbered below `n` (the cap dropped them); returns how many rows went. */
+  /**
+   * Forgets records numbered below `n` (the cap dropped them); returns how many rows went.
+   * @param {number} n
+   */
   dropBelow(n) {
     const before = this.items.length;
     if (before && this.items.some((x) => x < n)) this.items = this.items.filter((x) => x >= n);
@@ -53,14 +71,23 @@ export class SortedRows {
   }
 }
 
-/** What a column sorts by: a number or a text per record (n: its number in the store). */
+/**
+ * What a column sorts by: a number or a text per record (n: its number in the store).
+ * @param {import('../store.js').RecordReader} store
+ * @param {string} column
+ * @returns {KeyReader}
+ */
 function keyReader(store, column) {
+  /** @param {(n: number) => number} f @returns {KeyReader} */
   const num = (f) => ({ numeric: true, of: f });
+  /** @param {(n: number) => string} f @returns {KeyReader} */
   const text = (f) => ({ numeric: false, of: f });
+  /** @param {number} n @returns {[Chunk, number]} the record's chunk and its position there */
   const at = (n) => {
     const d = store.chunkOf(n);
     return [d, d.position(n)];
   };
+  /** @param {'key' | 'value'} side @returns {(n: number) => string} */
   const shown = (side) => (n) => {
     const [d, i] = at(n);
     const decoded = d.decoded(side, i);
@@ -141,6 +168,12 @@ function keyReader(store, column) {
 /**
  * Sorts the records of `view` by `column` ('asc' or 'desc'), in slices; ties keep the view's order.
  * `stillWanted()` is asked between slices: false gives up (null). Resolves with a SortedRows.
+ * @param {import('../store.js').RecordReader} store
+ * @param {ViewIndex} view
+ * @param {Sort} sort
+ * @param {string[]} labels
+ * @param {() => boolean} [stillWanted]
+ * @returns {Promise<SortedRows | null>}
  */
 export async function sortRows(store, view, { column, direction }, labels, stillWanted = () => true) {
   const n = view.length;
@@ -157,6 +190,7 @@ export async function sortRows(store, view, { column, direction }, labels, still
     }
   }
   const sign = direction === 'desc' ? -1 : 1;
+  /** @type {(a: number, b: number) => number} */
   const compare = reader.numeric ? (a, b) => sign * (keys[a] - keys[b]) || a - b : (a, b) => (keys[a] < keys[b] ? -sign : keys[a] > keys[b] ? sign : a - b);
   const order = mergeSort(n, compare);
   for (;;) {
@@ -174,7 +208,12 @@ export async function sortRows(store, view, { column, direction }, labels, still
   }
 }
 
-/** A stable bottom-up merge sort of 0..n-1 by `compare`, yielding every few thousand steps; returns the order. */
+/**
+ * A stable bottom-up merge sort of 0..n-1 by `compare`, yielding every few thousand steps; returns the order.
+ * @param {number} n
+ * @param {(a: number, b: number) => number} compare
+ * @returns {Generator<undefined, Uint32Array, unknown>}
+ */
 function* mergeSort(n, compare) {
   let src = new Uint32Array(n);
   for (let k = 0; k < n; k++) src[k] = k;
@@ -199,4 +238,5 @@ function* mergeSort(n, compare) {
   return src;
 }
 
+/** @param {Sort} sort @param {string} label */
 export const describeSort = ({ direction }, label) => `sorted by ${label} ${direction === 'desc' ? 'descending' : 'ascending'}`;

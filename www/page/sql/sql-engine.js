@@ -15,9 +15,44 @@ import { loadFlechette } from './sql-data.js';
 
 const BASE = new URL('../../../duckdb/', import.meta.url);
 
+/**
+ * What the page uses of DuckDB-wasm's module (loaded by URL, so typed here): its asynchronous
+ * database in a worker, and byte-level calls on a connection (its id).
+ * @typedef {{
+ *   instantiate(mainModuleURL: string): Promise<unknown>,
+ *   connectInternal(): Promise<number>,
+ *   runQuery(conn: number, text: string): Promise<Uint8Array>,
+ *   insertArrowFromIPCStream(conn: number, buffer: Uint8Array, options: { name: string, create?: boolean }): Promise<void>,
+ * }} AsyncDuckDB
+ * @typedef {{ AsyncDuckDB: new (logger: object, worker: Worker) => AsyncDuckDB, VoidLogger: new () => object }} DuckDBModule
+ */
+
+/** @typedef {import('./sql-data.js').Flechette} Flechette */
+/** @typedef {{ db: AsyncDuckDB, conn: number, flechette: Flechette, version: string }} Engine */
+
+/**
+ * How a column's values are shown (kindOf): times (their unit: s, ms, us, ns, or day), number, bytes or other.
+ * @typedef {'s' | 'ms' | 'us' | 'ns' | 'day' | 'number' | 'bytes' | 'other'} Kind
+ */
+
+/**
+ * A query's answer (query): its columns, row count and time taken; a column's values, and a cell as text (null for NULL).
+ * @typedef {{
+ *   columns: { name: string, type: import('./sql-data.js').ArrowType, kind: Kind }[],
+ *   rows: number,
+ *   ms: number,
+ *   column(c: number): unknown[],
+ *   cell(r: number, c: number): string | null,
+ * }} QueryResult
+ */
+
+/** @type {Promise<Engine>} */
 let engine = null; // a promise of { db, conn, flechette }
 
-/** DuckDB, started once: resolves with the engine, or rejects with an error that says what to do. */
+/**
+ * DuckDB, started once: resolves with the engine, or rejects with an error that says what to do.
+ * @returns {Promise<Engine>}
+ */
 export function startEngine() {
   engine ??= open().catch((e) => {
     engine = null;
@@ -26,11 +61,12 @@ export function startEngine() {
   return engine;
 }
 
+/** @returns {Promise<Engine>} */
 async function open() {
-  const check = await fetch(new URL('duckdb-eh.wasm', BASE), { method: 'HEAD' }).catch(() => null);
+  const check = await fetch(new URL('duckdb-eh.wasm', BASE), { method: 'HEAD' }).catch(/** @returns {null} */ () => null);
   if (!check?.ok)
     throw new Error('DuckDB-wasm is not served here: install it beside the package (npm install @duckdb/duckdb-wasm) and start kafka-fetch-decoder ui again');
-  const duckdb = await import(new URL('duckdb-browser.mjs', BASE).href);
+  const duckdb = /** @type {DuckDBModule} */ (await import(new URL('duckdb-browser.mjs', BASE).href));
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), new Worker(new URL('duckdb-browser-eh.worker.js', BASE)));
   await db.instantiate(new URL('duckdb-eh.wasm', BASE).href);
   const conn = await db.connectInternal();
@@ -46,9 +82,15 @@ async function open() {
   return { db, conn, flechette: f, version: await versionOf(db, conn, f) };
 }
 
+/**
+ * @param {AsyncDuckDB} db
+ * @param {number} conn
+ * @param {Flechette} f
+ */
 async function versionOf(db, conn, f) {
   const table = f.tableFromIPC(await db.runQuery(conn, 'SELECT version() AS v'));
-  return table.getChild('v').at(0);
+  // version() is a VARCHAR
+  return /** @type {string} */ (table.getChild('v').at(0));
 }
 
 // Arrow's timestamp carries its zone (UTC), which DuckDB reads as TIMESTAMP WITH TIME ZONE, whose
@@ -59,10 +101,11 @@ const UTC_TIMESTAMP = 'REPLACE ("timestamp"::TIMESTAMP AS "timestamp")';
 /**
  * Replaces the table `records` with `tables` (sql-data.js's tablesOf): the envelope columns, joined
  * row for row with value_decoded / value_fields when there are any, less the rows the cap dropped.
+ * @param {import('./sql-data.js').Tables} tables
  */
 export async function loadRecords(tables) {
   const { db, conn } = await startEngine();
-  const run = (sql) => db.runQuery(conn, sql);
+  const run = (/** @type {string} */ sql) => db.runQuery(conn, sql);
   await run('DROP TABLE IF EXISTS records');
   // insertArrowFromIPCStream hands its buffer to the worker: give it copies the page does not need back
   await db.insertArrowFromIPCStream(conn, tables.records.slice(), { name: '_records', create: true });
@@ -77,7 +120,11 @@ export async function loadRecords(tables) {
   if (tables.dropped) await run(`DELETE FROM records WHERE rowid < ${tables.dropped}`);
 }
 
-/** Runs `sql`; resolves with { columns: [{ name, type }], rows: count, cell(row, column) -> text, column(i) -> values, ms }. */
+/**
+ * Runs `sql`; resolves with { columns: [{ name, type }], rows: count, cell(row, column) -> text, column(i) -> values, ms }.
+ * @param {string} sql
+ * @returns {Promise<QueryResult>}
+ */
 export async function query(sql) {
   const { db, conn, flechette: f } = await startEngine();
   const started = performance.now();
@@ -90,12 +137,17 @@ export async function query(sql) {
     columns,
     rows: table.numRows,
     ms,
-    column: (c) => Array.from({ length: table.numRows }, (_, r) => children[c].at(r)),
-    cell: (r, c) => textOf(children[c].at(r), columns[c].kind),
+    column: (/** @type {number} */ c) => Array.from({ length: table.numRows }, (_, r) => children[c].at(r)),
+    cell: (/** @type {number} */ r, /** @type {number} */ c) => textOf(children[c].at(r), columns[c].kind),
   };
 }
 
-/** How a column's values are shown: time (ms since the epoch), number, bytes or other. */
+/**
+ * How a column's values are shown: time (ms since the epoch), number, bytes or other.
+ * @param {Flechette} f
+ * @param {import('./sql-data.js').ArrowType} type
+ * @returns {Kind}
+ */
 function kindOf(f, type) {
   switch (type.typeId) {
     case f.Type.Timestamp:
@@ -118,13 +170,20 @@ function kindOf(f, type) {
 
 const TIME_KINDS = new Set(['s', 'ms', 'us', 'ns', 'day']);
 
-/** Milliseconds since the epoch of a time column's value (the Arrow library reads every unit as ms). */
+/**
+ * Milliseconds since the epoch of a time column's value (the Arrow library reads every unit as ms).
+ * @param {unknown} v
+ */
 function timeOf(v) {
   return Number(v);
 }
 
-export const isTime = (kind) => TIME_KINDS.has(kind);
+export const isTime = (/** @type {string} */ kind) => TIME_KINDS.has(kind);
 
+/**
+ * @param {unknown} v a cell's value as the Arrow library reads it: of any column type
+ * @param {Kind} kind
+ */
 function textOf(v, kind) {
   if (v === null || v === undefined) return null;
   if (isTime(kind)) {
@@ -144,7 +203,10 @@ function textOf(v, kind) {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Bytes as UTF-8 text when they are (and printable), else hex. */
+/**
+ * Bytes as UTF-8 text when they are (and printable), else hex.
+ * @param {Uint8Array} bytes
+ */
 function bytesText(bytes) {
   try {
     const text = utf8.decode(bytes);

@@ -39,11 +39,19 @@ const EXAMPLES = [
   },
 ];
 
+/** @typedef {import('./sql-engine.js').QueryResult} QueryResult */
+
+/**
+ * What the table `records` was loaded from (ensureLoaded): the store, its first and end numbers, the value settings (JSON).
+ * @typedef {{ store: import('../store.js').RecordStore, first: number, end: number, settings: string }} LoadedFor
+ */
+
+/** @type {{ fromLink: boolean, loadedFor: LoadedFor, fieldNames: string[], running: object }} */
 const panel = {
   fromLink: false, // the box holds a query that came with the page's link, not run yet
   loadedFor: null, // what the table `records` holds: the store, its first and end numbers, the value settings
   fieldNames: [],
-  running: null,
+  running: null, // the query in flight: a token of its own, so that a later one wins
 };
 
 /** Opens the panel (building it the first time; layout.js shows it) and loads the records into DuckDB. */
@@ -68,6 +76,7 @@ export function closeSql() {
   showView('records');
 }
 
+/** @param {HTMLElement} root */
 function build(root) {
   document.head.append(h('link', { rel: 'stylesheet', href: new URL('sql.css', import.meta.url).href }));
   root.append(
@@ -117,6 +126,7 @@ function build(root) {
   $('sql-text').value = state.linkSql ?? EXAMPLES[0].sql;
 }
 
+/** @param {{ label: string, sql: string }} example */
 function exampleButton(example) {
   return h(
     'button',
@@ -158,7 +168,10 @@ async function ensureLoaded(force = false) {
   return true;
 }
 
-/** An example that groups by the first field of the values, when they have fields. */
+/**
+ * An example that groups by the first field of the values, when they have fields.
+ * @param {string[]} names
+ */
 function addFieldExample(names) {
   document.querySelector('#sql-examples .field-example')?.remove();
   if (!names.length) return;
@@ -192,6 +205,7 @@ async function run() {
   }
 }
 
+/** @param {any} e what was thrown: an Error, or any value DuckDB's worker rejected with */
 function showError(e) {
   const message = String(e?.message ?? e).replace(/^Error: /, '');
   const hint = /json_|->>|Extension|extension/.test(message)
@@ -213,6 +227,10 @@ function showError(e) {
   if (!panel.loadedFor && /not served/.test(message)) setStatus('warn', message, null);
 }
 
+/**
+ * @param {'busy' | 'ok' | 'info' | 'error'} kind
+ * @param {string} text
+ */
 function sqlState(kind, text) {
   const el = $('sql-state');
   el.dataset.kind = kind;
@@ -226,13 +244,14 @@ function emptyResults() {
   return root;
 }
 
+/** @param {QueryResult} result */
 function showResult(result) {
   const root = emptyResults();
   const fit = fitter(root);
   // numbers and times are never cut: their columns are as wide as their longest value (a longer
   // one met while scrolling widens the column); other text takes the room left, cut at the end
   const widest = result.columns.map((c, k) => fit.widest(c.name, result, k));
-  const cut = (c) => c.kind !== 'number' && !isTime(c.kind);
+  const cut = (/** @type {QueryResult['columns'][number]} */ c) => c.kind !== 'number' && !isTime(c.kind);
   const columnsOf = () =>
     result.columns.map((c, k) => ({
       id: `c${k}`,
@@ -246,6 +265,10 @@ function showResult(result) {
   const table = new VirtualTable(root, {
     columns,
     rowHeight: ROW_HEIGHT,
+    /**
+     * @param {number} r
+     * @param {Record<string, HTMLElement>} cells
+     */
     renderRow(r, cells) {
       let wider = false;
       columns.forEach((c, k) => {
@@ -260,7 +283,7 @@ function showResult(result) {
       });
       if (wider) queueMicrotask(() => table.setColumns((columns = columnsOf())));
     },
-    onSelect: (r) => table.setSelected(r),
+    onSelect: (/** @type {number} */ r) => table.setSelected(r),
   });
   table.setRows(result.rows, -1, 'No rows.');
   drawChart(result);
@@ -269,16 +292,22 @@ function showResult(result) {
 /**
  * Widths of cell texts in the results' 12px monospace font, and of a column: its label and the
  * longest of its first FIT_ROWS values (a longer one further down widens it when drawn).
+ * @param {HTMLElement} root
  */
 function fitter(root) {
   const style = getComputedStyle(root);
   const context = document.createElement('canvas').getContext('2d');
   context.font = `600 12px ${style.getPropertyValue('--sans')}`;
-  const labelWidth = (label) => Math.ceil(context.measureText(label).width) + CELL_PADDING;
+  const labelWidth = (/** @type {string} */ label) => Math.ceil(context.measureText(label).width) + CELL_PADDING;
   context.font = `12px ${style.getPropertyValue('--mono')}`;
-  const width = (text) => Math.ceil(context.measureText(text).width) + CELL_PADDING;
+  const width = (/** @type {string} */ text) => Math.ceil(context.measureText(text).width) + CELL_PADDING;
   return {
     width,
+    /**
+     * @param {string} label
+     * @param {QueryResult} result
+     * @param {number} k
+     */
     widest(label, result, k) {
       let longest = '';
       for (let r = 0; r < Math.min(result.rows, FIT_ROWS); r++) {
@@ -290,7 +319,10 @@ function fitter(root) {
   };
 }
 
-/** Bars for a time series: a time column first, then a number column (a bar a row). */
+/**
+ * Bars for a time series: a time column first, then a number column (a bar a row).
+ * @param {QueryResult | null} result
+ */
 function drawChart(result) {
   const chart = $('sql-chart');
   const [time, count] = result?.columns ?? [];
@@ -305,8 +337,8 @@ function drawChart(result) {
       label: `${count.name} by ${time.name}`,
       bars: Array.from(values, (v, k) => ({ slot: k, value: Number(v) })),
       slots: result.rows,
-      timeAt: (slot) => result.cell(slot, 0),
-      timeOf: (bar) => result.cell(bar.slot, 0),
+      timeAt: (/** @type {number} */ slot) => result.cell(slot, 0),
+      timeOf: (/** @type {{ slot: number }} */ bar) => result.cell(bar.slot, 0),
       valueName: count.name,
     }),
   );

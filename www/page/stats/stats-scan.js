@@ -4,17 +4,56 @@
 
 import { h, formatCount } from '../dom.js';
 
+/**
+ * A key as the scan's top-keys shows it: its text when it is UTF-8, else its bytes in base64.
+ * @typedef {string | { base64: string }} ShownKey
+ */
+
+/**
+ * Key or value sizes (the scan's `sizes`): the count and nulls always, the rest when count > 0.
+ * @typedef {{ count: number, nulls: number, min?: number, max?: number, mean?: number, p50?: number, p90?: number, p99?: number, p999?: number }} ScanSizes
+ */
+
+/**
+ * The aggregates a scan's workers made (the package types them as Record<string, unknown>); these
+ * are the ones read here, by the names worker-scan.js asks for.
+ * @typedef {{
+ *   count: number,
+ *   'per-minute': { intervals: { time: string, count: number }[], untimed?: number },
+ *   'distinct-keys': import('../../../pkg/web.mjs').DistinctKeysResult & { nullKeys: number },
+ *   'top-keys': { keys: { key: ShownKey, count: number }[], exact: boolean, nullKeys: number },
+ *   sizes: { key: ScanSizes, value: ScanSizes },
+ * }} ScanAggregates
+ */
+
+/**
+ * What stats.js draws records per bucket with: buckets are [start ms, records].
+ * @typedef {{ buckets: [number, number][], bucketMs: number, none: number }} TimeBuckets
+ * @typedef {(time: TimeBuckets, span?: string) => HTMLElement} DrawChart
+ */
+
+/**
+ * A stat's card: its value, what it counts (the label) and a title.
+ * @param {string} id
+ * @param {string} label
+ * @param {string} value
+ * @param {string} [title]
+ */
 const card = (id, label, value, title) =>
   h('div', { class: 'stat', title }, h('div', { class: 'stat-value', id }, value), h('div', { class: 'stat-label' }, label));
-const shownKey = (k) => (typeof k === 'string' ? k : `base64:${k.base64}`);
+const shownKey = (/** @type {ShownKey} */ k) => (typeof k === 'string' ? k : `base64:${k.base64}`);
 
-/** The panel's body for a scan's { coverage, aggregates }; `chart(time, span)` draws records per bucket (stats.js). */
+/**
+ * The panel's body for a scan's { coverage, aggregates }; `chart(time, span)` draws records per bucket (stats.js).
+ * @param {{ coverage: import('../../../pkg/web.mjs').ScanCoverage, aggregates: ScanAggregates }} scan
+ * @param {DrawChart} chart
+ */
 export function scanStats({ coverage, aggregates: a }, chart) {
   let records = 0;
   for (const e of coverage.partitions) records += e.records;
   const distinct = a['distinct-keys'];
   const minutes = a['per-minute'];
-  const buckets = minutes.intervals.map(({ time, count }) => [Date.parse(time), count]);
+  const buckets = minutes.intervals.map(({ time, count }) => /** @type {[number, number]} */ ([Date.parse(time), count]));
   const span = buckets.length ? `${minutes.intervals[0].time} – ${minutes.intervals.at(-1).time}` : '—';
   const sizes = a.sizes;
   return [
@@ -60,15 +99,15 @@ export function scanStats({ coverage, aggregates: a }, chart) {
       h(
         'tbody',
         {},
-        [
+        /** @type {[string, ScanSizes][]} */ ([
           ['Key', sizes.key],
           ['Value', sizes.value],
-        ].map(([label, z]) =>
+        ]).map(([label, z]) =>
           h(
             'tr',
             {},
             h('th', {}, label),
-            ['count', 'nulls', 'min', 'p50', 'p90', 'p99', 'max', 'mean'].map((stat) =>
+            /** @type {(keyof ScanSizes)[]} */ (['count', 'nulls', 'min', 'p50', 'p90', 'p99', 'max', 'mean']).map((stat) =>
               h('td', { class: 'num' }, z[stat] === undefined ? '—' : formatCount(z[stat])),
             ),
           ),

@@ -12,8 +12,12 @@ import { statistics } from '../analysis.js';
 import { barChart } from '../widgets/bar-chart.js';
 import { scanStats } from './stats-scan.js';
 
+/** @typedef {import('../analysis.js').Stats} Stats */
+/** @typedef {import('../analysis.js').SizeSummary} SizeSummary */
+
 const REFRESH_MS = 1500;
 let built = false;
+/** @type {ReturnType<typeof statistics>} */
 let running = null; // the computation in flight
 let again = false; // asked again while one ran
 let lastRun = 0;
@@ -36,6 +40,7 @@ function changed() {
 listen('drawn', changed);
 listen('panel', changed);
 
+/** @param {HTMLElement} root */
 function build(root) {
   document.head.append(h('link', { rel: 'stylesheet', href: new URL('stats.css', import.meta.url).href }));
   root.append(
@@ -71,7 +76,8 @@ async function refresh() {
   const scan = state.live?.scanResult?.() ?? null;
   $('stats-of-scan').hidden = !scan?.aggregates;
   if (scan?.aggregates && $('stats-of').value === 'scan') {
-    $('stats-body').replaceChildren(...scanStats(scan, chart));
+    // the package types aggregates loosely; a scan of the page has those scanStats reads (worker-scan.js)
+    $('stats-body').replaceChildren(...scanStats(/** @type {Parameters<typeof scanStats>[0]} */ (scan), chart));
     $('stats-state').textContent = 'the whole scan · computed by its workers';
     shown = '';
     return;
@@ -109,10 +115,18 @@ async function refresh() {
   }
 }
 
+/**
+ * A stat's card: its value, what it counts (the label) and a title.
+ * @param {string} id
+ * @param {string} label
+ * @param {string} value
+ * @param {string} [title]
+ */
 const card = (id, label, value, title) =>
   h('div', { class: 'stat', title }, h('div', { class: 'stat-value', id }, value), h('div', { class: 'stat-label' }, label));
-const bytes = (n) => (n == null ? '—' : formatCount(Math.round(n)));
+const bytes = (/** @type {number | null} */ n) => (n == null ? '—' : formatCount(Math.round(n)));
 
+/** @param {Stats} s */
 function render(s) {
   $('stats-body').replaceChildren(
     h(
@@ -146,15 +160,15 @@ function render(s) {
       h(
         'tbody',
         {},
-        [
+        /** @type {[string, string, SizeSummary | null][]} */ ([
           ['key', 'Key', s.keySizes],
           ['value', 'Value', s.valueSizes],
-        ].map(([side, label, z]) =>
+        ]).map(([side, label, z]) =>
           h(
             'tr',
             { dataset: { side } },
             h('th', {}, label),
-            ['count', 'min', 'p50', 'p90', 'p99', 'max', 'mean', 'total'].map((stat) =>
+            /** @type {(keyof SizeSummary)[]} */ (['count', 'min', 'p50', 'p90', 'p99', 'max', 'mean', 'total']).map((stat) =>
               h('td', { class: 'num', dataset: { stat } }, z ? (stat === 'mean' ? z.mean.toFixed(1) : bytes(z[stat])) : '—'),
             ),
           ),
@@ -208,15 +222,21 @@ function render(s) {
 /**
  * "2024-02-13 23:04:37", then "– 23:10:02" under it (UTC; the date once when both are of one day;
  * the title has the milliseconds): two short lines keep the table within the panel.
+ * @param {number | null} from
+ * @param {number | null} to
  */
 function timeSpan(from, to) {
   const [a, b] = [from, to].map((ms) => isoTime(ms)?.slice(0, 19).replace('T', ' ') ?? '—');
   return [a, h('br'), `– ${a.slice(0, 10) === b.slice(0, 10) ? b.slice(11) : b}`];
 }
 
+/** @type {Record<number, string>} */
 const BUCKET_NAMES = { 60000: 'minute', 300000: '5 minutes', 900000: '15 minutes', 3600000: 'hour', 21600000: '6 hours', 86400000: 'day', 604800000: 'week' };
 
-/** Records per bucket as bars, a bar a bucket from the first to the last (empty buckets stay empty). */
+/**
+ * Records per bucket as bars, a bar a bucket from the first to the last (empty buckets stay empty).
+ * @param {import('./stats-scan.js').TimeBuckets} time
+ */
 function chart(time) {
   const title = `Records per ${BUCKET_NAMES[time.bucketMs] ?? `${time.bucketMs / 1000} s`}`;
   if (!time.buckets.length)
@@ -226,8 +246,8 @@ function chart(time) {
     label: `${title} (UTC)${time.none ? ` · ${formatCount(time.none)} without a timestamp` : ''}`,
     bars: time.buckets.map(([t, n]) => ({ slot: Math.round((t - start) / time.bucketMs), value: n, time: t, data: { start: String(t), count: String(n) } })),
     slots: Math.round((time.buckets[time.buckets.length - 1][0] - start) / time.bucketMs) + 1,
-    timeAt: (slot) => isoTime(start + slot * time.bucketMs),
-    timeOf: (bar) => isoTime(bar.time),
+    timeAt: (/** @type {number} */ slot) => isoTime(start + slot * time.bucketMs),
+    timeOf: (/** @type {{ time: number }} */ bar) => isoTime(bar.time),
     valueName: 'records',
     attrs: { class: 'stats-chart', id: 'stats-chart', dataset: { bucketMs: String(time.bucketMs) } },
   });

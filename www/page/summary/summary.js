@@ -7,10 +7,14 @@ import { $ } from '../page.js';
 import { listen, state } from '../view-state.js';
 import { showView } from '../layout.js';
 
+/** @typedef {import('../store.js').PartitionRow} PartitionRow */
+/** @typedef {[string, string | HTMLElement]} Fact a fact of the summary: its name and what it says */
+
 /**
  * Draws the summary of what the page shows (patched in place: a live one is redrawn with the table).
  * `snap`: the tail's counts taken when the table was drawn (live.js snapshot()), so that the
  * summary's counts are the table's.
+ * @param {ReturnType<import('../live/live.js').LiveMode['snapshot']>} [snap]
  */
 export function renderSummary(snap = null) {
   const root = $('summary-body');
@@ -21,6 +25,7 @@ export function renderSummary(snap = null) {
   }
   const live = state.source.live ? (snap ?? state.live.shownCounts()) : null;
   if (state.source.live && !live) return;
+  /** @type {(string | HTMLElement)[][]} live mode's facts are [name, text] pairs (live.js) */
   const facts = live ? state.live.facts(live) : fileFacts(d);
   // most batches first (codec names come from the decoder's batch objects)
   const codecs = [...d.codecCounts].sort(([, a], [, b]) => b - a);
@@ -122,7 +127,10 @@ export function renderSummary(snap = null) {
 listen('store', () => renderSummary());
 listen('drawn', (snapshot) => renderSummary(snapshot.live));
 
-/** A partition's row clicked: the records panel, filtered to that partition (the filter bar's change). */
+/**
+ * A partition's row clicked: the records panel, filtered to that partition (the filter bar's change).
+ * @param {number} i the partition's index in the store
+ */
 function showPartition(i) {
   const select = $('filter-partition');
   select.value = String(i);
@@ -130,8 +138,14 @@ function showPartition(i) {
   showView('records');
 }
 
+/**
+ * The summary's facts about a decoded file.
+ * @param {import('../store.js').RecordStore} d
+ */
 function fileFacts(d) {
+  /** @type {Partial<typeof state.source.decodedWith>} */
   const opts = state.source.decodedWith ?? {};
+  /** @type {Fact[]} */
   const facts = [
     ['Source', `${state.source.name} · ${formatSize(state.source.size)}`],
     ['Format', d.kind === 'frame' ? `Fetch v${opts.apiVersion} response${opts.header ? ' with header' : ' body'}` : 'Record set / log segment'],
@@ -163,7 +177,10 @@ function fileFacts(d) {
   return facts;
 }
 
-/** "NOT_LEADER_OR_FOLLOWER (6)", by the decoder's table of Kafka's error names. */
+/**
+ * "NOT_LEADER_OR_FOLLOWER (6)", by the decoder's table of Kafka's error names.
+ * @param {number | null} code
+ */
 function errorCell(code) {
   if (code == null) return '—';
   const n = Number(code);
@@ -171,6 +188,7 @@ function errorCell(code) {
   return h('span', { class: n === 0 ? 'ok-code' : 'error-code' }, `${name} (${n})`);
 }
 
+/** @param {PartitionRow} p */
 function taggedText(p) {
   const parts = [];
   if (p.currentLeader) parts.push(`current leader ${p.currentLeader.leaderId} (epoch ${p.currentLeader.leaderEpoch})`);
@@ -179,6 +197,7 @@ function taggedText(p) {
   return parts.join(', ') || '—';
 }
 
+/** @param {PartitionRow['abortedTransactions']} list */
 function abortedText(list) {
   if (!list?.length) return '—';
   return list.map((a) => `producer ${a.producerId} from ${a.firstOffset}`).join(', ');

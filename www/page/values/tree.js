@@ -11,12 +11,22 @@ const MAX_NODES = 2000;
 const MAX_STRING = 2000;
 const MAX_BYTES_SHOWN = 64;
 
-/** The tree of `value`: an element. */
+/**
+ * The tree of `value`: an element.
+ * @param {unknown} value a decoded key or value: any data the formats give
+ */
 export function valueTree(value) {
   const budget = { left: MAX_NODES };
   return h('div', { class: 'tree', role: 'tree' }, node(null, value, 0, budget));
 }
 
+/**
+ * @param {string | null} name the member's name (an index in an array); null at the root
+ * @param {unknown} value
+ * @param {number} depth
+ * @param {{ left: number }} budget the nodes still to draw, of MAX_NODES
+ * @returns {HTMLElement}
+ */
 function node(name, value, depth, budget) {
   budget.left--;
   const label = name === null ? null : h('span', { class: 'tkey' }, name, ': ');
@@ -41,8 +51,13 @@ function node(name, value, depth, budget) {
   return h('div', { class: 'tleaf', role: 'treeitem' }, label, leaf(value));
 }
 
+/**
+ * @param {unknown} v
+ * @returns {v is object} an object or array (a Map too), not bytes
+ */
 const isBranch = (v) => v !== null && typeof v === 'object' && !(v instanceof Uint8Array);
 
+/** @param {unknown} v */
 function leaf(v) {
   if (v === null || v === undefined) return h('span', { class: 'tnull' }, 'null');
   if (typeof v === 'string') {

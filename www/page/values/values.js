@@ -15,13 +15,31 @@ import { decoderOptions } from '../../shared/value-settings.js';
 
 const REGISTRY_KEY = 'kafka-fetch-decoder.registry';
 
+/** @typedef {import('../../shared/value-settings.js').ValueSettings} ValueSettings the workers and the detail pane decode with them */
+
+/**
+ * A schema file given here: an Avro schema (its JSON, parsed), or a .proto's text with its message
+ * types and the one the values are.
+ * @typedef {{ name: string, avro: unknown, protobuf?: undefined }
+ *   | { name: string, avro?: undefined, protobuf: { source: string, types: string[], type: string } }} SchemaFile
+ */
+
+/** @type {SchemaFile | null} */
 let schema = null; // { name, avro } | { name, protobuf: { source, types, type } }
+/**
+ * A ValueDecoder with the registry client its constructor sets (values/decoder.mjs), which the
+ * package's types do not declare: the detail pane asks it the subjects of a schema id.
+ * @typedef {import('../../../pkg/web.mjs').ValueDecoder & { registry: import('../../../pkg/web.mjs').RegistryClient | null }} DetailValueDecoder
+ */
+
+/** @type {{ text: string, decoder: DetailValueDecoder } | null} */
 let detailDecoder = null; // { text: settings as JSON, decoder } for the detail pane
 let onChange = () => {};
 
 /**
  * Sets up the value controls. `page`: { uiConfig (a promise of /ui.json), changed() (the settings
  * changed: an open file is decoded again) }.
+ * @param {{ uiConfig: Promise<{ registryPath?: string }>, changed: () => void }} page
  */
 export function initValues(page) {
   onChange = page.changed;
@@ -64,6 +82,7 @@ export function initValues(page) {
   showSchema();
 }
 
+/** @param {string} url */
 function remember(url) {
   if ($('val-registry').readOnly) return;
   try {
@@ -73,11 +92,15 @@ function remember(url) {
   }
 }
 
-/** The value settings for the workers and the detail pane, or null when nothing is decoded. */
+/**
+ * The value settings for the workers and the detail pane, or null when nothing is decoded.
+ * @returns {ValueSettings | null}
+ */
 export function valueSettings() {
   if (!$('val-key').options.length) return null; // the menus are filled once the package is loaded
-  const key = $('val-key').value;
-  const value = $('val-value').value;
+  // the menus' options are the package's VALUE_FORMATS (app.js fills them)
+  const key = /** @type {import('../../../pkg/web.mjs').ValueFormat} */ ($('val-key').value);
+  const value = /** @type {import('../../../pkg/web.mjs').ValueFormat} */ ($('val-value').value);
   if (key === 'bytes' && value === 'bytes') return null;
   const registryUrl = /^https?:\/\/\S+$/i.test($('val-registry').value.trim()) ? $('val-registry').value.trim() : null;
   let valueSchema = null;
@@ -86,7 +109,11 @@ export function valueSettings() {
   return { key, value, registryUrl, schema: valueSchema };
 }
 
-/** A schema file dropped or chosen: an .avsc (JSON), or a .proto, whose message types fill the type menu. */
+/**
+ * A schema file dropped or chosen: an .avsc (JSON), or a .proto, whose message types fill the type menu.
+ * @param {File} file
+ * @returns {Promise<boolean>} whether it is taken
+ */
 export async function openSchema(file) {
   const text = await file.text();
   if (/\.proto$/i.test(file.name) || /^\s*(syntax|package|message|import)\b/m.test(text)) {
@@ -112,6 +139,7 @@ export async function openSchema(file) {
   return true;
 }
 
+/** @param {string} message */
 function schemaError(message) {
   $('val-schema-name').textContent = message;
   $('val-schema-name').dataset.error = '';
@@ -130,7 +158,10 @@ function showSchema() {
 
 // ---- the detail pane ------------------------------------------------------------------------------
 
-/** The record's key and value decoded with the page's settings (64-bit integers exact), or null when off. */
+/**
+ * The record's key and value decoded with the page's settings (64-bit integers exact), or null when off.
+ * @param {Pick<import('../../../pkg/web.mjs').KafkaRecord<import('../../../pkg/web.mjs').Int64>, 'key' | 'value' | 'headers'>} record
+ */
 export async function decodeRecord(record) {
   const settings = valueSettings();
   if (!settings) return null;
@@ -139,13 +170,16 @@ export async function decodeRecord(record) {
     const api = await loadPackage();
     detailDecoder = {
       text,
-      decoder: new api.ValueDecoder(decoderOptions(settings, { int64: 'bigint' })),
+      decoder: /** @type {DetailValueDecoder} */ (new api.ValueDecoder(decoderOptions(settings, { int64: 'bigint' }))),
     };
   }
   return detailDecoder.decoder.decode(record);
 }
 
-/** The Decoded view of one side: what it decoded as (format, schema, subject, type), and the data as a tree. */
+/**
+ * The Decoded view of one side: what it decoded as (format, schema, subject, type), and the data as a tree.
+ * @param {import('../../../pkg/web.mjs').DecodedSide<import('../../../pkg/web.mjs').Int64>} d
+ */
 export function decodedView(d) {
   const facts = [h('span', { class: 'badge format' }, VALUE_FORMAT_NAMES[d.format] ?? d.format)];
   if (d.messageType) facts.push(h('span', { class: 'mono' }, d.messageIndexes ? `${d.messageType} [${d.messageIndexes.join(', ')}]` : d.messageType));
@@ -177,7 +211,7 @@ export function decodedView(d) {
     );
   } else if (d.format === 'text') {
     body.push(
-      h('pre', { class: 'view' }, d.value),
+      h('pre', { class: 'view' }, /** @type {string} */ (d.value)), // text decodes as a string
       d.invalidUtf8At !== undefined && h('p', { class: 'notice' }, `Not valid UTF-8 from byte ${d.invalidUtf8At}: invalid bytes show as \uFFFD.`),
     );
   } else {

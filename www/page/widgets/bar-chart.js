@@ -13,12 +13,17 @@ const TIME_LABELS = 5;
 // the least room between two time labels; one that would come closer to the one before it is hidden
 const LABEL_GAP = 12;
 
+/** A bar: its slot, value, and what the caller's timeOf reads (a time); `data`: the rect's dataset. */
+/** @typedef {{ slot: number, value: number, data?: Record<string, string> }} Bar */
+
 /**
  * `bars`: [{ slot, value, time, data? (the rect's dataset) }] of `slots` slots (slot 0 on the left);
  * `timeAt(slot)`: the time text under a slot; `timeOf(bar)`: a bar's time text; `valueName`: what a
  * value counts ('records'). Returns the chart's element (an SVG with its axes), with `attrs` on it.
+ * @template {Bar} B
+ * @param {{ label: string, bars: B[], slots: number, timeAt: (slot: number) => string, timeOf: (bar: B) => string, valueName: string,
+ *   attrs?: import('../dom.js').Attrs }} chart
  */
-/** @param {{ label, bars, slots, timeAt, timeOf, valueName, attrs?: Record<string, any> }} chart */
 export function barChart({ label, bars, slots, timeAt, timeOf, valueName, attrs = {} }) {
   const top = roundUp(Math.max(1, ...bars.map((b) => b.value).filter(Number.isFinite)));
   const svg = document.createElementNS(NS, 'svg');
@@ -82,9 +87,12 @@ export function barChart({ label, bars, slots, timeAt, timeOf, valueName, attrs 
   );
 }
 
-/** Hides the time labels that would overlap the one shown before them (the first and last always show). */
+/**
+ * Hides the time labels that would overlap the one shown before them (the first and last always show).
+ * @param {HTMLElement} row
+ */
 function spaceLabels(row) {
-  const labels = [...row.children];
+  const labels = /** @type {HTMLElement[]} */ ([...row.children]);
   for (const label of labels) label.style.visibility = '';
   const boxes = labels.map((label) => label.getBoundingClientRect());
   let shown = 0;
@@ -103,8 +111,10 @@ function spaceLabels(row) {
 /**
  * Times ('2024-02-13 23:04:00', or ISO-8601 with its T and Z) as short as they stay clear: no
  * zero seconds or milliseconds, and a label's date left out when the one before it has it.
+ * @param {string[]} texts
  */
 function shortTimes(texts) {
+  /** @type {string} */
   let date = null;
   return texts.map((t) => {
     const m = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(:\d\d(?:\.\d+)?)?Z?$/.exec(t);
@@ -116,6 +126,11 @@ function shortTimes(texts) {
   });
 }
 
+/**
+ * An SVG element with these attributes.
+ * @param {string} name
+ * @param {Record<string, string | number>} attrs
+ */
 function svgElement(name, attrs) {
   const el = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -123,7 +138,7 @@ function svgElement(name, attrs) {
 }
 
 /** The top of the value axis: `n` rounded up to 1, 2 or 5 times a power of ten (its half is then whole, or .5 for 1). */
-function roundUp(n) {
+function roundUp(/** @type {number} */ n) {
   const power = 10 ** Math.floor(Math.log10(n));
   for (const step of [1, 2, 5, 10]) if (step * power >= n) return step * power;
   return 10 * power;

@@ -11,6 +11,25 @@ const OVERSCAN = 4;
 // Rows drawn in one animation frame by changeRows (a frame also lays out and paints them).
 const ROWS_PER_FRAME = 6;
 
+/**
+ * A column: its id, header text, width (a CSS track size), least width in px, class and header title.
+ * @typedef {{ id: string, label: string, width: string, px?: number, className?: string, title?: string }} TableColumn
+ */
+
+/**
+ * What the table is made with (see its constructor).
+ * @typedef {{ columns: TableColumn[], rowHeight: number, renderRow: (viewIndex: number, cells: Record<string, HTMLElement>) => void,
+ *   onSelect: (viewIndex: number) => void, onLayout?: (headCells: Record<string, HTMLElement>) => boolean,
+ *   onSort?: (columnId: string) => void, onResize?: (columnId: string, px: number | null) => void,
+ *   onKey?: (key: string) => void, onWidth?: () => void }} TableOptions
+ */
+
+/**
+ * A row of the pool: its element and cells by column id, the view index it stands for, the one it
+ * shows (-1: none), and whether what it shows is stale.
+ * @typedef {{ el: HTMLDivElement, cells: Record<string, HTMLDivElement>, index: number, shown: number, stale: boolean }} PoolRow
+ */
+
 export class VirtualTable {
   /**
    * columns: [{ id, label, width (CSS track size), px? (its least width), className? }]
@@ -22,7 +41,7 @@ export class VirtualTable {
    *   dragged (null: double-clicked, back to its fit); without them headers do neither.
    * onKey(key): Enter or Escape in the table. onWidth(): the table's width changed (before it is laid out).
    */
-  /** @param {HTMLElement} root @param {{ columns, rowHeight, renderRow, onSelect, onLayout?, onSort?, onResize?, onKey?, onWidth? }} options */
+  /** @param {HTMLElement} root @param {TableOptions} options */
   constructor(root, { columns, rowHeight, renderRow, onSelect, onLayout, onSort, onResize, onKey, onWidth }) {
     this.rowHeight = rowHeight;
     this.renderRow = renderRow;
@@ -33,11 +52,13 @@ export class VirtualTable {
     this.onKeyPressed = onKey;
     this.rowCount = 0;
     this.selected = -1;
+    /** @type {PoolRow[]} */
     this.pool = []; // { el, cells, index: view index it stands for, shown: view index drawn, stale }
     this.following = true; // scrolled to the end: rows added there come into view (changeRows)
     this.widths = ''; // the column widths set on the rows
     this.drawnScrollTop = -1; // the scroll position the rows were placed for
     this.frame = 0; // the animation frame that draws the next rows of a change
+    /** @type {() => void} */
     this.onDrawn = null; // called once the rows of the last change are all drawn
 
     root.classList.add('vtable');
@@ -91,9 +112,13 @@ export class VirtualTable {
     root.addEventListener('keydown', (event) => this.onKey(event));
   }
 
-  /** Sets the columns (shown, widths): the header is made again, and the rows with it. */
+  /**
+   * Sets the columns (shown, widths): the header is made again, and the rows with it.
+   * @param {TableColumn[]} columns
+   */
   setColumns(columns) {
     const same = this.columns && columns.length === this.columns.length && columns.every((c, k) => c.id === this.columns[k].id);
+    /** @type {TableColumn[]} */
     this.columns = columns;
     this.root.style.setProperty('--columns', columns.map((c) => c.width).join(' '));
     const least = columns.reduce((sum, c) => sum + (c.px ?? (parseInt(c.width, 10) || 0)), 0);
@@ -102,6 +127,7 @@ export class VirtualTable {
       this.relayout();
       return;
     }
+    /** @type {Record<string, HTMLDivElement>} the header's cells by column id */
     this.headCells = {};
     this.head.replaceChildren(
       ...columns.map((c) => {
@@ -127,7 +153,10 @@ export class VirtualTable {
     this.relayout();
   }
 
-  /** A header's right edge: dragged, it sets the column's width; double-clicked, back to its fit. */
+  /**
+   * A header's right edge: dragged, it sets the column's width; double-clicked, back to its fit.
+   * @param {TableColumn} c
+   */
   resizeHandle(c) {
     const handle = document.createElement('span');
     handle.className = 'resize';
@@ -136,7 +165,7 @@ export class VirtualTable {
       down.preventDefault();
       handle.setPointerCapture(down.pointerId);
       const start = this.headCells[c.id].getBoundingClientRect().width;
-      const move = (e) => this.onResize(c.id, start + e.clientX - down.clientX);
+      const move = (/** @type {PointerEvent} */ e) => this.onResize(c.id, start + e.clientX - down.clientX);
       const up = () => {
         handle.removeEventListener('pointermove', move);
         handle.removeEventListener('pointerup', up);
@@ -149,7 +178,11 @@ export class VirtualTable {
     return handle;
   }
 
-  /** Marks the sorted column (aria-sort) or none. */
+  /**
+   * Marks the sorted column (aria-sort) or none.
+   * @param {string | null} id
+   * @param {string} [direction] 'asc' or 'desc'
+   */
   setSort(id, direction) {
     for (const [cid, cell] of Object.entries(this.headCells)) {
       if (cid === id) cell.setAttribute('aria-sort', direction === 'desc' ? 'descending' : 'ascending');
@@ -171,7 +204,10 @@ export class VirtualTable {
     this.update(redraw);
   }
 
-  /** Replaces the rows (after a decode or a filter); `selected` is a view index or -1. */
+  /**
+   * Replaces the rows (after a decode or a filter); `selected` is a view index or -1.
+   * @param {number} count
+   */
   setRows(count, selected = -1, emptyText = '') {
     // a change whose rows were not all drawn yet (a frame may come late): whoever waits for it is
     // told now, else it would never be; the caller then says what is shown
@@ -191,6 +227,11 @@ export class VirtualTable {
    * Rows added at the end and the first `removed` rows gone (a live tail). A table scrolled to its
    * end follows the new rows, like `tail -f`; otherwise the rows in view stay in view. The rows are
    * drawn over the next animation frames, a few in each; `onDrawn()` is called once they all are.
+   * @param {number} count
+   * @param {number} removed
+   * @param {number} selected
+   * @param {string} [emptyText]
+   * @param {() => void} [onDrawn]
    */
   changeRows(count, removed, selected, emptyText = '', onDrawn = null) {
     const top = this.toContent(this.root.scrollTop);
@@ -214,7 +255,7 @@ export class VirtualTable {
     this.root.scrollTop = this.toScroll(Math.max(0, this.contentHeight() - this.viewportHeight()));
   }
 
-  setSelected(viewIndex) {
+  setSelected(/** @type {number} */ viewIndex) {
     this.selected = viewIndex;
     if (viewIndex >= 0) this.scrollToRow(viewIndex);
     for (const row of this.pool) row.el.classList.toggle('selected', row.shown >= 0 && row.shown === viewIndex);
@@ -230,21 +271,21 @@ export class VirtualTable {
     return this.rowCount * this.rowHeight;
   }
 
-  toContent(scrollTop) {
+  toContent(/** @type {number} */ scrollTop) {
     const total = this.contentHeight();
     if (total <= MAX_SCROLL_HEIGHT) return scrollTop;
     const view = this.viewportHeight();
     return (scrollTop / Math.max(1, MAX_SCROLL_HEIGHT - view)) * (total - view);
   }
 
-  toScroll(contentTop) {
+  toScroll(/** @type {number} */ contentTop) {
     const total = this.contentHeight();
     if (total <= MAX_SCROLL_HEIGHT) return contentTop;
     const view = this.viewportHeight();
     return (contentTop / Math.max(1, total - view)) * (MAX_SCROLL_HEIGHT - view);
   }
 
-  scrollToRow(viewIndex) {
+  scrollToRow(/** @type {number} */ viewIndex) {
     const view = this.viewportHeight();
     const top = viewIndex * this.rowHeight;
     const current = this.toContent(this.root.scrollTop);
@@ -252,10 +293,12 @@ export class VirtualTable {
     else if (top + this.rowHeight > current + view) this.root.scrollTop = this.toScroll(top + this.rowHeight - view);
   }
 
+  /** @returns {PoolRow} */
   makeRow() {
     const el = document.createElement('div');
     el.className = 'vrow';
     el.setAttribute('role', 'row');
+    /** @type {Record<string, HTMLDivElement>} */
     const cells = {};
     for (const c of this.columns) {
       const cell = document.createElement('div');
@@ -305,11 +348,14 @@ export class VirtualTable {
     else this.drawn();
   }
 
-  /** Draws `row` if it shows another record than the one it stands for, or stale data. */
+  /**
+   * Draws `row` if it shows another record than the one it stands for, or stale data.
+   * @param {PoolRow} row
+   */
   drawRow(row) {
     if (row.shown === row.index && !row.stale) return false;
     const { el, index } = row;
-    if (row.shown !== index) el.dataset.row = index;
+    if (row.shown !== index) el.dataset.row = /** @type {string} */ (/** @type {unknown} */ (index)); // kept as its text
     this.renderRow(index, row.cells);
     row.shown = index;
     row.stale = false;
@@ -344,7 +390,7 @@ export class VirtualTable {
     done?.();
   }
 
-  onKey(event) {
+  onKey(/** @type {KeyboardEvent} */ event) {
     if ((event.key === 'Enter' || event.key === 'Escape') && this.onKeyPressed) {
       event.preventDefault();
       this.onKeyPressed(event.key);
@@ -352,6 +398,7 @@ export class VirtualTable {
     }
     if (!this.rowCount) return;
     const page = Math.max(1, Math.floor(this.viewportHeight() / this.rowHeight) - 1);
+    /** @type {Record<string, number>} */
     const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
     if (!(event.key in moves)) return;
     event.preventDefault();

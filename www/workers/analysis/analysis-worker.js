@@ -26,25 +26,84 @@ import { buildExport } from './export-build.js';
 import { chunkIndex, recordView } from '../../shared/chunks.js';
 import { decoderOptions } from '../../shared/value-settings.js';
 
+// The protocol (the page's analysis.js imports these).
+/**
+ * @typedef {import('../../../pkg/web.mjs').Int64} Int64
+ * @typedef {import('../../shared/chunks.js').Package} Package
+ * @typedef {import('../../shared/chunks.js').Columns} Columns
+ * @typedef {import('../../shared/chunks.js').ChunkData} ChunkData
+ * @typedef {typeof import('../../../pkg/arrow.mjs')} Arrow the package's Arrow entry
+ * @typedef {import('../../../pkg/arrow.mjs').ArrowTable} ArrowTable
+ * @typedef {import('../../shared/value-settings.js').ValueSettings} ValueSettings
+ * @typedef {{ topic: string | null, partition: number | null }} PartitionName a partition index's topic and partition
+ * @typedef {{ where: string | null, js: string | null, run?: unknown }} FilterExpr
+ *   the Where and JS filter's sources; `run` names one run of the filter (another counts its timeouts afresh)
+ * @typedef {import('./export-build.js').ExportFormat} ExportFormat
+ * @typedef {import('../../../pkg/web.mjs').ByteEncoding} ByteEncoding
+ *
+ * @typedef {{ type: 'reset', partitions: PartitionName[], source: string | null }} ResetRequest
+ * @typedef {{ type: 'values', settings: ValueSettings | null }} ValuesRequest
+ * @typedef {{ type: 'chunk', base: number, count: number, data: ChunkData }} ChunkRequest
+ * @typedef {{ type: 'drop', first: number }} DropRequest
+ * @typedef {{ type: 'eval', id: number, expr: FilterExpr, numbers: Float64Array }} EvalRequest
+ * @typedef {{ type: 'stats', id: number, numbers: Float64Array | null }} StatsRequest
+ * @typedef {{ type: 'export', id: number, format: ExportFormat, encoding: ByteEncoding, numbers: Float64Array }} ExportRequest
+ * @typedef {import('./js-filter.js').JsWorkerAnswer} JsWorkerAnswer
+ * @typedef {ResetRequest | ValuesRequest | ChunkRequest | DropRequest | EvalRequest | StatsRequest | ExportRequest
+ *   | JsWorkerAnswer} AnalysisRequest what the page sends
+ *
+ * @typedef {{ partition: number | null, offset: string }} TimedOutRecord
+ * @typedef {{ matched: Float64Array, notEvaluated: Float64Array, scanned: number, timedOut: TimedOutRecord[],
+ *   stopped: boolean, boundMs: number | null }} EvalMatches
+ * @typedef {{ error: { field: 'where' | 'js', message: string } }} EvalError a filter that does not compile
+ * @typedef {{ id: number } & (EvalMatches | EvalError)} EvalAnswer
+ * @typedef {{ id: number, stats: import('./stats-compute.js').Stats }} StatsAnswer
+ * @typedef {{ id: number, progress: number }} ExportProgress records written so far
+ * @typedef {{ id: number, export: import('./export-build.js').ExportFile }} ExportAnswer
+ * @typedef {{ id: number, error: { message: string }, fatal: true }} FatalAnswer a request that failed
+ * @typedef {import('./js-filter.js').JsWorkerRequest} JsWorkerRequest
+ * @typedef {EvalAnswer | StatsAnswer | ExportProgress | ExportAnswer | FatalAnswer | JsWorkerRequest} AnalysisAnswer
+ *   what the worker sends
+ *
+ * @typedef {{ base: number, count: number, data: ChunkData, table: ArrowTable | null,
+ *   result?: import('../../../pkg/web.mjs').FetchResponse<Int64> | import('../../../pkg/web.mjs').RecordSet<Int64>,
+ *   cols?: Columns }} Chunk a chunk the page sent, with its records read when first asked for
+ * @typedef {ReturnType<typeof recordView> & { n: number, chunk: Chunk }} RecordAt a record's bytes and place (viewOf)
+ * @typedef {import('../../../pkg/web.mjs').RecordView & { n: number }} FilterRecord a record as the filters read it
+ */
+
 const PKG = new URL('../../../pkg/', import.meta.url);
+/** @type {Package} */
 let api = null; // the package's module, its wasm started (loadApi)
+/** @type {Package} */
 let pkgModule = null; // the package's module, loaded without starting its wasm (loadModule)
+/** @type {PartitionName[]} */
 let partitions = [];
+/** @type {string | null} */
 let source = null; // the name of the file or topic (an export names a record set's records by it)
+/** @type {Chunk[]} */
 let chunks = []; // { base, count, data, table? } by base
 let first = 0; // records numbered below were dropped by the page's cap
+/** @type {ValueSettings | null} */
 let settings = null;
+/** @type {import('../../../pkg/web.mjs').ValueDecoder | null} */
 let decoder = null;
+/** @type {{ source: string, test: ReturnType<Package['parseWhere']> } | null} */
 let where = null; // { source, test }
+/** @type {JsFilter | null} */
 let js = null; // JsFilter
 let queue = Promise.resolve(); // requests answered one at a time, in order
 
-/** The package's module: fromTransferable and recordColumns need no wasm (a JS filter reads records with them alone). */
+/**
+ * The package's module: fromTransferable and recordColumns need no wasm (a JS filter reads records with them alone).
+ * @returns {Promise<Package>}
+ */
 async function loadModule() {
   pkgModule ??= await import(new URL('web.mjs', PKG).href);
   return pkgModule;
 }
 
+/** @returns {Promise<Package>} */
 async function loadApi() {
   if (!api) {
     const mod = await loadModule();
@@ -55,7 +114,7 @@ async function loadApi() {
   return api;
 }
 
-self.onmessage = ({ data: msg }) => {
+self.onmessage = (/** @type {MessageEvent<AnalysisRequest>} */ { data: msg }) => {
   switch (msg.type) {
     case 'reset':
       chunks = [];
@@ -82,6 +141,7 @@ self.onmessage = ({ data: msg }) => {
   }
 };
 
+/** @param {EvalRequest | StatsRequest | ExportRequest} msg */
 async function answer(msg) {
   await loadModule(); // the chunks are read through the package's recordColumns
   if (msg.type === 'eval') self.postMessage({ id: msg.id, ...(await evaluate(msg.expr, msg.numbers)) });
@@ -96,7 +156,10 @@ async function answer(msg) {
   }
 }
 
-/** A chunk's records (the package's fromTransferable and recordColumns), made once. */
+/**
+ * A chunk's records (the package's fromTransferable and recordColumns), made once.
+ * @param {Chunk} c
+ */
 function columnsOfChunk(c) {
   if (!c.cols) {
     c.result = pkgModule.fromTransferable(c.data);
@@ -105,7 +168,11 @@ function columnsOfChunk(c) {
   return c.cols;
 }
 
-/** A chunk's records as an Arrow table (the package's toArrow), made once. */
+/**
+ * A chunk's records as an Arrow table (the package's toArrow), made once.
+ * @param {Chunk} c
+ * @param {Arrow} arrow
+ */
 function tableOf(c, arrow) {
   columnsOfChunk(c);
   c.table ??= arrow.toArrow(c.result);
@@ -114,12 +181,17 @@ function tableOf(c, arrow) {
 
 // ---- the records as the filters read them ----------------------------------------------------------
 
+/** @param {number} n */
 function chunkOf(n) {
   const c = chunks[chunkIndex(chunks, n)];
   return c && n >= c.base && n < c.base + c.count ? c : null;
 }
 
-/** Record number n's position in its chunk's columns (and its row in the chunk's table). */
+/**
+ * Record number n's position in its chunk's columns (and its row in the chunk's table).
+ * @param {Chunk} chunk
+ * @param {number} n
+ */
 function positionOf(chunk, n) {
   const positions = chunk.data.page.positions;
   return positions ? positions[n - chunk.base] : n - chunk.base;
@@ -128,6 +200,8 @@ function positionOf(chunk, n) {
 /**
  * Record number n's bytes and place: { n, i (its column position), chunk, cols (its recordColumns),
  * data, part (its partition's index), key, value, headers (byte values), isControl, controlType }.
+ * @param {number} n
+ * @returns {RecordAt | null}
  */
 function viewOf(n) {
   const chunk = chunkOf(n);
@@ -137,7 +211,11 @@ function viewOf(n) {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Bytes as the filters see them without a schema: JSON parsed, else text, else { base64 }. */
+/**
+ * Bytes as the filters see them without a schema: JSON parsed, else text, else { base64 }.
+ * @param {Uint8Array | null} bytes
+ * @returns {unknown} the user's data, as parsed
+ */
 function plainValue(bytes) {
   if (bytes == null) return null;
   let text;
@@ -156,6 +234,7 @@ function plainValue(bytes) {
   return text;
 }
 
+/** @param {Uint8Array | null} bytes */
 const headerText = (bytes) => {
   if (bytes == null) return null;
   try {
@@ -165,6 +244,7 @@ const headerText = (bytes) => {
   }
 };
 
+/** @returns {Promise<import('../../../pkg/web.mjs').ValueDecoder | null>} */
 async function valueDecoder() {
   if (!settings) return null;
   if (!decoder) {
@@ -174,7 +254,11 @@ async function valueDecoder() {
   return decoder;
 }
 
-/** The records numbered `numbers` as plain objects (see the top), in order; missing ones (dropped) are left out. */
+/**
+ * The records numbered `numbers` as plain objects (see the top), in order; missing ones (dropped) are left out.
+ * @param {Float64Array} numbers
+ * @returns {Promise<FilterRecord[]>}
+ */
 async function recordsOf(numbers) {
   const views = [];
   for (const n of numbers) {
@@ -185,9 +269,9 @@ async function recordsOf(numbers) {
   if (values) await values.prepare(views);
   return views.map((v) => {
     const { data, cols } = v;
-    const p = partitions[data.page.part[v.i]] ?? {};
+    const p = /** @type {Partial<PartitionName>} */ (partitions[data.page.part[v.i]] ?? {});
     const offset = cols.offsets[v.i];
-    const side = (name) => {
+    const side = (/** @type {'key' | 'value'} */ name) => {
       const d = values ? values.decodeSide(v, name) : null;
       return d && d.format !== 'bytes' && d.format !== 'null' ? d.value : plainValue(v[name]);
     };
@@ -208,6 +292,11 @@ async function recordsOf(numbers) {
 
 // ---- the Where and JS filters --------------------------------------------------------------------
 
+/**
+ * @param {FilterExpr} expr
+ * @param {Float64Array} numbers
+ * @returns {Promise<EvalMatches | EvalError>}
+ */
 async function evaluate(expr, numbers) {
   if (expr.where && where?.source !== expr.where) {
     const { parseWhere } = await loadApi();
@@ -239,6 +328,7 @@ async function evaluate(expr, numbers) {
   let records = await recordsOf(candidates);
   const scanned = skip ? present : records.length;
   if (expr.where) records = records.filter((r) => safely(() => where.test(r)));
+  /** @type {EvalMatches} */
   const out = { matched: null, notEvaluated: new Float64Array(0), scanned, timedOut: [], stopped: false, boundMs: js?.boundMs ?? null };
   if (expr.js) {
     const { results, timedOut, stopped } = await js.run(records);
@@ -254,6 +344,7 @@ async function evaluate(expr, numbers) {
   return out;
 }
 
+/** @param {() => unknown} f */
 function safely(f) {
   try {
     return Boolean(f());
@@ -264,9 +355,13 @@ function safely(f) {
 
 // ---- statistics ----------------------------------------------------------------------------------
 
-/** Arrow tables of the kept chunks (toArrow of each, made once), with the rows `numbers` selects. */
+/**
+ * Arrow tables of the kept chunks (toArrow of each, made once), with the rows `numbers` selects.
+ * @param {Float64Array | null} numbers
+ */
 async function statistics(numbers) {
   await loadApi();
+  /** @type {Arrow} */
   const arrow = await import(new URL('arrow.mjs', PKG).href);
   const parts = [];
   let k = 0;

@@ -10,15 +10,34 @@ const PKG = new URL('../../../pkg/', import.meta.url);
 const BATCH = 2000; // records decoded and written per step (progress is told between steps)
 
 /**
+ * @typedef {'csv' | 'json' | 'ndjson' | 'arrow' | 'parquet'} ExportFormat
+ * @typedef {{ parts: (string | Uint8Array)[], type: string, count: number }} ExportFile the file, for a Blob of its parts
+ * @typedef {import('./analysis-worker.js').Chunk} Chunk
+ * @typedef {import('./analysis-worker.js').RecordAt} RecordAt
+ * @typedef {import('../../../pkg/web.mjs').ValueDecoder} ValueDecoder
+ * @typedef {import('../../shared/chunks.js').Package} Package
+ * @typedef {{ viewOf(n: number): RecordAt | null, chunkOf(n: number): Chunk | null,
+ *   tableOf(c: Chunk, arrow: typeof import('../../../pkg/arrow.mjs')): import('../../../pkg/arrow.mjs').ArrowTable,
+ *   partitions: import('./analysis-worker.js').PartitionName[], source: string | null,
+ *   valueDecoder(): Promise<ValueDecoder | null>, loadApi(): Promise<Package>, loadModule(): Promise<Package> }} ExportReader
+ *   what the export reads of the analysis worker
+ */
+
+/**
  * `numbers`: the records in the order to write; `reader`: the worker's { viewOf(n), chunkOf(n),
  * tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() (the package, its wasm started), loadModule() (without) };
  * `progress(done)`. Resolves with { parts: [text or
  * bytes], type, count }.
+ * @param {{ format: ExportFormat, encoding: import('../../../pkg/web.mjs').ByteEncoding, numbers: Float64Array }} request
+ * @param {ExportReader} reader
+ * @param {(done: number) => void} progress
+ * @returns {Promise<ExportFile>}
  */
 export async function buildExport({ format, encoding, numbers }, reader, progress) {
   if (format === 'arrow' || format === 'parquet') return columnsExport(format, numbers, reader);
   const out = await reader.loadModule(); // recordJson and csvRow need no wasm
   const decoder = await reader.valueDecoder();
+  /** @type {string[]} */
   const parts = [];
   if (format === 'csv') parts.push(`${out.csvHeader(Boolean(decoder))}\n`);
   if (format === 'json') parts.push('[\n');
@@ -33,7 +52,7 @@ export async function buildExport({ format, encoding, numbers }, reader, progres
     let text = '';
     for (const v of views) {
       const r = recordOf(v, decoder);
-      const p = reader.partitions[v.part] ?? {};
+      const p = /** @type {Partial<import('./analysis-worker.js').PartitionName>} */ (reader.partitions[v.part] ?? {});
       // as the CLI names them: a record set by its file, with partition '-'
       const topic = p.topic ?? reader.source;
       const partition = p.partition ?? '-';
@@ -54,10 +73,15 @@ export async function buildExport({ format, encoding, numbers }, reader, progres
   return { parts, type, count };
 }
 
-/** A record as recordJson reads one, from the worker's view of it. */
+/**
+ * A record as recordJson reads one, from the worker's view of it.
+ * @param {RecordAt} v
+ * @param {ValueDecoder | null} decoder
+ */
 function recordOf(v, decoder) {
   const { cols, i } = v;
   const batch = cols.batches[cols.batchIndex[i]];
+  /** @type {import('../../../pkg/web.mjs').RecordFields} */
   const r = {
     offset: cols.offsets[i],
     timestamp: cols.timestamps[i],
@@ -67,7 +91,7 @@ function recordOf(v, decoder) {
     batch,
     leaderEpoch: batch.partitionLeaderEpoch,
     isControl: v.isControl,
-    controlType: v.controlType,
+    controlType: /** @type {import('../../../pkg/web.mjs').ControlType | null} */ (v.controlType),
   };
   if (decoder && !v.isControl) {
     r.decodedKey = decoder.decodeSide(v, 'key');
@@ -79,11 +103,17 @@ function recordOf(v, decoder) {
 /**
  * The view as Arrow IPC (the stream format, the package's record schema), or as a Parquet file of
  * the same columns (the package's toParquet: parquet-wasm, loaded on first use).
+ * @param {'arrow' | 'parquet'} format
+ * @param {Float64Array} numbers
+ * @param {ExportReader} reader
+ * @returns {Promise<ExportFile>}
  */
 async function columnsExport(format, numbers, reader) {
   await reader.loadApi();
+  /** @type {typeof import('../../../pkg/arrow.mjs')} */
   const arrow = await import(new URL('arrow.mjs', PKG).href);
   const tables = [];
+  /** @type {Map<Chunk, number>} */
   const index = new Map();
   const table = new Int32Array(numbers.length);
   const row = new Int32Array(numbers.length);
@@ -110,7 +140,12 @@ async function columnsExport(format, numbers, reader) {
   return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
 }
 
-/** The decoded key and value of the records numbered `numbers`, in order ({ decodedKey, decodedValue }; control records have none). */
+/**
+ * The decoded key and value of the records numbered `numbers`, in order ({ decodedKey, decodedValue }; control records have none).
+ * @param {Float64Array} numbers
+ * @param {ExportReader} reader
+ * @param {ValueDecoder} decoder
+ */
 async function decodedSides(numbers, reader, decoder) {
   const out = [];
   for (let start = 0; start < numbers.length; start += BATCH) {

@@ -15,13 +15,31 @@ export const NOT_EVALUATED = 3;
 const SLACK_MS = 400;
 const MAX_TIMEOUTS = 3;
 
+/**
+ * @typedef {{ type: 'js-worker-start' | 'js-worker-end', key: number }} JsWorkerRequest this side asks the page
+ * @typedef {{ type: 'js-worker', key: number, port?: MessagePort, error?: string }} JsWorkerAnswer the page's answer
+ * @typedef {{ key: number, port?: MessagePort, error?: string }} JsWorker a JS worker the page started: its port, or why not
+ * @typedef {import('./analysis-worker.js').FilterRecord} FilterRecord
+ * @typedef {{ type: 'compile', source: string }
+ *   | { type: 'run', records: FilterRecord[], from: number, careful: boolean, boundMs: number }} JsRequest
+ *   what this side asks a JS worker (js-worker.js) on its port
+ * @typedef {{ type: 'compiled', error?: string }} JsCompiled
+ * @typedef {{ type: 'progress' | 'done', upTo: number, results: number[], error: string | null }} JsProgress
+ *   a run's results from the last reported on (0, 1 or 2 each)
+ */
+
 let nextKey = 1;
+/** @type {Map<number, { port(port: MessagePort): void, error(message: string): void }>} */
 const starting = new Map(); // key -> the start's callbacks: { port(port), error(message) }
 
-/** A JS worker the page started for this side: { key, port }, or its error, through `onError` as well later. */
+/**
+ * A JS worker the page started for this side: { key, port }, or its error, through `onError` as well later.
+ * @param {(message: string) => void} onError
+ * @returns {Promise<JsWorker>}
+ */
 function startJsWorker(onError) {
   const key = nextKey++;
-  self.postMessage({ type: 'js-worker-start', key });
+  self.postMessage(/** @type {JsWorkerRequest} */ ({ type: 'js-worker-start', key }));
   return new Promise((resolve) => {
     starting.set(key, {
       port: (port) => resolve({ key, port }),
@@ -33,13 +51,17 @@ function startJsWorker(onError) {
   });
 }
 
+/** @param {JsWorker} worker */
 function endJsWorker(worker) {
   starting.delete(worker.key);
   worker.port?.close();
-  self.postMessage({ type: 'js-worker-end', key: worker.key });
+  self.postMessage(/** @type {JsWorkerRequest} */ ({ type: 'js-worker-end', key: worker.key }));
 }
 
-/** The page's answer about a JS worker (analysis-worker.js hands it here). */
+/**
+ * The page's answer about a JS worker (analysis-worker.js hands it here).
+ * @param {JsWorkerAnswer} answer
+ */
 export function jsWorkerAnswered({ key, port, error }) {
   const callbacks = starting.get(key);
   if (port) callbacks?.port(port);
@@ -47,26 +69,32 @@ export function jsWorkerAnswered({ key, port, error }) {
 }
 
 export class JsFilter {
+  /** @param {string} source */
   constructor(source) {
     this.source = source;
     this.boundMs = BOUND_MS;
+    /** @type {JsWorker | null} */
     this.worker = null; // { key, port }
+    /** @type {Promise<string | null> | null} */
     this.ready = null; // a promise of null (compiled) or the compile error
+    /** @type {unknown} */
     this.run_ = null;
     this.timeouts = 0;
     this.stopped = false;
   }
 
+  /** @returns {Promise<string | null>} */
   #start() {
     /** @type {(why: string) => void} */
     let failed = () => {};
     this.ready = startJsWorker((message) => failed(`the JS worker failed: ${message}`)).then((worker) => {
       if (worker.error) return `the JS worker failed: ${worker.error}`;
       this.worker = worker;
-      return new Promise((resolve) => {
+      return new Promise((/** @type {(why: string | null) => void} */ resolve) => {
         failed = resolve;
-        worker.port.onmessage = ({ data }) => resolve(data.type === 'compiled' ? (data.error ?? null) : 'the JS worker did not start');
-        worker.port.postMessage({ type: 'compile', source: this.source });
+        worker.port.onmessage = (/** @type {MessageEvent<JsCompiled>} */ { data }) =>
+          resolve(data.type === 'compiled' ? (data.error ?? null) : 'the JS worker did not start');
+        worker.port.postMessage(/** @type {JsRequest} */ ({ type: 'compile', source: this.source }));
       });
     });
     return this.ready;
@@ -77,7 +105,10 @@ export class JsFilter {
     return this.ready ?? this.#start();
   }
 
-  /** A new run of the filter (the page filters again): the timeouts are counted afresh. */
+  /**
+   * A new run of the filter (the page filters again): the timeouts are counted afresh.
+   * @param {unknown} run
+   */
   startRun(run) {
     if (run === this.run_) return;
     this.run_ = run;
@@ -88,9 +119,11 @@ export class JsFilter {
   /**
    * Tests `records`: { results: Uint8Array (1 matches, 0 does not, NOT_EVALUATED: timed out or
    * not run once the filter stopped), timedOut: [indexes], stopped }.
+   * @param {FilterRecord[]} records
    */
   async run(records) {
     const results = new Uint8Array(records.length);
+    /** @type {number[]} */
     const timedOut = [];
     let at = 0;
     let careful = false;
@@ -122,7 +155,14 @@ export class JsFilter {
     return { results, timedOut, stopped: this.stopped };
   }
 
-  /** Runs records from `from` on; resolves with { upTo (reported so far), stuck }. */
+  /**
+   * Runs records from `from` on; resolves with { upTo (reported so far), stuck }.
+   * @param {FilterRecord[]} records
+   * @param {number} from
+   * @param {boolean} careful
+   * @param {Uint8Array} results
+   * @returns {Promise<{ upTo: number, stuck: boolean }>}
+   */
   #runFrom(records, from, careful, results) {
     return new Promise((resolve) => {
       let upTo = from;
@@ -131,7 +171,7 @@ export class JsFilter {
         clearTimeout(timer);
         timer = setTimeout(() => resolve({ upTo, stuck: true }), this.boundMs + SLACK_MS);
       };
-      this.worker.port.onmessage = ({ data }) => {
+      this.worker.port.onmessage = (/** @type {MessageEvent<JsProgress>} */ { data }) => {
         results.set(data.results, upTo);
         upTo = data.upTo;
         if (data.type === 'done') {
@@ -142,7 +182,7 @@ export class JsFilter {
         }
       };
       watch();
-      this.worker.port.postMessage({ type: 'run', records, from, careful, boundMs: this.boundMs });
+      this.worker.port.postMessage(/** @type {JsRequest} */ ({ type: 'run', records, from, careful, boundMs: this.boundMs }));
     });
   }
 

@@ -7,12 +7,37 @@
 
 import { DistinctKeys } from '../../../pkg/web.mjs';
 
+/**
+ * @typedef {import('../../../pkg/arrow.mjs').ArrowTable} ArrowTable
+ * @typedef {import('../../../pkg/arrow.mjs').ArrowColumn} ArrowColumn
+ * @typedef {{ length: number, nullCount: number, validity: Uint8Array, values: Int32Array | BigInt64Array | Uint8Array,
+ *   data?: Uint8Array[], at(j: number): unknown }} ArrowBatch
+ *   a record batch's piece of a column, as flechette holds it (the package types columns loosely)
+ * @typedef {{ table: ArrowTable, rows: Uint32Array | null }} StatsPart a chunk's table and the rows counted
+ * @typedef {{ count: number, min: number, p50: number, p90: number, p99: number, max: number, mean: number, total: number }} SizeSummary
+ * @typedef {{ first: number | null, last: number | null, bucketMs: number, buckets: [number, number][], none: number }} TimeBuckets
+ *   records per bucket ([start ms, records]); `none`: records without a timestamp
+ * @typedef {{ topic: string | null, partition: number, records: number, nullKeys: number, nullValues: number,
+ *   keyBytes: number, valueBytes: number, firstOffset: string, lastOffset: string, oldest: number | null,
+ *   newest: number | null, valueP50: number | null, valueP99: number | null }} PartitionStats
+ * @typedef {{ records: number, nullKeys: number, nullValues: number,
+ *   distinctKeys: import('../../../pkg/web.mjs').DistinctKeysResult, keySizes: SizeSummary | null,
+ *   valueSizes: SizeSummary | null, time: TimeBuckets, partitions: PartitionStats[] }} Stats what the Statistics panel shows
+ * @typedef {Omit<PartitionStats, 'firstOffset' | 'lastOffset' | 'valueP50' | 'valueP99'> & { firstOffset: number | bigint | null,
+ *   lastOffset: number | bigint | null, valueSizes: number[] }} PartitionTally a partition's counts as they are made
+ */
+
 const MAX_BUCKETS = 1440;
 const BUCKETS = [60_000, 5 * 60_000, 15 * 60_000, 3_600_000, 6 * 3_600_000, 86_400_000, 7 * 86_400_000];
 
-/** Calls `visit(batch, local)` for the rows of `column` at table rows `rows` (ascending), or for all. */
+/**
+ * Calls `visit(batch, local)` for the rows of `column` at table rows `rows` (ascending), or for all.
+ * @param {ArrowColumn} column
+ * @param {Uint32Array | null} rows
+ * @param {(b: ArrowBatch, j: number) => void} visit
+ */
 function forRows(column, rows, visit) {
-  const batches = column.data;
+  const batches = /** @type {ArrowColumn & { data: ArrowBatch[] }} */ (column).data;
   if (!rows) {
     for (const b of batches) for (let j = 0; j < b.length; j++) visit(b, j);
     return;
@@ -27,13 +52,22 @@ function forRows(column, rows, visit) {
   }
 }
 
-const isNull = (b, j) => b.nullCount > 0 && b.validity.length > 0 && ((b.validity[j >> 3] >> (j & 7)) & 1) === 0;
+const isNull = (/** @type {ArrowBatch} */ b, /** @type {number} */ j) =>
+  b.nullCount > 0 && b.validity.length > 0 && ((b.validity[j >> 3] >> (j & 7)) & 1) === 0;
 
-/** A binary view's length, and its bytes, read without copying them. */
+/**
+ * A binary view's length, and its bytes, read without copying them.
+ * @param {ArrowBatch} b
+ * @param {number} j
+ */
 function viewLength(b, j) {
   return new DataView(b.values.buffer, b.values.byteOffset + 16 * j, 4).getInt32(0, true);
 }
 
+/**
+ * @param {ArrowBatch} b
+ * @param {number} j
+ */
 function viewBytes(b, j) {
   const at = b.values.byteOffset + 16 * j;
   const head = new DataView(b.values.buffer, at, 16);
@@ -43,12 +77,16 @@ function viewBytes(b, j) {
     : b.data[head.getInt32(8, true)].subarray(head.getInt32(12, true), head.getInt32(12, true) + len);
 }
 
-/** { count, min, p50, p90, p99, max, mean, total } of sizes (nearest-rank percentiles), or null when none. */
+/**
+ * { count, min, p50, p90, p99, max, mean, total } of sizes (nearest-rank percentiles), or null when none.
+ * @param {number[]} sizes
+ * @returns {SizeSummary | null}
+ */
 export function sizeSummary(sizes) {
   const n = sizes.length;
   if (!n) return null;
   const sorted = Float64Array.from(sizes).sort();
-  const rank = (p) => sorted[Math.max(0, Math.ceil(p * n) - 1)];
+  const rank = (/** @type {number} */ p) => sorted[Math.max(0, Math.ceil(p * n) - 1)];
   const total = sorted.reduce((s, x) => s + x, 0);
   return { count: n, min: sorted[0], p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: sorted[n - 1], mean: total / n, total };
 }
@@ -57,12 +95,15 @@ export function sizeSummary(sizes) {
  * The statistics of `parts` ([{ table (Arrow), rows: ascending row indexes, or null for all }]):
  * { records, nullKeys, nullValues, distinctKeys: { keys, exact }, keySizes, valueSizes, time: { first, last,
  * bucketMs, buckets: [[start ms, records]] , none }, partitions: [...] }.
+ * @param {StatsPart[]} parts
+ * @returns {Stats}
  */
 export function computeStats(parts) {
   const keySizes = [];
   const valueSizes = [];
   const times = [];
   const distinct = new DistinctKeys();
+  /** @type {Map<string, PartitionTally>} */
   const byPartition = new Map();
   let records = 0;
   let nullKeys = 0;
@@ -77,7 +118,7 @@ export function computeStats(parts) {
     const stamps = new Float64Array(n);
     let k = 0;
     forRows(table.getChild('partition'), rows, (b, j) => {
-      partitions[k++] = b.values[j];
+      partitions[k++] = /** @type {number} */ (b.values[j]); // an int32 column
     });
     k = 0;
     forRows(table.getChild('topic'), rows, (b, j) => {
@@ -179,7 +220,12 @@ export function computeStats(parts) {
   };
 }
 
-/** Records per bucket: a minute, or the shortest of BUCKETS that keeps them to MAX_BUCKETS. */
+/**
+ * Records per bucket: a minute, or the shortest of BUCKETS that keeps them to MAX_BUCKETS.
+ * @param {number[]} times
+ * @param {number} none
+ * @returns {TimeBuckets}
+ */
 function timeBuckets(times, none) {
   if (!times.length) return { first: null, last: null, bucketMs: BUCKETS[0], buckets: [], none };
   let first = Infinity;
@@ -189,6 +235,7 @@ function timeBuckets(times, none) {
     if (t > last) last = t;
   }
   const bucketMs = BUCKETS.find((b) => Math.floor(last / b) - Math.floor(first / b) < MAX_BUCKETS) ?? BUCKETS[BUCKETS.length - 1];
+  /** @type {Map<number, number>} */
   const counts = new Map();
   for (const t of times) {
     const b = Math.floor(t / bucketMs) * bucketMs;

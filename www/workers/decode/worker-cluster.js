@@ -10,13 +10,25 @@
 //      { type: 'cluster-group', id, relay, group }       -> result: KafkaClient.describeGroup(group)
 //      { type: 'cluster-offsets', id, relay, topics }    -> result: { topic: { partition: [earliest, latest] } | { error } }
 // Out: { type, id, result } (worker.js posts it), or { type: 'error', id, error }.
+// Their types: worker.js's ClusterRequest and ClusterAnswer.
+
+/**
+ * @typedef {import('../../shared/chunks.js').Package} Package
+ * @typedef {import('../../../pkg/web.mjs').KafkaClient} KafkaClient
+ */
 
 // Retries of a failed request before the page is told (the client's default would keep it silent for long).
 const RETRIES = 2;
 
+/** @type {KafkaClient | null} */
 let client = null;
+/** @type {string | null} */
 let clientRelay = null;
 
+/**
+ * @param {Package} api
+ * @param {string} relay
+ */
 function clientFor(api, relay) {
   if (client && clientRelay === relay) return client;
   client?.close();
@@ -25,8 +37,12 @@ function clientFor(api, relay) {
   return client;
 }
 
-/** Every group with its summary: the state and members its coordinator gives, and its total lag. */
+/**
+ * Every group with its summary: the state and members its coordinator gives, and its total lag.
+ * @param {KafkaClient} c
+ */
 async function groupsOf(c) {
+  /** @type {import('./worker.js').GroupSummary[]} */
   const out = [];
   for (const listed of await c.listGroups()) {
     try {
@@ -49,8 +65,13 @@ async function groupsOf(c) {
   return out;
 }
 
-/** The earliest and end offsets of each of `topics`' partitions (BigInts). */
+/**
+ * The earliest and end offsets of each of `topics`' partitions (BigInts).
+ * @param {KafkaClient} c
+ * @param {string[]} topics
+ */
 async function offsetsOf(c, topics) {
+  /** @type {import('./worker.js').TopicOffsets} */
   const out = {};
   await Promise.all(
     topics.map(async (topic) => {
@@ -65,7 +86,12 @@ async function offsetsOf(c, topics) {
   return out;
 }
 
-/** The answer to one 'cluster-*' message. */
+/**
+ * The answer to one 'cluster-*' message.
+ * @param {Package} api
+ * @param {import('./worker.js').ClusterRequest} msg
+ * @returns {Promise<import('./worker.js').ClusterAnswer['result']>}
+ */
 export function clusterRequest(api, msg) {
   const c = clientFor(api, msg.relay);
   switch (msg.type) {
@@ -80,6 +106,7 @@ export function clusterRequest(api, msg) {
     case 'cluster-offsets':
       return offsetsOf(c, msg.topics);
     default:
-      throw new Error(`the worker knows no request ${msg.type}`);
+      // `never` to the checker; at run time a 'cluster-*' type this module does not know
+      throw new Error(`the worker knows no request ${/** @type {{ type: string }} */ (msg).type}`);
   }
 }

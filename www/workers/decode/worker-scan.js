@@ -12,15 +12,22 @@
 //      { type: 'scan-ended', id, coverage, aggregates, stopped }  stopped: by the page (it can continue)
 //      { type: 'error', id, error }
 
+/** @type {import('../../../pkg/web.mjs').ScanAggregate[]} */
 const AGGREGATES = ['count', 'per-minute', 'distinct-keys', 'top-keys', 'sizes'];
 
 export class PageScan {
+  /**
+   * @param {import('../../shared/chunks.js').Package} api
+   * @param {import('./worker.js').ScanStartRequest} msg
+   * @param {(message: import('./worker.js').ScanAnswer, transfer?: Transferable[]) => void} post
+   */
   constructor(api, msg, post) {
     this.api = api;
     this.msg = msg;
     this.id = msg.id;
     this.post = post;
     this.controller = new AbortController();
+    /** @type {((value: unknown) => void) | null} */
     this.acked = null; // resolves when the page took the last chunk in
     this.client = new api.KafkaClient({ relay: msg.relay, retries: 3 });
   }
@@ -52,7 +59,8 @@ export class PageScan {
         startWorker: () => new Worker(new URL('../scan/scan-session.js', import.meta.url), { type: 'module' }),
         onProgress: (coverage) => this.post({ type: 'scan-progress', id: this.id, coverage }),
       });
-      for await (const { data, buffers } of scan) {
+      // the package types a scan's items as records; the page's output (scan-session.js) makes them chunks
+      for await (const { data, buffers } of /** @type {AsyncIterable<import('../scan/scan-session.js').ScanPayload>} */ (/** @type {unknown} */ (scan))) {
         this.post({ type: 'scan-records', id: this.id, chunks: [data], dropped: 0, droppedBy: {} }, buffers);
         await new Promise((resolve) => {
           this.acked = resolve;
@@ -65,6 +73,7 @@ export class PageScan {
     }
   }
 
+  /** @param {string} type any message's of this id: the scan acts on 'scan-ack' and 'scan-stop' */
   control(type) {
     if (type === 'scan-ack') {
       const a = this.acked;

@@ -6,15 +6,22 @@
 // Settings, as the page sends them (values.js): { key, value (formats), registryUrl, schema:
 // { avro } | { protobuf: { source, type } } | null } or null (nothing decoded).
 
+/** @typedef {import('../../shared/value-settings.js').ValueSettings} ValueSettings */
+
 import { recordViews } from '../../shared/chunks.js';
 import { decoderOptions } from '../../shared/value-settings.js';
 
 // what the table shows of a decoded value: the start of its compact JSON
 const PREVIEW_CHARS = 200;
 
+/** @type {{ text: string, decoder: import('../../../pkg/web.mjs').ValueDecoder } | null} */
 let current = null; // { settings (as JSON), decoder }
 
-/** The ValueDecoder of `settings` (the same one while they do not change), or null. */
+/**
+ * The ValueDecoder of `settings` (the same one while they do not change), or null.
+ * @param {import('../../shared/chunks.js').Package} api
+ * @param {ValueSettings | null} settings
+ */
 export function valueDecoderFor(api, settings) {
   if (!settings) return null;
   const text = JSON.stringify(settings);
@@ -33,19 +40,23 @@ export function valueDecoderFor(api, settings) {
  * toTransferable's form with prepareChunk's page columns) and adds to data.page.decoded, per side, `text` (per column position: the preview, or
  * null), `format` (the format that won) and `failures` (position -> why a registry or a schema
  * failed). Never rejects: what does not decode stays bytes.
+ * @param {import('../../../pkg/web.mjs').ValueDecoder} decoder
+ * @param {import('../../shared/chunks.js').Columns} cols
+ * @param {import('../../shared/chunks.js').ChunkData} data
  */
 export async function attachPreviews(decoder, cols, data) {
   const records = recordViews(cols, data.page);
   await decoder.prepare(records);
   const n = cols.length;
+  /** @type {{ key?: import('../../shared/chunks.js').DecodedSide, value?: import('../../shared/chunks.js').DecodedSide }} */
   const sides = {};
-  for (const side of ['key', 'value'])
+  for (const side of /** @type {const} */ (['key', 'value']))
     sides[side] = { text: new Array(n).fill(null), format: new Array(n).fill(null), schema: new Array(n).fill(null), failures: new Map() };
   const max = data.page.max;
   // the widest key as the table shows it: decoded text, or the bytes' preview (as chunks.js guesses it)
   let keyChars = 0;
   for (const r of records) {
-    for (const side of ['key', 'value']) {
+    for (const side of /** @type {const} */ (['key', 'value'])) {
       const d = decoder.decodeSide(r, side);
       const out = sides[side];
       const failure = d.error ?? null;
@@ -68,7 +79,10 @@ export async function attachPreviews(decoder, cols, data) {
   data.page.decoded = sides;
 }
 
-/** About how many characters the table's preview of raw bytes takes: text as it is, else hex. */
+/**
+ * About how many characters the table's preview of raw bytes takes: text as it is, else hex.
+ * @param {Uint8Array} bytes
+ */
 function previewChars(bytes) {
   for (let j = 0; j < Math.min(bytes.length, 64); j++) if (bytes[j] < 0x20 || bytes[j] >= 0x7f) return 3 * Math.min(bytes.length, 32) + 2;
   return bytes.length;

@@ -41,15 +41,97 @@ import { packTopics } from '../../shared/topic-listing.js';
 import { attachPreviews, valueDecoderFor } from './worker-values.js';
 import { PageScan } from './worker-scan.js';
 
+// The page-worker protocol in types: what the page posts (…Request) and what this worker posts back
+// (…Answer), a typedef per message; the page's modules import them from here.
+/**
+ * @typedef {import('../../../pkg/web.mjs').Int64} Int64
+ * @typedef {import('../../../pkg/web.mjs').DecodeOptions} DecodeOptions
+ * @typedef {import('../../../pkg/web.mjs').FetchOptions} FetchOptions
+ * @typedef {import('../../../pkg/web.mjs').OffsetSpec} OffsetSpec
+ * @typedef {import('../../../pkg/web.mjs').ScanCoverage} ScanCoverage
+ * @typedef {import('../../shared/chunks.js').Package} Package
+ * @typedef {import('../../shared/chunks.js').ChunkData} ChunkData
+ * @typedef {import('../../shared/chunks.js').Columns} Columns
+ * @typedef {import('./worker-values.js').ValueSettings} ValueSettings
+ *
+ * @typedef {{ apiVersion: number, header: boolean, isolationLevel: DecodeOptions['isolationLevel'], crc: DecodeOptions['crc'],
+ *   maxDecompressedBytes?: number }} PageDecodeOptions
+ *   the page's decode options (file.js's decodeOptions; apiVersion and header apply to a frame only)
+ *
+ * @typedef {{ type: 'init', id?: undefined }} InitRequest
+ * @typedef {{ type: 'decode', id: number, buffer?: ArrayBuffer, length?: number, kind: 'frame' | 'recordset',
+ *   options: PageDecodeOptions, values: ValueSettings | null }} DecodeRequest
+ *   new bytes (`buffer`, its first `length`), or none to decode the kept input again
+ * @typedef {{ type: 'probe', id: number, header: boolean }} ProbeRequest
+ * @typedef {{ type: 'live-topics', id: number, relay: string }} LiveTopicsRequest
+ * @typedef {{ type: 'live-start', id: number, relay: string, topic: string, partitions: number[] | null, from: OffsetSpec,
+ *   until: null | 'end' | { time: number }, cap: number, options: PageDecodeOptions, values: ValueSettings | null }} LiveStartRequest
+ * @typedef {{ type: 'live-ack' | 'live-pause' | 'live-resume' | 'live-stop', id: number }} LiveControlRequest
+ * @typedef {{ type: 'scan-start', id: number, relay: string, topic: string, partitions: number[] | null, from: OffsetSpec,
+ *   until: 'end' | { time: number }, where: string, key: string, limit: number | null, workers: number,
+ *   resume: ScanCoverage | null, options: PageDecodeOptions }} ScanStartRequest
+ * @typedef {{ type: 'scan-ack' | 'scan-stop', id: number }} ScanControlRequest
+ * @typedef {{ type: 'cluster-brokers', id: number, relay: string }} ClusterBrokersRequest
+ * @typedef {{ type: 'cluster-configs', id: number, relay: string, topic: string }} ClusterConfigsRequest
+ * @typedef {{ type: 'cluster-groups', id: number, relay: string }} ClusterGroupsRequest
+ * @typedef {{ type: 'cluster-group', id: number, relay: string, group: string }} ClusterGroupRequest
+ * @typedef {{ type: 'cluster-offsets', id: number, relay: string, topics: string[] }} ClusterOffsetsRequest
+ * @typedef {ClusterBrokersRequest | ClusterConfigsRequest | ClusterGroupsRequest | ClusterGroupRequest
+ *   | ClusterOffsetsRequest} ClusterRequest
+ * @typedef {InitRequest | DecodeRequest | ProbeRequest | LiveTopicsRequest | LiveStartRequest | LiveControlRequest
+ *   | ScanStartRequest | ScanControlRequest | ClusterRequest} WorkerRequest
+ *   any message the page posts to this worker
+ *
+ * @typedef {{ code: string | null, offset: number | null, broker: string | null, errorName: string | null, hint: string | null,
+ *   message: string }} WorkerError
+ *   a thrown error as data (describeError)
+ * @typedef {{ type: 'ready', protocol: import('../../../pkg/web.mjs').ProtocolInfo }} ReadyAnswer
+ * @typedef {{ type: 'state', id: number, phase: 'decoding' | 'values', total?: number }} StateAnswer
+ * @typedef {{ type: 'result', id: number, data: ChunkData }} ResultAnswer
+ * @typedef {{ type: 'probe', id: number, versions: number[] }} ProbeAnswer
+ * @typedef {{ type: 'error', id?: number, error: WorkerError }} ErrorAnswer
+ * @typedef {{ type: 'live-topics', id: number, brokers: string[],
+ *   listing: ReturnType<typeof import('../../shared/topic-listing.js').packTopics>['listing'] }} LiveTopicsAnswer
+ * @typedef {{ type: 'live-started', id: number, topic: string, partitions: number[] }} LiveStartedAnswer
+ * @typedef {{ type: 'live-records', id: number, chunks: ChunkData[], dropped: number, droppedBy: Record<string, number> }} LiveRecordsAnswer
+ *   droppedBy: partition -> records dropped
+ * @typedef {{ type: 'live-state', id: number, phase: 'tailing' | 'paused' | 'stopped' | 'ended' }} LiveStateAnswer
+ * @typedef {{ type: 'scan-started', id: number, topic: string, partitions: number[] }} ScanStartedAnswer
+ * @typedef {{ type: 'scan-records', id: number, chunks: ChunkData[], dropped: number, droppedBy: Record<string, number> }} ScanRecordsAnswer
+ * @typedef {{ type: 'scan-progress', id: number, coverage: ScanCoverage }} ScanProgressAnswer
+ * @typedef {{ type: 'scan-ended', id: number, coverage: ScanCoverage, aggregates: Record<string, unknown> | null,
+ *   stopped: boolean }} ScanEndedAnswer
+ * @typedef {ScanStartedAnswer | ScanRecordsAnswer | ScanProgressAnswer | ScanEndedAnswer} ScanAnswer
+ * @typedef {{ groupId: string, state: string | null, type: string | null, protocolType: string | null, members: number | null,
+ *   totalLag: number | null, coordinator: number, error: string | null }} GroupSummary
+ *   a group in the list of groups (worker-cluster.js's groupsOf)
+ * @typedef {Record<string, Record<number, [earliest: bigint | null, latest: bigint]> | { error: string }>} TopicOffsets
+ *   per topic, its partitions' earliest and end offsets, or why they could not be read
+ * @typedef {Awaited<ReturnType<import('../../../pkg/web.mjs').KafkaClient['brokers']>>} ClusterBrokers
+ * @typedef {{ type: 'cluster-brokers', id: number, result: ClusterBrokers }} ClusterBrokersAnswer
+ * @typedef {{ type: 'cluster-configs', id: number, result: import('../../../pkg/web.mjs').ResourceConfig }} ClusterConfigsAnswer
+ * @typedef {{ type: 'cluster-groups', id: number, result: GroupSummary[] }} ClusterGroupsAnswer
+ * @typedef {{ type: 'cluster-group', id: number, result: import('../../../pkg/web.mjs').GroupDescription }} ClusterGroupAnswer
+ * @typedef {{ type: 'cluster-offsets', id: number, result: TopicOffsets }} ClusterOffsetsAnswer
+ * @typedef {ClusterBrokersAnswer | ClusterConfigsAnswer | ClusterGroupsAnswer | ClusterGroupAnswer | ClusterOffsetsAnswer} ClusterAnswer
+ * @typedef {ReadyAnswer | StateAnswer | ResultAnswer | ProbeAnswer | ErrorAnswer | LiveTopicsAnswer | LiveStartedAnswer
+ *   | LiveRecordsAnswer | LiveStateAnswer | ScanAnswer | ClusterAnswer} WorkerAnswer
+ *   any message this worker posts to the page
+ */
+
 const POST_INTERVAL_MS = 100;
 // Retries of a failed request before the tail stops with the error (the client's default, 10 with a
 // growing backoff, would keep the page silent for half a minute when a broker is gone).
 const LIVE_RETRIES = 3;
 
+/** @type {Promise<Package> | null} */
 let decoder = null;
 // The last input, kept so that changing an option re-decodes without reading the file again.
+/** @type {Uint8Array | null} */
 let input = null;
+/** @type {Tail | null} */
 let tail = null;
+/** @type {PageScan | null} */
 let scan = null;
 
 // Messages are handled concurrently (the handler is async), so the first load is shared.
@@ -61,31 +143,32 @@ function loadDecoder() {
   return decoder;
 }
 
+/** @param {MessageEvent<WorkerRequest>} event */
 self.onmessage = async ({ data: msg }) => {
   try {
     const api = await loadDecoder();
     switch (msg.type) {
       case 'init':
-        self.postMessage({ type: 'ready', protocol: api.protocolInfo() });
+        self.postMessage(/** @type {ReadyAnswer} */ ({ type: 'ready', protocol: api.protocolInfo() }));
         break;
       case 'decode': {
         if (msg.buffer) input = new Uint8Array(msg.buffer, 0, msg.length);
         const { data, transfer, cols } = decodeInput(api, msg);
         const values = valueDecoderFor(api, msg.values);
         if (values) {
-          self.postMessage({ type: 'state', id: msg.id, phase: 'values' });
+          self.postMessage(/** @type {StateAnswer} */ ({ type: 'state', id: msg.id, phase: 'values' }));
           await attachPreviews(values, cols, data);
         }
-        self.postMessage({ type: 'result', id: msg.id, data }, transfer);
+        self.postMessage(/** @type {ResultAnswer} */ ({ type: 'result', id: msg.id, data }), transfer);
         break;
       }
       case 'probe':
-        self.postMessage({ type: 'probe', id: msg.id, versions: probeVersions(api, msg.header) });
+        self.postMessage(/** @type {ProbeAnswer} */ ({ type: 'probe', id: msg.id, versions: probeVersions(api, msg.header) }));
         break;
       case 'live-topics': {
         const { brokers, topics } = await listTopics(api, msg.relay);
         const { listing, transfer } = packTopics(topics);
-        self.postMessage({ type: 'live-topics', id: msg.id, brokers, listing }, transfer);
+        self.postMessage(/** @type {LiveTopicsAnswer} */ ({ type: 'live-topics', id: msg.id, brokers, listing }), transfer);
         break;
       }
       case 'live-start':
@@ -100,19 +183,26 @@ self.onmessage = async ({ data: msg }) => {
         break;
       default:
         if (msg.type.startsWith('cluster-')) {
-          self.postMessage({ type: msg.type, id: msg.id, result: await clusterRequest(api, msg) });
+          // only the cluster's requests are named so
+          self.postMessage(
+            /** @type {ClusterAnswer} */ ({ type: msg.type, id: msg.id, result: await clusterRequest(api, /** @type {ClusterRequest} */ (msg)) }),
+          );
           break;
         }
         if (tail?.id === msg.id) tail.control(msg.type);
         if (scan?.id === msg.id) scan.control(msg.type);
     }
   } catch (err) {
-    self.postMessage({ type: 'error', id: msg.id, error: describeError(err) });
+    self.postMessage(/** @type {ErrorAnswer} */ ({ type: 'error', id: msg.id, error: describeError(err) }));
   }
 };
 
 // KafkaDecodeError's message already names the topic, partition and batch where it knows them;
 // KafkaClientError's names the broker, and the relay's reason when the relay refused.
+/**
+ * @param {any} err whatever was thrown: the package's errors, an Error, or any value
+ * @returns {WorkerError}
+ */
 function describeError(err) {
   return {
     code: err?.code ?? null,
@@ -124,7 +214,16 @@ function describeError(err) {
   };
 }
 
+/**
+ * The package's decode options of the page's: a frame's with its api version and header.
+ * @template {'frame' | 'recordset' | 'live'} K
+ * @param {K} kind
+ * @param {PageDecodeOptions} options
+ * @param {'number' | 'bigint'} int64
+ * @returns {K extends 'frame' ? FetchOptions : DecodeOptions}
+ */
 function decodeOptions(kind, options, int64) {
+  /** @type {DecodeOptions & Partial<Pick<FetchOptions, 'apiVersion' | 'header'>>} */
   const out = {
     isolationLevel: options.isolationLevel,
     crc: options.crc,
@@ -139,10 +238,15 @@ function decodeOptions(kind, options, int64) {
     out.header = options.header;
   }
   if (options.maxDecompressedBytes) out.maxDecompressedBytes = options.maxDecompressedBytes;
-  return out;
+  return /** @type {K extends 'frame' ? FetchOptions : DecodeOptions} */ (out);
 }
 
-/** Decodes with 64-bit values as numbers, or as BigInts when one is beyond 2^53. */
+/**
+ * Decodes with 64-bit values as numbers, or as BigInts when one is beyond 2^53.
+ * @template R
+ * @param {(int64: 'number' | 'bigint') => R} decode
+ * @returns {{ result: R, int64: 'number' | 'bigint' }}
+ */
 function decodeExact(decode) {
   try {
     return { result: decode('number'), int64: 'number' };
@@ -153,18 +257,30 @@ function decodeExact(decode) {
   }
 }
 
-/** The result in transferable form, with the page's per-record columns; partitions numbered by `partIndex`. */
+/**
+ * The result in transferable form, with the page's per-record columns; partitions numbered by `partIndex`.
+ * @param {Package} api
+ * @param {import('../../../pkg/web.mjs').FetchResponse<Int64> | import('../../../pkg/web.mjs').RecordSet<Int64>} result
+ * @param {Parameters<typeof prepareChunk>[2]} partIndex
+ * @param {Map<number, number> | null} [limits] of each partition, how many of its first records the page takes
+ * @returns {{ data: ChunkData, transfer: ArrayBuffer[], cols: Columns }}
+ */
 function forPage(api, result, partIndex, limits = null) {
-  const { data, transfer } = api.toTransferable(result);
+  // the package declares toTransferable once per kind of result; either is taken here
+  const { data, transfer } = /** @type {(result: Parameters<typeof forPage>[1]) => import('../../../pkg/web.mjs').Transferable} */ (api.toTransferable)(result);
   const cols = columnsOf(api, data);
   transfer.push(...prepareChunk(cols, data, partIndex, limits));
   return { data, transfer, cols };
 }
 
+/**
+ * @param {Package} api
+ * @param {DecodeRequest} msg
+ */
 function decodeInput(api, msg) {
   if (!input) throw new Error('nothing to decode: open a file first');
   const { kind, options, id } = msg;
-  self.postMessage({ type: 'state', id, phase: 'decoding', total: input.length });
+  self.postMessage(/** @type {StateAnswer} */ ({ type: 'state', id, phase: 'decoding', total: input.length }));
   const started = performance.now();
   const { result, int64 } = decodeExact((int64) =>
     kind === 'frame' ? api.decodeFetchResponse(input, decodeOptions(kind, options, int64)) : api.decodeRecordSet(input, decodeOptions(kind, options, int64)),
@@ -176,7 +292,11 @@ function decodeInput(api, msg) {
   return { data, transfer, cols };
 }
 
-/** Which fetch api versions decode the current input without an error. */
+/**
+ * Which fetch api versions decode the current input without an error.
+ * @param {Package} api
+ * @param {boolean} header
+ */
 function probeVersions(api, header) {
   if (!input) return [];
   const { min, max } = api.protocolInfo().fetchResponseVersions;
@@ -197,7 +317,11 @@ function probeVersions(api, header) {
 // in view ('cluster-offsets'), instead of two ListOffsets per topic of the whole cluster at once.
 const OFFSETS_UP_TO = 1000;
 
-/** Every topic with its partitions and, in a cluster of up to OFFSETS_UP_TO topics, their earliest and latest offsets. */
+/**
+ * Every topic with its partitions and, in a cluster of up to OFFSETS_UP_TO topics, their earliest and latest offsets.
+ * @param {Package} api
+ * @param {string} relay
+ */
 async function listTopics(api, relay) {
   const client = new api.KafkaClient({ relay, retries: 1 });
   try {
@@ -211,8 +335,8 @@ async function listTopics(api, relay) {
             partition: p.partition,
             leader: p.leader,
             errorName: p.errorCode ? p.errorName : null,
-            earliest: null,
-            latest: null,
+            earliest: /** @type {bigint | null} */ (null),
+            latest: /** @type {bigint | null} */ (null),
           }));
           let error = t.errorCode ? t.errorName : null;
           if (!error && partitions.length && withOffsets) {
@@ -242,21 +366,28 @@ async function listTopics(api, relay) {
  * transferable form (no record object is built here).
  */
 class Tail {
+  /**
+   * @param {Package} api
+   * @param {LiveStartRequest} msg
+   */
   constructor(api, msg) {
     this.api = api;
     this.id = msg.id;
     this.msg = msg;
     this.client = new api.KafkaClient({ relay: msg.relay, retries: LIVE_RETRIES });
     this.values = valueDecoderFor(api, msg.values);
+    /** @type {(ReturnType<typeof forPage> & { count: number, counts: Record<string, number>, ready: boolean })[]} */
     this.pending = []; // { data, transfer, count, ready } not yet posted, in order; ready once its values are decoded
     this.pendingCount = 0;
     this.dropped = 0; // records dropped here while the page was behind
+    /** @type {Record<string, number>} */
     this.droppedBy = {}; // the same, per partition
     this.acknowledged = true;
     this.lastPost = 0;
     this.timer = 0;
     this.fetching = false; // a first fetch response has come
     this.paused = false;
+    /** @type {((value: unknown) => void) | null} */
     this.unpause = null; // resolves the wait of a paused tail
     this.stopped = false;
   }
@@ -277,7 +408,7 @@ class Tail {
         throw Object.assign(new Error(`topic ${topic} has no partition ${missing.join(', ')} (it has ${t.partitions.length})`), { code: 'UNKNOWN_TOPIC' });
       }
       const partIndex = new Map(partitions.map((p, i) => [p, i]));
-      self.postMessage({ type: 'live-started', id: this.id, topic, partitions });
+      self.postMessage(/** @type {LiveStartedAnswer} */ ({ type: 'live-started', id: this.id, topic, partitions }));
       const consumer = this.client.consume({
         topic,
         partitions,
@@ -309,14 +440,20 @@ class Tail {
     }
   }
 
-  /** A fetch response decoded by the client, queued for the page (of each partition, the records the pass takes). */
+  /**
+   * A fetch response decoded by the client, queued for the page (of each partition, the records the pass takes).
+   * @param {import('../../../pkg/web.mjs').FetchResponse<Int64>} result
+   * @param {Map<number, number>} partIndex the page's index of each partition
+   * @param {Map<number, number>} taken
+   */
   received(result, partIndex, taken) {
     if (this.stopped) return;
     if (!this.fetching) {
       // the first answer: the relay and the brokers are there
       this.fetching = true;
-      if (!this.paused) self.postMessage({ type: 'live-state', id: this.id, phase: 'tailing' });
+      if (!this.paused) self.postMessage(/** @type {LiveStateAnswer} */ ({ type: 'live-state', id: this.id, phase: 'tailing' }));
     }
+    /** @type {Record<string, number>} */
     const counts = {};
     for (const t of result.topics) {
       for (const p of t.partitions) {
@@ -360,7 +497,13 @@ class Tail {
     const waiting = this.pending.findIndex((c) => !c.ready);
     const chunks = this.pending.splice(0, waiting < 0 ? this.pending.length : waiting);
     self.postMessage(
-      { type: 'live-records', id: this.id, chunks: chunks.map((c) => c.data), dropped: this.dropped, droppedBy: this.droppedBy },
+      /** @type {LiveRecordsAnswer} */ ({
+        type: 'live-records',
+        id: this.id,
+        chunks: chunks.map((c) => c.data),
+        dropped: this.dropped,
+        droppedBy: this.droppedBy,
+      }),
       chunks.flatMap((c) => c.transfer),
     );
     this.pendingCount -= chunks.reduce((sum, c) => sum + c.count, 0);
@@ -381,24 +524,25 @@ class Tail {
     this.stopped = true;
     this.client.close();
     if (tail === this) tail = null;
-    self.postMessage({ type: 'live-state', id: this.id, phase: 'ended' });
+    self.postMessage(/** @type {LiveStateAnswer} */ ({ type: 'live-state', id: this.id, phase: 'ended' }));
   }
 
+  /** @param {string} type any message's of this id: the tail acts on its own ('live-ack', 'live-pause', ...) */
   control(type) {
     if (type === 'live-ack') {
       this.acknowledged = true;
       this.post();
     } else if (type === 'live-pause' && !this.stopped) {
       this.paused = true;
-      self.postMessage({ type: 'live-state', id: this.id, phase: 'paused' });
+      self.postMessage(/** @type {LiveStateAnswer} */ ({ type: 'live-state', id: this.id, phase: 'paused' }));
     } else if (type === 'live-resume' && !this.stopped) {
       this.paused = false;
       this.unpause?.();
-      self.postMessage({ type: 'live-state', id: this.id, phase: 'tailing' });
+      self.postMessage(/** @type {LiveStateAnswer} */ ({ type: 'live-state', id: this.id, phase: 'tailing' }));
       this.post();
     } else if (type === 'live-stop') {
       this.stop();
-      self.postMessage({ type: 'live-state', id: this.id, phase: 'stopped' });
+      self.postMessage(/** @type {LiveStateAnswer} */ ({ type: 'live-state', id: this.id, phase: 'stopped' }));
     }
   }
 

@@ -30,7 +30,7 @@ const WAYS_OUT = [
 ];
 for (const name of WAYS_OUT) {
   try {
-    delete self[name];
+    delete (/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (self))[name]);
     if (name in self) Object.defineProperty(self, name, { value: undefined, writable: false, configurable: false });
   } catch {
     /* not there */
@@ -39,9 +39,15 @@ for (const name of WAYS_OUT) {
 
 const FIELDS = ['r', 'topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'headerList'];
 const REPORT_MS = 10;
+/** @type {(r: import('../analysis/analysis-worker.js').FilterRecord) => unknown} */
 let test = null;
+/** @type {MessagePort} */
 let port = null; // to js-filter.js
 
+/**
+ * @param {string} source
+ * @returns {(r: import('../analysis/analysis-worker.js').FilterRecord) => unknown} the user's test: what it returns is truthy or not
+ */
 function compile(source) {
   const text = source.trim();
   // a function given as such: called with the record
@@ -56,24 +62,27 @@ function compile(source) {
   return (r) => fn(r, r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers, r.headerList);
 }
 
-self.onmessage = ({ data, ports }) => {
+self.onmessage = (/** @type {MessageEvent<{ type: 'port' }>} */ { data, ports }) => {
   if (data.type !== 'port' || port) return;
   port = ports[0];
-  port.onmessage = ({ data: msg }) => answer(msg);
+  port.onmessage = (/** @type {MessageEvent<import('../analysis/js-filter.js').JsRequest>} */ { data: msg }) => answer(msg);
 };
 
+/** @param {import('../analysis/js-filter.js').JsRequest} msg */
 function answer(msg) {
   if (msg.type === 'compile') {
     try {
       test = compile(msg.source);
-      port.postMessage({ type: 'compiled' });
+      port.postMessage(/** @type {import('../analysis/js-filter.js').JsCompiled} */ ({ type: 'compiled' }));
     } catch (e) {
-      port.postMessage({ type: 'compiled', error: String(e?.message ?? e) });
+      port.postMessage(/** @type {import('../analysis/js-filter.js').JsCompiled} */ ({ type: 'compiled', error: String(e?.message ?? e) }));
     }
     return;
   }
   const { records, from, careful, boundMs } = msg;
+  /** @type {number[]} */
   let results = [];
+  /** @type {string | null} */
   let error = null;
   let since = performance.now();
   for (let k = from; k < records.length; k++) {
@@ -87,10 +96,10 @@ function answer(msg) {
     const now = performance.now();
     results.push(now - started > boundMs ? 2 : match ? 1 : 0);
     if (careful || now - since > REPORT_MS) {
-      port.postMessage({ type: 'progress', upTo: k + 1, results, error });
+      port.postMessage(/** @type {import('../analysis/js-filter.js').JsProgress} */ ({ type: 'progress', upTo: k + 1, results, error }));
       results = [];
       since = now;
     }
   }
-  port.postMessage({ type: 'done', upTo: records.length, results, error });
+  port.postMessage(/** @type {import('../analysis/js-filter.js').JsProgress} */ ({ type: 'done', upTo: records.length, results, error }));
 }
