@@ -29,7 +29,7 @@ import { h, formatCount } from '../dom.js';
 /**
  * What stats.js draws records per bucket with: buckets are [start ms, records].
  * @typedef {{ buckets: [number, number][], bucketMs: number, none: number }} TimeBuckets
- * @typedef {(time: TimeBuckets, span?: string) => HTMLElement} DrawChart
+ * @typedef {(time: TimeBuckets) => HTMLElement} DrawChart
  */
 
 /**
@@ -44,7 +44,7 @@ const card = (id, label, value, title) =>
 const shownKey = (/** @type {ShownKey} */ k) => (typeof k === 'string' ? k : `base64:${k.base64}`);
 
 /**
- * The panel's body for a scan's { coverage, aggregates }; `chart(time, span)` draws records per bucket (stats.js).
+ * The panel's body for a scan's { coverage, aggregates }; `chart(time)` draws records per bucket (stats.js).
  * @param {{ coverage: import('../../../pkg/web.mjs').ScanCoverage, aggregates: ScanAggregates }} scan
  * @param {DrawChart} chart
  */
@@ -54,7 +54,6 @@ export function scanStats({ coverage, aggregates: a }, chart) {
   const distinct = a['distinct-keys'];
   const minutes = a['per-minute'];
   const buckets = minutes.intervals.map(({ time, count }) => /** @type {[number, number]} */ ([Date.parse(time), count]));
-  const span = buckets.length ? `${minutes.intervals[0].time} – ${minutes.intervals.at(-1).time}` : '—';
   const sizes = a.sizes;
   return [
     h(
@@ -71,7 +70,7 @@ export function scanStats({ coverage, aggregates: a }, chart) {
       card('scan-stats-null-keys', 'null keys', formatCount(distinct.nullKeys)),
       card('scan-stats-coverage', 'coverage', coverage.complete ? 'complete' : 'partial'),
     ),
-    chart({ buckets, bucketMs: 60_000, none: minutes.untimed ?? 0 }, span),
+    chart({ buckets, bucketMs: 60_000, none: minutes.untimed ?? 0 }),
     h('h3', {}, `Most frequent keys${a['top-keys'].exact ? '' : ' (approximate)'}`),
     h(
       'table',
