@@ -100,6 +100,10 @@ function containsExact(hay, needle) {
 
 /** @typedef {ReturnType<typeof readFilter>} Filter what the filter bar asks for */
 
+// numbers each filtering: a JS filter that stopped (it timed out three times) runs again, its
+// timeouts counted afresh, when the page filters again, with the same code or not
+let filterRuns = 0;
+
 /** The filter as the bar sets it now. */
 function readFilter() {
   const partValue = $('filter-partition').value;
@@ -113,7 +117,7 @@ function readFilter() {
     to: parseOffset($('filter-offset-to')),
     timeFrom: parseTime($('filter-time-from')),
     hideControl: !$('filter-control').checked,
-    expr: where || js ? { where: where || null, js: js || null } : null,
+    expr: where || js ? { where: where || null, js: js || null, run: ++filterRuns } : null,
   };
 }
 

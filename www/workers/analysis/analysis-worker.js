@@ -36,7 +36,7 @@ import { decoderOptions } from '../../shared/value-settings.js';
  * @typedef {import('../../../pkg/arrow.mjs').ArrowTable} ArrowTable
  * @typedef {import('../../shared/value-settings.js').ValueSettings} ValueSettings
  * @typedef {{ topic: string | null, partition: number | null }} PartitionName a partition index's topic and partition
- * @typedef {{ where: string | null, js: string | null, run?: unknown }} FilterExpr
+ * @typedef {{ where: string | null, js: string | null, run: number }} FilterExpr
  *   the Where and JS filter's sources; `run` names one run of the filter (another counts its timeouts afresh)
  * @typedef {import('./export-build.js').ExportFormat} ExportFormat
  * @typedef {import('../../../pkg/web.mjs').ByteEncoding} ByteEncoding

@@ -107,7 +107,7 @@ export class JsFilter {
 
   /**
    * A new run of the filter (the page filters again): the timeouts are counted afresh.
-   * @param {unknown} run
+   * @param {number} run the page's number of this filtering (filter.js)
    */
   startRun(run) {
     if (run === this.run_) return;
