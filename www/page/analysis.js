@@ -13,50 +13,37 @@
 import { valueSettings } from './values/values.js';
 import { state } from './view-state.js';
 
-/** @typedef {import('./store.js').RecordStore} RecordStore */
-/** @typedef {import('./view-state.js').TimedOutRecord} TimedOutRecord */
-
+// The messages with the worker are typed in shared/analysis-protocol.js, for both sides.
 /**
- * What the analysis worker posts (analysis-worker.js): that the page start or end a JS filter's
- * worker (`type`, `key`); or a request's (`id`) progress, its answer (the rest of EvalAnswer, the
- * statistics, ExportAnswer), or why it failed (`fatal`: the request rejects).
- * @typedef {{ type?: 'js-worker-start' | 'js-worker-end', key?: number, id?: number, progress?: number,
- *   error?: { message: string }, fatal?: boolean }} WorkerReply
+ * @typedef {import('./store.js').RecordStore} RecordStore
+ * @typedef {import('../shared/analysis-protocol.js').FilterExpr} FilterExpr
+ * @typedef {import('../shared/analysis-protocol.js').ResetRequest} ResetRequest
+ * @typedef {import('../shared/analysis-protocol.js').ValuesRequest} ValuesRequest
+ * @typedef {import('../shared/analysis-protocol.js').ChunkRequest} ChunkRequest
+ * @typedef {import('../shared/analysis-protocol.js').DropRequest} DropRequest
+ * @typedef {import('../shared/analysis-protocol.js').EvalRequest} EvalRequest
+ * @typedef {import('../shared/analysis-protocol.js').StatsRequest} StatsRequest
+ * @typedef {import('../shared/analysis-protocol.js').ExportRequest} ExportRequest
+ * @typedef {import('../shared/analysis-protocol.js').JsWorkerAnswer} JsWorkerAnswer
+ * @typedef {import('../shared/analysis-protocol.js').JsPortMessage} JsPortMessage
+ * @typedef {import('../shared/analysis-protocol.js').JsWorkerRequest} JsWorkerRequest
+ * @typedef {import('../shared/analysis-protocol.js').EvalAnswer} EvalAnswer
+ * @typedef {import('../shared/analysis-protocol.js').StatsAnswer} StatsAnswer
+ * @typedef {import('../shared/analysis-protocol.js').ExportProgress} ExportProgress
+ * @typedef {import('../shared/analysis-protocol.js').ExportAnswer} ExportAnswer
+ * @typedef {import('../shared/analysis-protocol.js').FatalAnswer} FatalAnswer
  */
 
 /**
- * The answer to the Where / JS filter: the numbers of the records it matched and of those it did not
- * evaluate, and the rest; or (`error`, then alone) why it does not compile.
- * @typedef {{ matched: Float64Array, notEvaluated: Float64Array, scanned: number, timedOut: TimedOutRecord[],
- *   stopped: boolean, boundMs: number | null, error?: { field?: 'where' | 'js', message: string } }} EvalAnswer
+ * What the analysis worker posts (AnalysisAnswer), read by the fields that route it: that the page
+ * start or end a JS filter's worker (`type`, `key`); or a request's (`id`) progress, or why it failed
+ * (`error` with `fatal`: the request rejects); else its answer. Each is there only in the answers that have it.
+ * @typedef {Partial<JsWorkerRequest & ExportProgress & FatalAnswer>} WorkerReply
  */
 
-/** { count, min, p50, p90, p99, max, mean, total } of sizes in bytes (stats-compute.js's sizeSummary). */
-/** @typedef {{ count: number, min: number, p50: number, p90: number, p99: number, max: number, mean: number, total: number }} SizeSummary */
-
 /**
- * The statistics of records (stats-compute.js): sizes, keys, the records per time bucket
- * (`buckets`: [bucket start ms, records]; `none`: records without a timestamp) and per partition.
- * @typedef {{ records: number, nullKeys: number, nullValues: number, distinctKeys: { keys: number, exact: boolean },
- *   keySizes: SizeSummary | null, valueSizes: SizeSummary | null,
- *   time: { first: number | null, last: number | null, bucketMs: number, buckets: [number, number][], none: number },
- *   partitions: PartitionStats[] }} Stats
- * @typedef {{ topic: string | null, partition: number, records: number, nullKeys: number, nullValues: number,
- *   keyBytes: number, valueBytes: number, firstOffset: string, lastOffset: string, oldest: number | null,
- *   newest: number | null, valueP50: number | null, valueP99: number | null }} PartitionStats
- */
-
-/** An export's file format, as the Export menu names it. */
-/** @typedef {'ndjson' | 'json' | 'csv' | 'arrow' | 'parquet'} ExportFormat */
-
-/** A file the worker made (export-build.js): its parts (texts, bytes), MIME type and records written. */
-/** @typedef {{ export: { parts: (string | Uint8Array<ArrayBuffer>)[], type: string, count: number } }} ExportAnswer */
-
-/** A request to the worker (its id is added when sent). */
-/**
- * @typedef {{ type: 'eval', expr: import('./records/filter.js').Filter['expr'], numbers: Float64Array }
- *   | { type: 'stats', numbers: Float64Array | null }
- *   | { type: 'export', format: ExportFormat, encoding: 'base64' | 'utf8', numbers: Float64Array }} Request
+ * A request to the worker as request() takes it: its id is added when sent.
+ * @typedef {Omit<EvalRequest, 'id'> | Omit<StatsRequest, 'id'> | Omit<ExportRequest, 'id'>} Request
  */
 
 const sourceName = () => state.source?.name ?? null;
@@ -108,11 +95,11 @@ function startJsWorker(key) {
   const { port1, port2 } = new MessageChannel();
   js.onerror = (event) => {
     event.preventDefault();
-    analysis.postMessage({ type: 'js-worker', key, error: event.message || 'the JS worker failed' });
+    analysis.postMessage(/** @satisfies {JsWorkerAnswer} */ ({ type: 'js-worker', key, error: event.message || 'the JS worker failed' }));
   };
-  js.postMessage({ type: 'port' }, [port1]);
+  js.postMessage(/** @satisfies {JsPortMessage} */ ({ type: 'port' }), [port1]);
   jsWorkers.set(key, js);
-  analysis.postMessage({ type: 'js-worker', key, port: port2 }, [port2]);
+  analysis.postMessage(/** @satisfies {JsWorkerAnswer} */ ({ type: 'js-worker', key, port: port2 }), [port2]);
 }
 
 function endJsWorker(/** @type {number} */ key) {
@@ -128,27 +115,29 @@ function sync(store) {
   if (!worker) start();
   if (mirrored?.store !== store) {
     // the topic and partition of each partition index the records name
-    worker.postMessage({
-      type: 'reset',
-      partitions: store.partitions.map((p) => ({ topic: p.topic ?? p.topicId ?? null, partition: p.partition ?? null })),
-      source: sourceName(),
-    });
+    worker.postMessage(
+      /** @satisfies {ResetRequest} */ ({
+        type: 'reset',
+        partitions: store.partitions.map((p) => ({ topic: p.topic ?? p.topicId ?? null, partition: p.partition ?? null })),
+        source: sourceName(),
+      }),
+    );
     mirrored = { store, sent: new Set(), first: 0, settings: undefined };
   }
   const settings = JSON.stringify(valueSettings());
   if (settings !== mirrored.settings) {
     mirrored.settings = settings;
-    worker.postMessage({ type: 'values', settings: valueSettings() });
+    worker.postMessage(/** @satisfies {ValuesRequest} */ ({ type: 'values', settings: valueSettings() }));
   }
   for (const chunk of store.chunks) {
     if (mirrored.sent.has(chunk.base)) continue;
     mirrored.sent.add(chunk.base);
     // a structured clone: the page keeps its own (the bytes of one fetch response, copied once)
-    worker.postMessage({ type: 'chunk', base: chunk.base, count: chunk.count, data: chunk.data });
+    worker.postMessage(/** @satisfies {ChunkRequest} */ ({ type: 'chunk', base: chunk.base, count: chunk.count, data: chunk.data }));
   }
   if (store.first > mirrored.first) {
     mirrored.first = store.first;
-    worker.postMessage({ type: 'drop', first: store.first });
+    worker.postMessage(/** @satisfies {DropRequest} */ ({ type: 'drop', first: store.first }));
     for (const base of mirrored.sent) if (!store.chunks.some((c) => c.base === base)) mirrored.sent.delete(base);
   }
 }
@@ -166,7 +155,7 @@ function request(store, message, progress = null, transfer = []) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject, progress });
-    worker.postMessage({ ...message, id }, transfer);
+    worker.postMessage(/** @satisfies {EvalRequest | StatsRequest | ExportRequest} */ ({ ...message, id }), transfer);
   });
 }
 
@@ -175,7 +164,7 @@ function request(store, message, progress = null, transfer = []) {
  * resolves with { matched (numbers), scanned, timedOut: [{ partition, offset }], stopped, boundMs }
  * or { error: { field, message } } when the filter does not compile.
  * @param {RecordStore} store
- * @param {import('./records/filter.js').Filter['expr']} expr
+ * @param {FilterExpr} expr
  * @param {Float64Array} numbers
  */
 export function evaluate(store, expr, numbers) {
@@ -188,14 +177,14 @@ export function evaluate(store, expr, numbers) {
  * @param {Float64Array | null} numbers
  */
 export function statistics(store, numbers) {
-  return /** @type {Promise<{ stats: Stats }>} */ (request(store, { type: 'stats', numbers }));
+  return /** @type {Promise<StatsAnswer>} */ (request(store, { type: 'stats', numbers }));
 }
 
 /**
  * The records numbered `numbers` (in that order) as a file: `format` ndjson, json, csv or arrow,
  * bytes as `encoding` (base64 or utf8); `progress(done)` as it goes. Resolves with { export: { parts, type, count } }.
  * @param {RecordStore} store
- * @param {{ format: ExportFormat, encoding: 'base64' | 'utf8', numbers: Float64Array }} options
+ * @param {Pick<ExportRequest, 'format' | 'encoding' | 'numbers'>} options
  * @param {(done: number) => void} progress
  */
 export function exportRecords(store, { format, encoding, numbers }, progress) {

@@ -20,7 +20,7 @@ function rowNumbers() {
 
 export async function exportView() {
   if (!state.store) return;
-  const format = /** @type {import('./analysis.js').ExportFormat} */ ($('export-format').value); // the menu's options
+  const format = /** @type {import('../shared/analysis-protocol.js').ExportFormat} */ ($('export-format').value); // the menu's options
   const encoding = $('export-mode').value === 'text' ? 'utf8' : 'base64';
   const numbers = rowNumbers();
   const total = numbers.length;

@@ -22,8 +22,8 @@
 
 import { ViewIndex } from './store.js';
 
-/** A record the JS filter timed out on (analysis-worker.js). */
-/** @typedef {{ partition: number, offset: string }} TimedOutRecord */
+/** A record the JS filter timed out on (typed with the analysis worker's messages). */
+/** @typedef {import('../shared/analysis-protocol.js').TimedOutRecord} TimedOutRecord */
 
 /**
  * What is wrong with the Where or JS filter (filter.js): it does not compile, or the worker failed

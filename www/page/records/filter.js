@@ -16,7 +16,13 @@ import { announce, listen, state } from '../view-state.js';
  * @typedef {import('../../../pkg/web.mjs').Bytes} Bytes
  * @typedef {{ bytes: (b: Bytes | null) => boolean, text: (s: string | null | undefined) => boolean }} TextTest
  *   the search text as a test of a key's, value's or header's bytes, and of a decoded text (textTest)
- * @typedef {import('../analysis.js').EvalAnswer} EvalAnswer
+ * @typedef {import('../../shared/analysis-protocol.js').EvalAnswer} EvalAnswer
+ * @typedef {import('../../shared/analysis-protocol.js').EvalMatches} EvalMatches
+ * @typedef {import('../../shared/analysis-protocol.js').EvalError} EvalError
+ * @typedef {Omit<EvalMatches, 'error'> & { error?: { field?: EvalError['error']['field'], message: string } }} ReadAnswer
+ *   an EvalAnswer as takeMatches reads it, flat: `error` (the filter does not compile, or the request
+ *   failed: its message alone), else the matches (without null checks, the checker cannot tell the
+ *   answer's kinds apart by `error`)
  */
 
 // A JS filter that came with a link is shown in its box but not run until the user runs it (its
@@ -283,7 +289,7 @@ function sendCandidates() {
     .then(async (promises) => {
       for (const p of promises) {
         // a request that failed: its error alone
-        const answer = /** @type {EvalAnswer} */ (await p.catch((e) => ({ error: { message: e.message } })));
+        const answer = /** @type {ReadAnswer} */ (await p.catch((e) => ({ error: { message: e.message } })));
         if (gen !== generation) return;
         inFlight--;
         takeMatches(answer);
@@ -292,7 +298,7 @@ function sendCandidates() {
 }
 let exprQueue = Promise.resolve();
 
-/** @param {EvalAnswer} answer */
+/** @param {ReadAnswer} answer */
 function takeMatches(answer) {
   const progress = state.exprProgress;
   if (answer.error) {

@@ -12,8 +12,8 @@ import { statistics } from '../analysis.js';
 import { barChart } from '../widgets/bar-chart.js';
 import { scanStats } from './stats-scan.js';
 
-/** @typedef {import('../analysis.js').Stats} Stats */
-/** @typedef {import('../analysis.js').SizeSummary} SizeSummary */
+/** @typedef {import('../../shared/analysis-protocol.js').Stats} Stats */
+/** @typedef {import('../../shared/analysis-protocol.js').SizeSummary} SizeSummary */
 
 const REFRESH_MS = 1500;
 let built = false;

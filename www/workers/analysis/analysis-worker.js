@@ -26,8 +26,22 @@ import { buildExport } from './export-build.js';
 import { chunkIndex, recordView } from '../../shared/chunks.js';
 import { decoderOptions } from '../../shared/value-settings.js';
 
-// The protocol (the page's analysis.js imports these).
+// The messages with the page are typed in shared/analysis-protocol.js, for both sides.
 /**
+ * @typedef {import('../../shared/analysis-protocol.js').PartitionName} PartitionName
+ * @typedef {import('../../shared/analysis-protocol.js').FilterExpr} FilterExpr
+ * @typedef {import('../../shared/analysis-protocol.js').FilterRecord} FilterRecord
+ * @typedef {import('../../shared/analysis-protocol.js').AnalysisRequest} AnalysisRequest
+ * @typedef {import('../../shared/analysis-protocol.js').EvalRequest} EvalRequest
+ * @typedef {import('../../shared/analysis-protocol.js').StatsRequest} StatsRequest
+ * @typedef {import('../../shared/analysis-protocol.js').ExportRequest} ExportRequest
+ * @typedef {import('../../shared/analysis-protocol.js').EvalMatches} EvalMatches
+ * @typedef {import('../../shared/analysis-protocol.js').EvalError} EvalError
+ * @typedef {import('../../shared/analysis-protocol.js').EvalAnswer} EvalAnswer
+ * @typedef {import('../../shared/analysis-protocol.js').StatsAnswer} StatsAnswer
+ * @typedef {import('../../shared/analysis-protocol.js').ExportProgress} ExportProgress
+ * @typedef {import('../../shared/analysis-protocol.js').ExportAnswer} ExportAnswer
+ * @typedef {import('../../shared/analysis-protocol.js').FatalAnswer} FatalAnswer
  * @typedef {import('../../../pkg/web.mjs').Int64} Int64
  * @typedef {import('../../shared/chunks.js').Package} Package
  * @typedef {import('../../shared/chunks.js').Columns} Columns
@@ -35,41 +49,11 @@ import { decoderOptions } from '../../shared/value-settings.js';
  * @typedef {typeof import('../../../pkg/arrow.mjs')} Arrow the package's Arrow entry
  * @typedef {import('../../../pkg/arrow.mjs').ArrowTable} ArrowTable
  * @typedef {import('../../shared/value-settings.js').ValueSettings} ValueSettings
- * @typedef {{ topic: string | null, partition: number | null }} PartitionName a partition index's topic and partition
- * @typedef {{ where: string | null, js: string | null, run: number }} FilterExpr
- *   the Where and JS filter's sources; `run` names one run of the filter (another counts its timeouts afresh)
- * @typedef {import('./export-build.js').ExportFormat} ExportFormat
- * @typedef {import('../../../pkg/web.mjs').ByteEncoding} ByteEncoding
- *
- * @typedef {{ type: 'reset', partitions: PartitionName[], source: string | null }} ResetRequest
- * @typedef {{ type: 'values', settings: ValueSettings | null }} ValuesRequest
- * @typedef {{ type: 'chunk', base: number, count: number, data: ChunkData }} ChunkRequest
- * @typedef {{ type: 'drop', first: number }} DropRequest
- * @typedef {{ type: 'eval', id: number, expr: FilterExpr, numbers: Float64Array }} EvalRequest
- * @typedef {{ type: 'stats', id: number, numbers: Float64Array | null }} StatsRequest
- * @typedef {{ type: 'export', id: number, format: ExportFormat, encoding: ByteEncoding, numbers: Float64Array }} ExportRequest
- * @typedef {import('./js-filter.js').JsWorkerAnswer} JsWorkerAnswer
- * @typedef {ResetRequest | ValuesRequest | ChunkRequest | DropRequest | EvalRequest | StatsRequest | ExportRequest
- *   | JsWorkerAnswer} AnalysisRequest what the page sends
- *
- * @typedef {{ partition: number | null, offset: string }} TimedOutRecord
- * @typedef {{ matched: Float64Array, notEvaluated: Float64Array, scanned: number, timedOut: TimedOutRecord[],
- *   stopped: boolean, boundMs: number | null }} EvalMatches
- * @typedef {{ error: { field: 'where' | 'js', message: string } }} EvalError a filter that does not compile
- * @typedef {{ id: number } & (EvalMatches | EvalError)} EvalAnswer
- * @typedef {{ id: number, stats: import('./stats-compute.js').Stats }} StatsAnswer
- * @typedef {{ id: number, progress: number }} ExportProgress records written so far
- * @typedef {{ id: number, export: import('./export-build.js').ExportFile }} ExportAnswer
- * @typedef {{ id: number, error: { message: string }, fatal: true }} FatalAnswer a request that failed
- * @typedef {import('./js-filter.js').JsWorkerRequest} JsWorkerRequest
- * @typedef {EvalAnswer | StatsAnswer | ExportProgress | ExportAnswer | FatalAnswer | JsWorkerRequest} AnalysisAnswer
- *   what the worker sends
  *
  * @typedef {{ base: number, count: number, data: ChunkData, table: ArrowTable | null,
  *   result?: import('../../../pkg/web.mjs').FetchResponse<Int64> | import('../../../pkg/web.mjs').RecordSet<Int64>,
  *   cols?: Columns }} Chunk a chunk the page sent, with its records read when first asked for
  * @typedef {ReturnType<typeof recordView> & { n: number, chunk: Chunk }} RecordAt a record's bytes and place (viewOf)
- * @typedef {import('../../../pkg/web.mjs').RecordView & { n: number }} FilterRecord a record as the filters read it
  */
 
 const PKG = new URL('../../../pkg/', import.meta.url);
@@ -137,20 +121,22 @@ self.onmessage = (/** @type {MessageEvent<AnalysisRequest>} */ { data: msg }) =>
       jsWorkerAnswered(msg);
       break;
     default:
-      queue = queue.then(() => answer(msg)).catch((e) => self.postMessage({ id: msg.id, error: { message: String(e?.message ?? e) }, fatal: true }));
+      queue = queue
+        .then(() => answer(msg))
+        .catch((e) => self.postMessage(/** @satisfies {FatalAnswer} */ ({ id: msg.id, error: { message: String(e?.message ?? e) }, fatal: true })));
   }
 };
 
 /** @param {EvalRequest | StatsRequest | ExportRequest} msg */
 async function answer(msg) {
   await loadModule(); // the chunks are read through the package's recordColumns
-  if (msg.type === 'eval') self.postMessage({ id: msg.id, ...(await evaluate(msg.expr, msg.numbers)) });
-  else if (msg.type === 'stats') self.postMessage({ id: msg.id, stats: await statistics(msg.numbers) });
+  if (msg.type === 'eval') self.postMessage(/** @satisfies {EvalAnswer} */ ({ id: msg.id, ...(await evaluate(msg.expr, msg.numbers)) }));
+  else if (msg.type === 'stats') self.postMessage(/** @satisfies {StatsAnswer} */ ({ id: msg.id, stats: await statistics(msg.numbers) }));
   else if (msg.type === 'export') {
     const reader = { viewOf, chunkOf, tableOf, partitions, source, valueDecoder, loadApi, loadModule };
-    const made = await buildExport(msg, reader, (done) => self.postMessage({ id: msg.id, progress: done }));
+    const made = await buildExport(msg, reader, (done) => self.postMessage(/** @satisfies {ExportProgress} */ ({ id: msg.id, progress: done })));
     self.postMessage(
-      { id: msg.id, export: made },
+      /** @satisfies {ExportAnswer} */ ({ id: msg.id, export: made }),
       made.parts.filter((p) => typeof p !== 'string').map((p) => p.buffer),
     );
   }

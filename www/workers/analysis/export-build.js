@@ -10,15 +10,16 @@ const PKG = new URL('../../../pkg/', import.meta.url);
 const BATCH = 2000; // records decoded and written per step (progress is told between steps)
 
 /**
- * @typedef {'csv' | 'json' | 'ndjson' | 'arrow' | 'parquet'} ExportFormat
- * @typedef {{ parts: (string | Uint8Array)[], type: string, count: number }} ExportFile the file, for a Blob of its parts
+ * @typedef {import('../../shared/analysis-protocol.js').ExportFormat} ExportFormat
+ * @typedef {import('../../shared/analysis-protocol.js').ExportFile} ExportFile the file, for a Blob of its parts
+ * @typedef {import('../../shared/analysis-protocol.js').PartitionName} PartitionName
  * @typedef {import('./analysis-worker.js').Chunk} Chunk
  * @typedef {import('./analysis-worker.js').RecordAt} RecordAt
  * @typedef {import('../../../pkg/web.mjs').ValueDecoder} ValueDecoder
  * @typedef {import('../../shared/chunks.js').Package} Package
  * @typedef {{ viewOf(n: number): RecordAt | null, chunkOf(n: number): Chunk | null,
  *   tableOf(c: Chunk, arrow: typeof import('../../../pkg/arrow.mjs')): import('../../../pkg/arrow.mjs').ArrowTable,
- *   partitions: import('./analysis-worker.js').PartitionName[], source: string | null,
+ *   partitions: PartitionName[], source: string | null,
  *   valueDecoder(): Promise<ValueDecoder | null>, loadApi(): Promise<Package>, loadModule(): Promise<Package> }} ExportReader
  *   what the export reads of the analysis worker
  */
@@ -28,7 +29,7 @@ const BATCH = 2000; // records decoded and written per step (progress is told be
  * tableOf(chunk, arrow), partitions, source, valueDecoder(), loadApi() (the package, its wasm started), loadModule() (without) };
  * `progress(done)`. Resolves with { parts: [text or
  * bytes], type, count }.
- * @param {{ format: ExportFormat, encoding: import('../../../pkg/web.mjs').ByteEncoding, numbers: Float64Array }} request
+ * @param {Pick<import('../../shared/analysis-protocol.js').ExportRequest, 'format' | 'encoding' | 'numbers'>} request
  * @param {ExportReader} reader
  * @param {(done: number) => void} progress
  * @returns {Promise<ExportFile>}
@@ -52,7 +53,7 @@ export async function buildExport({ format, encoding, numbers }, reader, progres
     let text = '';
     for (const v of views) {
       const r = recordOf(v, decoder);
-      const p = /** @type {Partial<import('./analysis-worker.js').PartitionName>} */ (reader.partitions[v.part] ?? {});
+      const p = /** @type {Partial<PartitionName>} */ (reader.partitions[v.part] ?? {});
       // as the CLI names them: a record set by its file, with partition '-'
       const topic = p.topic ?? reader.source;
       const partition = p.partition ?? '-';
@@ -136,8 +137,11 @@ async function columnsExport(format, numbers, reader) {
     : arrow.toArrow([], { decoded: Boolean(decoder) });
   // decoded keys and values as the CLI's --format arrow writes them, when the page decodes values
   if (decoder && count) taken = arrow.withDecoded(taken, await decodedSides(numbers, reader, decoder));
-  if (format === 'parquet') return { parts: [await arrow.toParquet(taken)], type: 'application/vnd.apache.parquet', count };
-  return { parts: [arrow.arrowIPC(taken)], type: 'application/vnd.apache.arrow.stream', count };
+  // the package types its bytes loosely: these are new, of an ArrayBuffer of their own (transferred to the page)
+  if (format === 'parquet') {
+    return { parts: [/** @type {Uint8Array<ArrayBuffer>} */ (await arrow.toParquet(taken))], type: 'application/vnd.apache.parquet', count };
+  }
+  return { parts: [/** @type {Uint8Array<ArrayBuffer>} */ (arrow.arrowIPC(taken))], type: 'application/vnd.apache.arrow.stream', count };
 }
 
 /**

@@ -15,17 +15,15 @@ export const NOT_EVALUATED = 3;
 const SLACK_MS = 400;
 const MAX_TIMEOUTS = 3;
 
+// The messages with the page and on the JS worker's port are typed in shared/analysis-protocol.js.
 /**
- * @typedef {{ type: 'js-worker-start' | 'js-worker-end', key: number }} JsWorkerRequest this side asks the page
- * @typedef {{ type: 'js-worker', key: number, port?: MessagePort, error?: string }} JsWorkerAnswer the page's answer
+ * @typedef {import('../../shared/analysis-protocol.js').JsWorkerRequest} JsWorkerRequest
+ * @typedef {import('../../shared/analysis-protocol.js').JsWorkerAnswer} JsWorkerAnswer
+ * @typedef {import('../../shared/analysis-protocol.js').FilterRecord} FilterRecord
+ * @typedef {import('../../shared/analysis-protocol.js').JsRequest} JsRequest
+ * @typedef {import('../../shared/analysis-protocol.js').JsCompiled} JsCompiled
+ * @typedef {import('../../shared/analysis-protocol.js').JsProgress} JsProgress
  * @typedef {{ key: number, port?: MessagePort, error?: string }} JsWorker a JS worker the page started: its port, or why not
- * @typedef {import('./analysis-worker.js').FilterRecord} FilterRecord
- * @typedef {{ type: 'compile', source: string }
- *   | { type: 'run', records: FilterRecord[], from: number, careful: boolean, boundMs: number }} JsRequest
- *   what this side asks a JS worker (js-worker.js) on its port
- * @typedef {{ type: 'compiled', error?: string }} JsCompiled
- * @typedef {{ type: 'progress' | 'done', upTo: number, results: number[], error: string | null }} JsProgress
- *   a run's results from the last reported on (0, 1 or 2 each)
  */
 
 let nextKey = 1;
@@ -39,7 +37,7 @@ const starting = new Map(); // key -> the start's callbacks: { port(port), error
  */
 function startJsWorker(onError) {
   const key = nextKey++;
-  self.postMessage(/** @type {JsWorkerRequest} */ ({ type: 'js-worker-start', key }));
+  self.postMessage(/** @satisfies {JsWorkerRequest} */ ({ type: 'js-worker-start', key }));
   return new Promise((resolve) => {
     starting.set(key, {
       port: (port) => resolve({ key, port }),
@@ -55,7 +53,7 @@ function startJsWorker(onError) {
 function endJsWorker(worker) {
   starting.delete(worker.key);
   worker.port?.close();
-  self.postMessage(/** @type {JsWorkerRequest} */ ({ type: 'js-worker-end', key: worker.key }));
+  self.postMessage(/** @satisfies {JsWorkerRequest} */ ({ type: 'js-worker-end', key: worker.key }));
 }
 
 /**
@@ -94,7 +92,7 @@ export class JsFilter {
         failed = resolve;
         worker.port.onmessage = (/** @type {MessageEvent<JsCompiled>} */ { data }) =>
           resolve(data.type === 'compiled' ? (data.error ?? null) : 'the JS worker did not start');
-        worker.port.postMessage(/** @type {JsRequest} */ ({ type: 'compile', source: this.source }));
+        worker.port.postMessage(/** @satisfies {JsRequest} */ ({ type: 'compile', source: this.source }));
       });
     });
     return this.ready;
@@ -182,7 +180,7 @@ export class JsFilter {
         }
       };
       watch();
-      this.worker.port.postMessage(/** @type {JsRequest} */ ({ type: 'run', records, from, careful, boundMs: this.boundMs }));
+      this.worker.port.postMessage(/** @satisfies {JsRequest} */ ({ type: 'run', records, from, careful, boundMs: this.boundMs }));
     });
   }
 

@@ -14,15 +14,10 @@ import { DistinctKeys } from '../../../pkg/web.mjs';
  *   data?: Uint8Array[], at(j: number): unknown }} ArrowBatch
  *   a record batch's piece of a column, as flechette holds it (the package types columns loosely)
  * @typedef {{ table: ArrowTable, rows: Uint32Array | null }} StatsPart a chunk's table and the rows counted
- * @typedef {{ count: number, min: number, p50: number, p90: number, p99: number, max: number, mean: number, total: number }} SizeSummary
- * @typedef {{ first: number | null, last: number | null, bucketMs: number, buckets: [number, number][], none: number }} TimeBuckets
- *   records per bucket ([start ms, records]); `none`: records without a timestamp
- * @typedef {{ topic: string | null, partition: number, records: number, nullKeys: number, nullValues: number,
- *   keyBytes: number, valueBytes: number, firstOffset: string, lastOffset: string, oldest: number | null,
- *   newest: number | null, valueP50: number | null, valueP99: number | null }} PartitionStats
- * @typedef {{ records: number, nullKeys: number, nullValues: number,
- *   distinctKeys: import('../../../pkg/web.mjs').DistinctKeysResult, keySizes: SizeSummary | null,
- *   valueSizes: SizeSummary | null, time: TimeBuckets, partitions: PartitionStats[] }} Stats what the Statistics panel shows
+ * @typedef {import('../../shared/analysis-protocol.js').SizeSummary} SizeSummary
+ * @typedef {import('../../shared/analysis-protocol.js').TimeBuckets} TimeBuckets
+ * @typedef {import('../../shared/analysis-protocol.js').PartitionStats} PartitionStats
+ * @typedef {import('../../shared/analysis-protocol.js').Stats} Stats what the Statistics panel shows (typed for the page as well)
  * @typedef {Omit<PartitionStats, 'firstOffset' | 'lastOffset' | 'valueP50' | 'valueP99'> & { firstOffset: number | bigint | null,
  *   lastOffset: number | bigint | null, valueSizes: number[] }} PartitionTally a partition's counts as they are made
  */

@@ -37,16 +37,25 @@ for (const name of WAYS_OUT) {
   }
 }
 
+// The messages on the port are typed in shared/analysis-protocol.js.
+/**
+ * @typedef {import('../../shared/analysis-protocol.js').JsPortMessage} JsPortMessage
+ * @typedef {import('../../shared/analysis-protocol.js').JsRequest} JsRequest
+ * @typedef {import('../../shared/analysis-protocol.js').JsCompiled} JsCompiled
+ * @typedef {import('../../shared/analysis-protocol.js').JsProgress} JsProgress
+ * @typedef {import('../../shared/analysis-protocol.js').FilterRecord} FilterRecord
+ */
+
 const FIELDS = ['r', 'topic', 'partition', 'offset', 'timestamp', 'key', 'value', 'headers', 'headerList'];
 const REPORT_MS = 10;
-/** @type {(r: import('../analysis/analysis-worker.js').FilterRecord) => unknown} */
+/** @type {(r: FilterRecord) => unknown} */
 let test = null;
 /** @type {MessagePort} */
 let port = null; // to js-filter.js
 
 /**
  * @param {string} source
- * @returns {(r: import('../analysis/analysis-worker.js').FilterRecord) => unknown} the user's test: what it returns is truthy or not
+ * @returns {(r: FilterRecord) => unknown} the user's test: what it returns is truthy or not
  */
 function compile(source) {
   const text = source.trim();
@@ -62,20 +71,20 @@ function compile(source) {
   return (r) => fn(r, r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers, r.headerList);
 }
 
-self.onmessage = (/** @type {MessageEvent<{ type: 'port' }>} */ { data, ports }) => {
+self.onmessage = (/** @type {MessageEvent<JsPortMessage>} */ { data, ports }) => {
   if (data.type !== 'port' || port) return;
   port = ports[0];
-  port.onmessage = (/** @type {MessageEvent<import('../analysis/js-filter.js').JsRequest>} */ { data: msg }) => answer(msg);
+  port.onmessage = (/** @type {MessageEvent<JsRequest>} */ { data: msg }) => answer(msg);
 };
 
-/** @param {import('../analysis/js-filter.js').JsRequest} msg */
+/** @param {JsRequest} msg */
 function answer(msg) {
   if (msg.type === 'compile') {
     try {
       test = compile(msg.source);
-      port.postMessage(/** @type {import('../analysis/js-filter.js').JsCompiled} */ ({ type: 'compiled' }));
+      port.postMessage(/** @satisfies {JsCompiled} */ ({ type: 'compiled' }));
     } catch (e) {
-      port.postMessage(/** @type {import('../analysis/js-filter.js').JsCompiled} */ ({ type: 'compiled', error: String(e?.message ?? e) }));
+      port.postMessage(/** @satisfies {JsCompiled} */ ({ type: 'compiled', error: String(e?.message ?? e) }));
     }
     return;
   }
@@ -96,10 +105,10 @@ function answer(msg) {
     const now = performance.now();
     results.push(now - started > boundMs ? 2 : match ? 1 : 0);
     if (careful || now - since > REPORT_MS) {
-      port.postMessage(/** @type {import('../analysis/js-filter.js').JsProgress} */ ({ type: 'progress', upTo: k + 1, results, error }));
+      port.postMessage(/** @satisfies {JsProgress} */ ({ type: 'progress', upTo: k + 1, results, error }));
       results = [];
       since = now;
     }
   }
-  port.postMessage(/** @type {import('../analysis/js-filter.js').JsProgress} */ ({ type: 'done', upTo: records.length, results, error }));
+  port.postMessage(/** @satisfies {JsProgress} */ ({ type: 'done', upTo: records.length, results, error }));
 }
