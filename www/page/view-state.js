@@ -49,7 +49,7 @@ import { ViewIndex } from './store.js';
 class ViewState {
   /**
    * An open file (its decode options once decoded), or a live tail of a topic (`name`: the topic).
-   * @type {{ name: string, size?: number, kind?: string, sample?: string, decodedWith?: ReturnType<typeof import('./file/file.js').decodeOptions>, live?: boolean }}
+   * @type {{ name: string, size?: number, kind?: import('../shared/decode-protocol.js').DecodeRequest['kind'], sample?: string, decodedWith?: import('../shared/decode-protocol.js').PageDecodeOptions, live?: boolean }}
    */
   source = null;
   /** @type {import('./store.js').RecordStore} the records shown: a decoded file, or a live tail's */

@@ -6,13 +6,6 @@
 import { h, formatCount } from '../dom.js';
 import { $ } from '../page.js';
 
-/**
- * A group of the list, as the worker sums it up (worker-cluster.js's groupsOf): what ListGroups and
- * its coordinator say, its member count and total lag (null where not described), or the error.
- * @typedef {Pick<import('../../../pkg/web.mjs').ListedGroup, 'groupId' | 'state' | 'type' | 'protocolType' | 'coordinator'>
- *   & { members: number | null, totalLag: number | null, error: string | null }} GroupSummary
- */
-
 /** One reading of the chosen group's total lag, for the chart: its time (ms since 1970) and lag. @typedef {{ t: number, lag: number }} LagReading */
 
 // how often the chosen group is read again, and how many readings the chart keeps

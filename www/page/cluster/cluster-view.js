@@ -10,19 +10,12 @@ import { initRegistry } from './cluster-registry.js';
 import { $ } from '../page.js';
 
 /**
- * The answers of the view's worker, by request (worker-cluster.js): the client's own results, and
- * the groups' summaries.
- * @typedef {{
- *   'cluster-brokers': Awaited<ReturnType<import('../../../pkg/web.mjs').KafkaClient['brokers']>>,
- *   'cluster-configs': import('../../../pkg/web.mjs').ResourceConfig,
- *   'cluster-groups': import('./cluster-groups.js').GroupSummary[],
- *   'cluster-group': import('../../../pkg/web.mjs').GroupDescription,
- * }} ClusterAnswers
- */
-
-/**
- * What the worker posts back for a 'cluster-*' request (worker.js): its result, or the error.
- * @typedef {{ type: string, id: number, result?: unknown, error?: { message: string } }} ClusterReply
+ * The view's worker's messages (shared/decode-protocol.js): each request's result, and what the
+ * worker posts back (the result, or the error).
+ * @typedef {import('../../shared/decode-protocol.js').ClusterResults} ClusterResults
+ * @typedef {import('../../shared/decode-protocol.js').ClusterRequest} ClusterRequest
+ * @typedef {import('../../shared/decode-protocol.js').ClusterAnswer
+ *   | import('../../shared/decode-protocol.js').ErrorAnswer} ClusterReply
  */
 
 /** A request to the view's worker (`ask` below), as cluster-groups.js is given it. @typedef {typeof ask} Ask */
@@ -40,10 +33,10 @@ let registry = null;
 /**
  * Asks the view's worker: resolves with the result of a 'cluster-*' request through the relay.
  * `fields`: the request's own (a topic, a group).
- * @template {keyof ClusterAnswers} T
+ * @template {keyof ClusterResults} T
  * @param {T} type
  * @param {{ topic?: string, group?: string }} [fields]
- * @returns {Promise<ClusterAnswers[T]>}
+ * @returns {Promise<ClusterResults[T]>}
  */
 function ask(type, fields = {}) {
   const relay = $('live-relay').value.trim();
@@ -60,9 +53,10 @@ function ask(type, fields = {}) {
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    // the worker's result is the answer to `type` (ClusterAnswers)
+    // the worker's result is the answer to `type` (ClusterResults)
     waiting.set(id, { resolve: /** @type {(result: unknown) => void} */ (resolve), reject });
-    worker.postMessage({ type, id, relay, ...fields });
+    // `fields` hold what `type` asks for (a topic, a group)
+    worker.postMessage(/** @type {ClusterRequest} */ ({ type, id, relay, ...fields }));
   });
 }
 

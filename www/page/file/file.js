@@ -84,22 +84,21 @@ export function startWorker() {
     decoder.decoding = false;
     showError({ message: `The decoder worker failed to start: ${event.message || 'see the browser console'}` });
   };
-  worker.postMessage({ type: 'init' });
+  worker.postMessage(/** @satisfies {WorkerRequest} */ ({ type: 'init' }));
   decoder.worker = worker;
 }
 
 /**
- * @typedef {{ message: string, code?: string | null, offset?: number | null, hint?: string | null }} DecodeFailure
- *   a decode that failed, as the worker describes it (its describeError), or the page's own message
- * @typedef {{ type: 'ready', protocol: import('../../../pkg/web.mjs').ProtocolInfo }
- *   | { type: 'state', id: number, phase: 'decoding' | 'values', total?: number }
- *   | { type: 'result', id: number, data: import('../../shared/chunks.js').ChunkData }
- *   | { type: 'probe', id: number, versions: number[] }
- *   | { type: 'error', id?: number, error: DecodeFailure }} DecodeAnswer
- *   what the decode worker answers the file panel (worker.js)
+ * @typedef {import('../../shared/decode-protocol.js').FileAnswer} FileAnswer
+ * @typedef {import('../../shared/decode-protocol.js').PageDecodeOptions} PageDecodeOptions
+ * @typedef {import('../../shared/decode-protocol.js').DecodeRequest} DecodeRequest
+ * @typedef {import('../../shared/decode-protocol.js').WorkerRequest} WorkerRequest
+ * @typedef {Pick<import('../../shared/decode-protocol.js').WorkerError, 'message'>
+ *   & Partial<import('../../shared/decode-protocol.js').WorkerError>} DecodeFailure
+ *   a decode that failed, as the worker describes it, or the page's own message
  */
 
-/** @param {DecodeAnswer} msg */
+/** @param {FileAnswer} msg */
 function onWorkerMessage(msg) {
   if (msg.type === 'ready') {
     decoder.ready = true;
@@ -137,21 +136,29 @@ function onWorkerMessage(msg) {
   }
 }
 
-/** The decode options as the file panel sets them (a live tail takes them when it starts). */
+/**
+ * The decode options as the file panel sets them (a live tail takes them when it starts).
+ * @returns {PageDecodeOptions}
+ */
 export function decodeOptions() {
   const limitMiB = Number($('opt-limit').value);
   return {
     apiVersion: Number($('opt-api').value),
     header: $('opt-header').checked,
-    isolationLevel: $('opt-isolation').value,
-    crc: $('opt-crc').value,
+    // the menus offer the package's values only (index.html)
+    isolationLevel: /** @type {PageDecodeOptions['isolationLevel']} */ ($('opt-isolation').value),
+    crc: /** @type {PageDecodeOptions['crc']} */ ($('opt-crc').value),
     maxDecompressedBytes: limitMiB > 0 ? Math.round(limitMiB * 1024 * 1024) : undefined,
   };
 }
 
-/** @param {string} name */
+/**
+ * @param {string} name
+ * @returns {DecodeRequest['kind']}
+ */
 export function kindFor(name) {
-  const chosen = $('opt-kind').value;
+  // the menu offers 'auto' and the two kinds (index.html)
+  const chosen = /** @type {DecodeRequest['kind'] | 'auto'} */ ($('opt-kind').value);
   if (chosen !== 'auto') return chosen;
   return /\.log$/i.test(name) ? 'recordset' : 'frame';
 }
@@ -170,6 +177,7 @@ export function requestDecode(buffer, length) {
   decoder.decoding = true;
   document.body.dataset.state = 'loading';
   setStatus('busy', `Decoding ${state.source.name}…`, null);
+  /** @type {DecodeRequest} */
   const message = { type: 'decode', id, kind: state.source.kind, options: decodeOptions(), values: valueSettings() };
   state.source.decodedWith = message.options; // what the summary says the bytes were read as
   if (buffer) Object.assign(message, { buffer, length });
@@ -204,7 +212,7 @@ async function readStream(stream, expected, onProgress) {
 /**
  * @param {string} name
  * @param {number} size
- * @param {string} kind 'frame' or 'recordset'
+ * @param {DecodeRequest['kind']} kind
  * @param {ReadableStream<Uint8Array>} stream
  * @param {string} [sample] the sample's file, when it is one
  */
@@ -294,7 +302,7 @@ function probe() {
   const id = decoder.nextId++;
   decoder.current = id;
   setStatus('busy', 'Trying every Fetch API version…', null);
-  decoder.worker.postMessage({ type: 'probe', id, header: $('opt-header').checked });
+  decoder.worker.postMessage(/** @satisfies {WorkerRequest} */ ({ type: 'probe', id, header: $('opt-header').checked }));
 }
 
 /** @param {number[]} versions the api versions the frame decodes as */

@@ -23,8 +23,9 @@ const RELAY_KEY = 'kafka-fetch-decoder.relay'; // the last relay URL typed, reme
  * @property {string | null} [problem]
  */
 /**
- * An error as explain() reads it: the worker's ({ code, message, ... }: worker.js's describeError) or the page's own.
- * @typedef {{ code?: string | null, message: string }} LiveError
+ * An error as explain() reads it: the decode worker's or the page's own (a message only).
+ * @typedef {Pick<import('../../shared/decode-protocol.js').WorkerError, 'message'>
+ *   & Partial<import('../../shared/decode-protocol.js').WorkerError>} LiveError
  */
 
 /**

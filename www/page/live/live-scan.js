@@ -103,7 +103,7 @@ export function drawCoverage(coverage, running) {
 
 /**
  * What the status line says of a scan that ended: what it covered and why it stopped.
- * @param {import('./live.js').Tail} t
+ * @param {import('./live-tail.js').Tail} t
  */
 export function scanEndText(t) {
   const { records, matches, complete } = coverageTotals(t.coverage);

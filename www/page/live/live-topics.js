@@ -11,10 +11,12 @@ import { $ } from '../page.js';
 
 /** @typedef {ReturnType<typeof import('../../shared/topic-listing.js').unpackTopics>[number]} Topic a topic as listed */
 /**
- * A topic's offsets: [earliest, end] by partition (BigInts, null when unknown), or why they did not
- * come ('cluster-offsets'; then no partition has any).
+ * A topic's offsets as the list knows them, from the listing or asked for: [earliest, end] by
+ * partition (BigInts, null when unknown), or why they did not come ('cluster-offsets'; then no
+ * partition has any).
  * @typedef {{ [partition: number]: [bigint | null, bigint | null], error?: undefined }
- *   | { [partition: number]: undefined, error: string }} TopicOffsets
+ *   | { [partition: number]: undefined, error: string }} KnownOffsets
+ * @typedef {import('../../shared/decode-protocol.js').TopicOffsets} TopicOffsets
  */
 
 const MIN_WIDTH = 220;
@@ -40,7 +42,7 @@ let lineTopic = new Int32Array(0);
 let linePart = new Int32Array(0);
 let tops = new Float64Array(1); // tops[i]: where line i starts; tops[lineCount]: the height of all
 let lineCount = 0;
-/** @type {Map<string, TopicOffsets>} */
+/** @type {Map<string, KnownOffsets>} */
 const known = new Map(); // topic -> { partition: [earliest, latest] } or { error }, asked for by rows in view
 /** @type {Set<string>} */
 const asked = new Set();
@@ -51,7 +53,7 @@ let widthFor = null; // the listing the width was fitted to
 /**
  * The offsets of `topic`'s partitions: from the listing, else those asked for; null while unknown.
  * @param {Topic} t
- * @returns {TopicOffsets | null}
+ * @returns {KnownOffsets | null}
  */
 function offsetsOf(t) {
   if (!known.has(t.topic) && t.partitions.some((p) => p.earliest !== null || p.latest !== null)) {
@@ -240,7 +242,7 @@ export function renderTopics(topics, chosen, choose, needOffsets = null) {
 
 /**
  * Offsets asked for by rows in view ({ topic: { partition: [earliest, latest] } | { error } }): shown where they are.
- * @param {Record<string, TopicOffsets>} found
+ * @param {TopicOffsets} found
  */
 export function setOffsets(found) {
   for (const [topic, offsets] of Object.entries(found)) known.set(topic, offsets);

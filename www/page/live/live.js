@@ -3,27 +3,29 @@
 // record store, from where and until when the controls say (live-seek.js); or a scan of it on N
 // workers, its matches into the store the same way, its coverage drawn as it grows (live-scan.js).
 // A worker of its own (the decode worker) holds the Kafka client and decodes; LiveMode sends it
-// commands, hands what it transfers to the page, and says plainly what the connection is doing.
+// commands (shared/decode-protocol.js), hands what it transfers to the page, and says plainly what
+// the connection is doing (live-status.js).
 
-import { h, formatCount, plural } from '../dom.js';
-import { PHASE_TEXT, dropped, received, stoppedText } from './live-tail.js';
+import { h, plural } from '../dom.js';
+import { PHASE_TEXT, dropped, received } from './live-tail.js';
+import { button, emptyTableText, showStats, showTailStatus, tailFacts } from './live-status.js';
 import { liveStore, loadPackage } from '../store.js';
 import { syncSeekInputs } from './live-seek.js';
 import { explain, fillRelay, readControls, relayUrl, rememberRelay } from './live-controls.js';
 import { offsetsFailed, renderTopics as drawTopics, setOffsets } from './live-topics.js';
 import { unpackTopics } from '../../shared/topic-listing.js';
-import { drawCoverage, scanEndText } from './live-scan.js';
+import { drawCoverage } from './live-scan.js';
 import { listen } from '../view-state.js';
 import { $ } from '../page.js';
 
 const RUNNING = ['starting', 'tailing', 'scanning', 'paused'];
-// The span the rate is measured over.
-const RATE_WINDOW_MS = 3000;
 // how often a tail lists the topics again, for the side list's end offsets
 const TOPICS_EVERY_MS = 5000;
 
 /**
  * @typedef {import('./live-tail.js').Phase} Phase
+ * @typedef {import('./live-tail.js').Tail} Tail
+ * @typedef {import('./live-tail.js').TailCounts} TailCounts
  * @typedef {import('./live-topics.js').Topic} Topic
  * @typedef {import('./live-controls.js').LiveError} LiveError
  * @typedef {import('../store.js').RecordStore} RecordStore
@@ -45,54 +47,10 @@ const TOPICS_EVERY_MS = 5000;
  */
 
 /**
- * A tail or a scan (see LiveMode's #tail). `ended`: why it stopped by itself ('matches': the N
- * matching records are in the view); `endsBy`: how the worker's pass ends.
- * @typedef {object} Tail
- * @property {number} id
- * @property {'scan'} [kind]
- * @property {string} topic
- * @property {string} from said to the user
- * @property {string | null} until said to the user
- * @property {string} relay
- * @property {number} cap
- * @property {number[] | null} partitions
- * @property {RecordStore | null} store
- * @property {number} droppedInWorker
- * @property {[number, number][]} samples
- * @property {number} matches
- * @property {number} clock
- * @property {'end' | 'time' | null} endsBy
- * @property {'end' | 'time' | 'matches' | null} ended
- * @property {number} [saidDropped]
- * @property {{ where: string, key: string, limit: number | null }} [question] a scan's
- * @property {ScanCoverage | null} [coverage] a scan's
- * @property {Record<string, unknown> | null} [aggregates] a scan's, by name (the package's Scan.aggregates)
+ * The decode worker's messages (shared/decode-protocol.js): what live mode posts, what answers it.
+ * @typedef {import('../../shared/decode-protocol.js').WorkerRequest} WorkerRequest
+ * @typedef {import('../../shared/decode-protocol.js').LiveAnswer} LiveAnswer
  */
-
-/**
- * A tail's counts at one moment (LiveMode.snapshot): per partition, records and batches received.
- * @typedef {{ kept: number, dropped: number, received: number, cap: number, partitions: number[], batches: number[] }} TailCounts
- */
-
-/**
- * What the decode worker posts to live mode (worker.js, worker-scan.js, worker-cluster.js), the fields read here.
- * @typedef {{ type: 'live-topics', id: number, brokers: string[], listing: Parameters<typeof unpackTopics>[0] }} TopicsMessage
- * @typedef {{ type: 'live-started' | 'scan-started', id: number, topic: string, partitions: number[] }} StartedMessage
- * @typedef {{ type: 'live-records' | 'scan-records', id: number, chunks: ChunkData[], dropped: number,
- *   droppedBy: Record<string, number> }} RecordsMessage
- * @typedef {{ type: 'live-state', id: number, phase: 'tailing' | 'paused' | 'stopped' | 'ended' }} StateMessage
- * @typedef {{ type: 'scan-progress', id: number, coverage: ScanCoverage }
- *   | { type: 'scan-ended', id: number, coverage: ScanCoverage, aggregates: Record<string, unknown> | null, stopped: boolean }} ScanMessage
- * @typedef {{ type: 'cluster-offsets', id: number, result: Record<string, import('./live-topics.js').TopicOffsets> }} OffsetsMessage
- * @typedef {{ type: 'error', id: number, error: LiveError }} ErrorMessage
- * @typedef {TopicsMessage | StartedMessage | RecordsMessage | StateMessage | ScanMessage | OffsetsMessage | ErrorMessage} WorkerMessage
- */
-
-/**
- * @param {string} text
- * @param {() => void} onclick
- */
-const button = (text, onclick) => h('button', { type: 'button', onclick }, text);
 
 /**
  * The live controls. `page`: { uiConfig (a promise of /ui.json), setStatus, decodeOptions(), valueSettings(),
@@ -112,12 +70,8 @@ export class LiveMode {
   #topics = []; // the last listing
   /** @type {Map<number, string[]>} */
   #offsetAsks = new Map(); // id -> the topics whose offsets the side list asked for
-  // { id, kind ('scan' or none), topic, from, until (texts), relay, cap, partitions, store, droppedInWorker,
-  //   samples: [[time, received]], matches (N or Infinity), clock (timer of an Until time to come), endsBy
-  //   (how the worker's pass ends: 'end', 'time' or null), ended (why it stopped by itself), saidDropped;
-  //   a scan's question, coverage and aggregates }
   /** @type {Tail} */
-  #tail = null;
+  #tail = null; // the tail or scan started last
   /** @type {Tail} */
   #shown = null; // the tail whose records the page shows
   /** @type {TailCounts} */
@@ -192,18 +146,20 @@ export class LiveMode {
     if (this.#tail !== tail) return; // stopped or started again meanwhile
     // an Until time still to come: the page stops the tail when the clock gets there
     if (until.wallClock) tail.clock = setTimeout(() => this.#endTail('time'), until.wallClock - Date.now());
-    this.#ensureWorker().postMessage({
-      type: 'live-start',
-      id: tail.id,
-      relay,
-      topic,
-      partitions,
-      from: from.from,
-      until: until.until,
-      cap,
-      options: this.#page.decodeOptions(),
-      values: this.#page.valueSettings(),
-    });
+    this.#ensureWorker().postMessage(
+      /** @satisfies {WorkerRequest} */ ({
+        type: 'live-start',
+        id: tail.id,
+        relay,
+        topic,
+        partitions,
+        from: from.from,
+        until: until.until,
+        cap,
+        options: this.#page.decodeOptions(),
+        values: this.#page.valueSettings(),
+      }),
+    );
     // a topic made since the list was drawn: the list is drawn again, with its offsets
     if (!this.#topics.some((t) => t.topic === topic)) this.#refreshTopics();
   }
@@ -275,31 +231,13 @@ export class LiveMode {
   /** The summary's facts about the tail (of a snapshot, or as last drawn). */
   facts(snap = this.shownCounts()) {
     const shown = this.#shown;
-    return [
-      ['Source', `${shown.topic} · ${shown.kind === 'scan' ? 'scan' : 'live'} from ${shown.from}${shown.until ? ` until ${shown.until}` : ''}`],
-      ['Relay', shown.relay],
-      ['State', shown === this.#tail ? PHASE_TEXT[this.#phase] : 'stopped'],
-      ['Kept', `${formatCount(snap.kept)} of at most ${formatCount(shown.cap)}`],
-      ['Dropped', formatCount(snap.dropped)],
-      ['Received', formatCount(snap.received)],
-    ];
+    return tailFacts(shown, snap, shown === this.#tail ? this.#phase : 'stopped');
   }
 
   /** What the empty table says in live mode: what to do next. */
   emptyText() {
     const t = this.#shown ?? this.#tail;
-    if (!t) {
-      if (!relayUrl())
-        return "Live mode reads topics through a relay: run npx kafka-fetch-decoder ui --bootstrap HOST:PORT (it serves this page with one), or type a relay's URL on the left and press List.";
-      if (!this.#topics.length) return 'Press List (on the left) to see the topics.';
-      return 'Pick a topic on the left, choose where to start (From) and press Start tail.';
-    }
-    if (t === this.#tail && this.#running()) {
-      return `No record yet: the tail of ${t.topic} from ${t.from} waits for new ones. Produce to ${t.topic}, or start again from earliest or the last hour to read older records.`;
-    }
-    if (t.ended === 'end') return `${t.topic} had no record between ${t.from} and the end offsets seen at the start. Start from earliest to read all it has.`;
-    if (t.ended === 'time') return `${t.topic} had no record from ${t.from} until ${t.until}.`;
-    return `The tail of ${t.topic} stopped before any record came. Start it again, from earliest to read what the topic has.`;
+    return emptyTableText(t, t === this.#tail && this.#running(), this.#topics.length > 0);
   }
 
   // ---- the worker -----------------------------------------------------------------------------------
@@ -318,7 +256,7 @@ export class LiveMode {
     return worker;
   }
 
-  /** @param {WorkerMessage} msg */
+  /** @param {LiveAnswer} msg */
   #onMessage(msg) {
     if (this.#offsetAsks.has(msg.id)) return this.#tookOffsets(msg);
     if (msg.type === 'live-topics' && msg.id === this.#listing) {
@@ -344,7 +282,7 @@ export class LiveMode {
 
   /**
    * The offsets of rows in the side list's view.
-   * @param {WorkerMessage} msg
+   * @param {LiveAnswer} msg
    */
   #tookOffsets(msg) {
     if (msg.type === 'cluster-offsets') setOffsets(msg.result);
@@ -354,7 +292,7 @@ export class LiveMode {
 
   /**
    * A quiet listing came back (refreshTopics).
-   * @param {WorkerMessage} msg
+   * @param {LiveAnswer} msg
    */
   #tookRefresh(msg) {
     this.#refreshing = 0;
@@ -367,7 +305,7 @@ export class LiveMode {
     if (this.#running()) this.#topicsTimer = setTimeout(() => this.#refreshTopics(), TOPICS_EVERY_MS);
   }
 
-  /** @param {StartedMessage} msg */
+  /** @param {Extract<LiveAnswer, { type: 'live-started' | 'scan-started' }>} msg */
   #started(msg) {
     const tail = this.#tail;
     if (msg.type === 'scan-started') this.#setPhase('scanning');
@@ -382,7 +320,7 @@ export class LiveMode {
     this.#showTailStatus();
   }
 
-  /** @param {ScanMessage} msg */
+  /** @param {Extract<LiveAnswer, { type: 'scan-progress' | 'scan-ended' }>} msg */
   #scanMoved(msg) {
     const tail = this.#tail;
     tail.coverage = msg.coverage;
@@ -396,7 +334,7 @@ export class LiveMode {
     this.#page.refresh();
   }
 
-  /** @param {StateMessage} msg */
+  /** @param {Extract<LiveAnswer, { type: 'live-state' }>} msg */
   #stateChanged(msg) {
     const tail = this.#tail;
     if (msg.phase === 'ended') tail.ended ??= tail.endsBy ?? 'end';
@@ -409,7 +347,7 @@ export class LiveMode {
     this.#page.refresh();
   }
 
-  /** @param {RecordsMessage} msg */
+  /** @param {Extract<LiveAnswer, { type: 'live-records' | 'scan-records' }>} msg */
   #tookIn(msg) {
     const tail = this.#tail;
     const { id, store } = tail;
@@ -422,7 +360,7 @@ export class LiveMode {
     // the next records once these are in the view: the page is never handed more than it can show
     const ack = tail.kind === 'scan' ? 'scan-ack' : 'live-ack';
     this.#page.append(msg.chunks).then(() => {
-      if (this.#tail?.id === id && this.#worker) this.#worker.postMessage({ type: ack, id });
+      if (this.#tail?.id === id && this.#worker) this.#worker.postMessage(/** @satisfies {WorkerRequest} */ ({ type: ack, id }));
     });
     tail.samples.push([performance.now(), received(tail)]);
   }
@@ -440,7 +378,7 @@ export class LiveMode {
       this.#setPhase('listing');
       this.#page.setStatus('busy', `Listing the topics through ${relay}…`, null);
     }
-    this.#ensureWorker().postMessage({ type: 'live-topics', id: this.#listing, relay });
+    this.#ensureWorker().postMessage(/** @satisfies {WorkerRequest} */ ({ type: 'live-topics', id: this.#listing, relay }));
   }
 
   /** Lists the topics again without a word in the status line (a tail stopped: their offsets moved). */
@@ -448,10 +386,10 @@ export class LiveMode {
     const relay = relayUrl();
     if (!relay || !this.#worker || this.#refreshing) return;
     this.#refreshing = this.#nextId++;
-    this.#worker.postMessage({ type: 'live-topics', id: this.#refreshing, relay });
+    this.#worker.postMessage(/** @satisfies {WorkerRequest} */ ({ type: 'live-topics', id: this.#refreshing, relay }));
   }
 
-  /** @param {TopicsMessage} msg */
+  /** @param {Extract<LiveAnswer, { type: 'live-topics' }>} msg */
   #showTopics(msg) {
     const topics = unpackTopics(msg.listing);
     this.#topics = topics;
@@ -483,7 +421,7 @@ export class LiveMode {
       (names) => {
         const id = this.#nextId++;
         this.#offsetAsks.set(id, names);
-        this.#ensureWorker().postMessage({ type: 'cluster-offsets', id, relay: relayUrl(), topics: names });
+        this.#ensureWorker().postMessage(/** @satisfies {WorkerRequest} */ ({ type: 'cluster-offsets', id, relay: relayUrl(), topics: names }));
       },
     );
   }
@@ -528,21 +466,23 @@ export class LiveMode {
     this.#setPhase('starting');
     this.#page.setStatus('busy', `${resume ? 'Continuing' : 'Starting'} a scan of ${topic} on ${opts.workers} workers…`, null);
     await loadPackage();
-    this.#ensureWorker().postMessage({
-      type: 'scan-start',
-      id: tail.id,
-      relay,
-      topic,
-      partitions,
-      from: from.from,
-      until: until.until && until.until !== 'end' ? until.until : 'end',
-      where: question.where,
-      key: question.key,
-      limit: question.limit,
-      workers: opts.workers,
-      resume,
-      options: this.#page.decodeOptions(),
-    });
+    this.#ensureWorker().postMessage(
+      /** @satisfies {WorkerRequest} */ ({
+        type: 'scan-start',
+        id: tail.id,
+        relay,
+        topic,
+        partitions,
+        from: from.from,
+        until: until.until && until.until !== 'end' ? until.until : 'end',
+        where: question.where,
+        key: question.key,
+        limit: question.limit,
+        workers: opts.workers,
+        resume,
+        options: this.#page.decodeOptions(),
+      }),
+    );
   }
 
   /**
@@ -557,7 +497,7 @@ export class LiveMode {
 
   #togglePause() {
     if (!this.#tail || !this.#worker) return;
-    this.#worker.postMessage({ type: this.#phase === 'paused' ? 'live-resume' : 'live-pause', id: this.#tail.id });
+    this.#worker.postMessage(/** @satisfies {WorkerRequest} */ ({ type: this.#phase === 'paused' ? 'live-resume' : 'live-pause', id: this.#tail.id }));
   }
 
   #running() {
@@ -567,7 +507,8 @@ export class LiveMode {
   /** Stops the tail or scan (its records stay shown); the worker confirms with 'stopped' (a scan with its coverage). */
   #stopTail() {
     const tail = this.#tail;
-    if (tail && this.#worker && this.#running()) this.#worker.postMessage({ type: tail.kind === 'scan' ? 'scan-stop' : 'live-stop', id: tail.id });
+    if (tail && this.#worker && this.#running())
+      this.#worker.postMessage(/** @satisfies {WorkerRequest} */ ({ type: tail.kind === 'scan' ? 'scan-stop' : 'live-stop', id: tail.id }));
   }
 
   // ---- what the page says ---------------------------------------------------------------------------
@@ -591,75 +532,20 @@ export class LiveMode {
     $('live-list').disabled = next === 'listing';
   }
 
+  /** The status line and the counts say what the tail or scan does now. */
   #showTailStatus() {
     const tail = this.#tail;
     if (!tail) return;
-    if (tail.kind === 'scan') this.#showScanStatus(tail);
-    else this.#showTailOnlyStatus(tail);
+    showTailStatus(tail, this.#phase, this.#page.setStatus, {
+      start: () => this.start(),
+      continueScan: () => this.#startScan(this.#tail.coverage),
+    });
     this.#showStats();
-  }
-
-  /** @param {Tail} tail */
-  #showScanStatus(tail) {
-    const { setStatus } = this.#page;
-    if (this.#phase === 'scanning')
-      setStatus(
-        'info',
-        `Scanning ${tail.topic} through ${tail.relay}${tail.question.where ? ` for ${tail.question.where}` : ''}: matches are added as the workers find them.`,
-        null,
-      );
-    else if (this.#phase === 'stopped' && tail.coverage) {
-      const more = tail.coverage.complete ? [] : [button('Continue', () => this.#startScan(this.#tail.coverage))];
-      setStatus(tail.coverage.complete ? 'ok' : 'info', `${scanEndText(tail)}: the matches stay here to filter, inspect and export.`, null, ...more);
-    }
-  }
-
-  /** @param {Tail} tail */
-  #showTailOnlyStatus(tail) {
-    const { setStatus } = this.#page;
-    const where = `${tail.topic}${tail.partitions ? ` (${plural(tail.partitions.length, 'partition')})` : ''} from ${tail.from}${tail.until ? ` until ${tail.until}` : ''}`;
-    if (this.#phase === 'starting') setStatus('busy', `Starting a tail of ${where}…`, null);
-    else if (this.#phase === 'tailing') setStatus('info', `Tailing ${where} through ${tail.relay}: new records are added as they arrive.`, null);
-    else if (this.#phase === 'paused') setStatus('info', `Paused the tail of ${tail.topic}: records written meanwhile are read on resume.`, null);
-    else if (this.#phase === 'stopped') {
-      // records the Keep bound dropped are said, with the way to read them all
-      const lost = tail.store ? dropped(tail) : 0;
-      tail.saidDropped = lost;
-      const keepAll = button(`Keep all ${formatCount(received(tail))} and read again`, () => {
-        $('live-cap').value = String(received(tail));
-        this.start();
-      });
-      setStatus(
-        tail.ended && !lost ? 'ok' : 'info',
-        lost
-          ? `${stoppedText(tail)}: the oldest ${formatCount(lost)} were dropped to keep ${formatCount(tail.cap)} (Keep).`
-          : `${stoppedText(tail)}: its records stay here to filter, inspect and export.`,
-        null,
-        ...(lost ? [keepAll] : []),
-        button('Start again', () => this.start()),
-      );
-    }
   }
 
   /** The counts of the tail shown (of a snapshot, or now): kept, dropped and, while it runs, records a second. */
   #showStats(snap = this.shownCounts()) {
-    const el = $('live-stats');
-    const shown = this.#shown;
-    if (!shown || !snap) {
-      el.textContent = '';
-      for (const k of ['kept', 'dropped', 'received']) delete el.dataset[k];
-      return;
-    }
-    const now = performance.now();
-    const { samples } = shown;
-    while (samples.length > 2 && now - samples[0][0] > RATE_WINDOW_MS) samples.shift();
-    const [t0, n0] = samples[0] ?? [now, 0];
-    const live = shown === this.#tail && this.#phase === 'tailing' && now - t0 > 500;
-    const rate = live ? ((snap.received - n0) * 1000) / (now - t0) : 0;
-    Object.assign(el.dataset, { kept: snap.kept, dropped: snap.dropped, received: snap.received });
-    // dropped only once some were: the bar keeps its room for the rate
-    el.textContent = `${formatCount(snap.kept)} kept${snap.dropped > 0 ? ` · ${formatCount(snap.dropped)} dropped` : ''}${rate > 0 ? ` · ${formatCount(Math.round(rate))}/s` : ''}`;
-    el.title = `${formatCount(snap.received)} records received since the start; at most ${formatCount(shown.cap)} are kept, the oldest are dropped first`;
+    showStats(this.#shown, snap, this.#shown === this.#tail && this.#phase === 'tailing');
   }
 
   /**

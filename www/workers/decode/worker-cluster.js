@@ -3,18 +3,17 @@
 // and the earliest and end offsets of chosen topics, through the package's KafkaClient over the
 // relay. One client per relay URL, kept while the page asks (a group's lag is read every few seconds).
 //
-// In:  { type: 'cluster-brokers', id, relay }            -> result: KafkaClient.brokers()
-//      { type: 'cluster-configs', id, relay, topic }     -> result: KafkaClient.configs({ topic, synonyms })
-//      { type: 'cluster-groups', id, relay }             -> result: [{ groupId, state, type, protocolType,
-//                                                           members, totalLag, coordinator, error }]
-//      { type: 'cluster-group', id, relay, group }       -> result: KafkaClient.describeGroup(group)
-//      { type: 'cluster-offsets', id, relay, topics }    -> result: { topic: { partition: [earliest, latest] } | { error } }
-// Out: { type, id, result } (worker.js posts it), or { type: 'error', id, error }.
-// Their types: worker.js's ClusterRequest and ClusterAnswer.
+// In: the 'cluster-*' requests; out: { type, id, result } (worker.js posts it) or { type: 'error', id,
+// error }. Their types, and each request's result: shared/decode-protocol.js (ClusterRequest,
+// ClusterResults).
 
 /**
  * @typedef {import('../../shared/chunks.js').Package} Package
  * @typedef {import('../../../pkg/web.mjs').KafkaClient} KafkaClient
+ * @typedef {import('../../shared/decode-protocol.js').GroupSummary} GroupSummary
+ * @typedef {import('../../shared/decode-protocol.js').TopicOffsets} TopicOffsets
+ * @typedef {import('../../shared/decode-protocol.js').ClusterRequest} ClusterRequest
+ * @typedef {import('../../shared/decode-protocol.js').ClusterAnswer} ClusterAnswer
  */
 
 // Retries of a failed request before the page is told (the client's default would keep it silent for long).
@@ -42,7 +41,7 @@ function clientFor(api, relay) {
  * @param {KafkaClient} c
  */
 async function groupsOf(c) {
-  /** @type {import('./worker.js').GroupSummary[]} */
+  /** @type {GroupSummary[]} */
   const out = [];
   for (const listed of await c.listGroups()) {
     try {
@@ -71,7 +70,7 @@ async function groupsOf(c) {
  * @param {string[]} topics
  */
 async function offsetsOf(c, topics) {
-  /** @type {import('./worker.js').TopicOffsets} */
+  /** @type {TopicOffsets} */
   const out = {};
   await Promise.all(
     topics.map(async (topic) => {
@@ -89,8 +88,8 @@ async function offsetsOf(c, topics) {
 /**
  * The answer to one 'cluster-*' message.
  * @param {Package} api
- * @param {import('./worker.js').ClusterRequest} msg
- * @returns {Promise<import('./worker.js').ClusterAnswer['result']>}
+ * @param {ClusterRequest} msg
+ * @returns {Promise<ClusterAnswer['result']>}
  */
 export function clusterRequest(api, msg) {
   const c = clientFor(api, msg.relay);

@@ -4,13 +4,15 @@
 // time and the next once the page took it in; the coverage now and then, and at the end with the
 // aggregates.
 //
-// In:  { type: 'scan-start', id, relay, topic, partitions, from, until, where, key, limit, workers, resume, options }
-//      { type: 'scan-ack', id } | { type: 'scan-stop', id }
-// Out: { type: 'scan-started', id, topic, partitions }
-//      { type: 'scan-records', id, chunks: [data], dropped: 0 }   as 'live-records'
-//      { type: 'scan-progress', id, coverage }          the coverage file's form, at most every 250 ms
-//      { type: 'scan-ended', id, coverage, aggregates, stopped }  stopped: by the page (it can continue)
-//      { type: 'error', id, error }
+// In: 'scan-start', then 'scan-ack' (the page took the last matches in) or 'scan-stop'; out:
+// 'scan-started', 'scan-records' (as 'live-records'), 'scan-progress' (at most every 250 ms),
+// 'scan-ended' (stopped by the page: it can continue), or 'error'. Their types:
+// shared/decode-protocol.js (ScanStartRequest, ScanAnswer).
+
+/**
+ * @typedef {import('../../shared/decode-protocol.js').ScanStartRequest} ScanStartRequest
+ * @typedef {import('../../shared/decode-protocol.js').ScanAnswer} ScanAnswer
+ */
 
 /** @type {import('../../../pkg/web.mjs').ScanAggregate[]} */
 const AGGREGATES = ['count', 'per-minute', 'distinct-keys', 'top-keys', 'sizes'];
@@ -18,8 +20,8 @@ const AGGREGATES = ['count', 'per-minute', 'distinct-keys', 'top-keys', 'sizes']
 export class PageScan {
   /**
    * @param {import('../../shared/chunks.js').Package} api
-   * @param {import('./worker.js').ScanStartRequest} msg
-   * @param {(message: import('./worker.js').ScanAnswer, transfer?: Transferable[]) => void} post
+   * @param {ScanStartRequest} msg
+   * @param {(message: ScanAnswer, transfer?: Transferable[]) => void} post
    */
   constructor(api, msg, post) {
     this.api = api;

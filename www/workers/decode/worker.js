@@ -2,38 +2,15 @@
 // result goes to the page in the package's transferable form (toTransferable: columns and byte buffers
 // transferred, no record objects) with the per-record columns of chunks.js's prepareChunk.
 //
-// Files. In:  { type: 'init' }
-//             { type: 'decode', id, buffer?, length?, kind: 'frame'|'recordset', options, values }
-//             { type: 'probe', id, header }      which api versions decode the current input
-//        Out: { type: 'ready', protocol } (the package's protocolInfo()) | { type: 'state', id, phase, total? }
-//             { type: 'result', id, data } | { type: 'probe', id, versions } | { type: 'error', id?, error }
-//
-// Live (one tail at a time; `id` names it). In:
-//             { type: 'live-topics', id, relay }   list the topics with their partitions' offsets
-//             { type: 'live-start', id, relay, topic, partitions: [n]|null, from, until, cap, options, values }
-//                 from: as consume takes it ('earliest', 'latest', digits, { time }, { last }); until:
-//                 null (tail until stopped), 'end' (the end offsets seen at the start) or { time }
-//             { type: 'live-ack', id }             the page took the last 'live-records' in
-//             { type: 'live-pause', id } | { type: 'live-resume', id } | { type: 'live-stop', id }
-//        Out: { type: 'live-topics', id, brokers, listing }: the topics, [{ topic, isInternal, error,
-//                 partitions: [{ partition, leader, earliest, latest, errorName }] }], packed
-//                 (topic-listing.js); offsets null past OFFSETS_UP_TO topics: the page asks for
-//                 those in view with 'cluster-offsets')
-//             { type: 'live-started', id, topic, partitions: [n] }
-//             { type: 'live-records', id, chunks: [data], dropped, droppedBy }   data as for 'result', one per
-//                 fetch response; dropped: records given up here since the last post (the page was
-//                 behind), droppedBy: how many of them per partition ({ partition: n })
-//             { type: 'live-state', id, phase: 'tailing'|'paused'|'stopped'|'ended' }   ended: `until` reached
-//             { type: 'error', id, error: { code, message, ... } }
+// The messages, both ways, are typed in shared/decode-protocol.js (…Request in, …Answer out):
+// files ('init', 'decode', 'probe'), a live tail of one topic at a time ('live-*': `id` names it),
+// a scan ('scan-*', worker-scan.js) and the cluster's reads beside a tail (groups, configs,
+// brokers, offsets of chosen topics: 'cluster-*', worker-cluster.js).
 // A tail posts at most one 'live-records' every POST_INTERVAL_MS and none while the page has not
 // acknowledged the last one, so the page takes records in small steps however fast they come; what
 // waits meanwhile is capped like the page's store (the oldest fetch responses are dropped first).
 // `values`: the page's value settings (worker-values.js), or null; with them each result carries
 // the table's text of every decoded key and value.
-//
-// Scans (one at a time): 'scan-start', 'scan-ack', 'scan-stop' in; 'scan-started', 'scan-records',
-// 'scan-progress', 'scan-ended' out (worker-scan.js). The cluster's reads beside a tail (groups,
-// configs, brokers, offsets of chosen topics) are 'cluster-*' messages: worker-cluster.js.
 
 import { columnsOf, prepareChunk } from '../../shared/chunks.js';
 import { clusterRequest } from './worker-cluster.js';
@@ -41,82 +18,29 @@ import { packTopics } from '../../shared/topic-listing.js';
 import { attachPreviews, valueDecoderFor } from './worker-values.js';
 import { PageScan } from './worker-scan.js';
 
-// The page-worker protocol in types: what the page posts (…Request) and what this worker posts back
-// (…Answer), a typedef per message; the page's modules import them from here.
 /**
  * @typedef {import('../../../pkg/web.mjs').Int64} Int64
  * @typedef {import('../../../pkg/web.mjs').DecodeOptions} DecodeOptions
  * @typedef {import('../../../pkg/web.mjs').FetchOptions} FetchOptions
- * @typedef {import('../../../pkg/web.mjs').OffsetSpec} OffsetSpec
- * @typedef {import('../../../pkg/web.mjs').ScanCoverage} ScanCoverage
  * @typedef {import('../../shared/chunks.js').Package} Package
  * @typedef {import('../../shared/chunks.js').ChunkData} ChunkData
  * @typedef {import('../../shared/chunks.js').Columns} Columns
- * @typedef {import('./worker-values.js').ValueSettings} ValueSettings
- *
- * @typedef {{ apiVersion: number, header: boolean, isolationLevel: DecodeOptions['isolationLevel'], crc: DecodeOptions['crc'],
- *   maxDecompressedBytes?: number }} PageDecodeOptions
- *   the page's decode options (file.js's decodeOptions; apiVersion and header apply to a frame only)
- *
- * @typedef {{ type: 'init', id?: undefined }} InitRequest
- * @typedef {{ type: 'decode', id: number, buffer?: ArrayBuffer, length?: number, kind: 'frame' | 'recordset',
- *   options: PageDecodeOptions, values: ValueSettings | null }} DecodeRequest
- *   new bytes (`buffer`, its first `length`), or none to decode the kept input again
- * @typedef {{ type: 'probe', id: number, header: boolean }} ProbeRequest
- * @typedef {{ type: 'live-topics', id: number, relay: string }} LiveTopicsRequest
- * @typedef {{ type: 'live-start', id: number, relay: string, topic: string, partitions: number[] | null, from: OffsetSpec,
- *   until: null | 'end' | { time: number }, cap: number, options: PageDecodeOptions, values: ValueSettings | null }} LiveStartRequest
- * @typedef {{ type: 'live-ack' | 'live-pause' | 'live-resume' | 'live-stop', id: number }} LiveControlRequest
- * @typedef {{ type: 'scan-start', id: number, relay: string, topic: string, partitions: number[] | null, from: OffsetSpec,
- *   until: 'end' | { time: number }, where: string, key: string, limit: number | null, workers: number,
- *   resume: ScanCoverage | null, options: PageDecodeOptions }} ScanStartRequest
- * @typedef {{ type: 'scan-ack' | 'scan-stop', id: number }} ScanControlRequest
- * @typedef {{ type: 'cluster-brokers', id: number, relay: string }} ClusterBrokersRequest
- * @typedef {{ type: 'cluster-configs', id: number, relay: string, topic: string }} ClusterConfigsRequest
- * @typedef {{ type: 'cluster-groups', id: number, relay: string }} ClusterGroupsRequest
- * @typedef {{ type: 'cluster-group', id: number, relay: string, group: string }} ClusterGroupRequest
- * @typedef {{ type: 'cluster-offsets', id: number, relay: string, topics: string[] }} ClusterOffsetsRequest
- * @typedef {ClusterBrokersRequest | ClusterConfigsRequest | ClusterGroupsRequest | ClusterGroupRequest
- *   | ClusterOffsetsRequest} ClusterRequest
- * @typedef {InitRequest | DecodeRequest | ProbeRequest | LiveTopicsRequest | LiveStartRequest | LiveControlRequest
- *   | ScanStartRequest | ScanControlRequest | ClusterRequest} WorkerRequest
- *   any message the page posts to this worker
- *
- * @typedef {{ code: string | null, offset: number | null, broker: string | null, errorName: string | null, hint: string | null,
- *   message: string }} WorkerError
- *   a thrown error as data (describeError)
- * @typedef {{ type: 'ready', protocol: import('../../../pkg/web.mjs').ProtocolInfo }} ReadyAnswer
- * @typedef {{ type: 'state', id: number, phase: 'decoding' | 'values', total?: number }} StateAnswer
- * @typedef {{ type: 'result', id: number, data: ChunkData }} ResultAnswer
- * @typedef {{ type: 'probe', id: number, versions: number[] }} ProbeAnswer
- * @typedef {{ type: 'error', id?: number, error: WorkerError }} ErrorAnswer
- * @typedef {{ type: 'live-topics', id: number, brokers: string[],
- *   listing: ReturnType<typeof import('../../shared/topic-listing.js').packTopics>['listing'] }} LiveTopicsAnswer
- * @typedef {{ type: 'live-started', id: number, topic: string, partitions: number[] }} LiveStartedAnswer
- * @typedef {{ type: 'live-records', id: number, chunks: ChunkData[], dropped: number, droppedBy: Record<string, number> }} LiveRecordsAnswer
- *   droppedBy: partition -> records dropped
- * @typedef {{ type: 'live-state', id: number, phase: 'tailing' | 'paused' | 'stopped' | 'ended' }} LiveStateAnswer
- * @typedef {{ type: 'scan-started', id: number, topic: string, partitions: number[] }} ScanStartedAnswer
- * @typedef {{ type: 'scan-records', id: number, chunks: ChunkData[], dropped: number, droppedBy: Record<string, number> }} ScanRecordsAnswer
- * @typedef {{ type: 'scan-progress', id: number, coverage: ScanCoverage }} ScanProgressAnswer
- * @typedef {{ type: 'scan-ended', id: number, coverage: ScanCoverage, aggregates: Record<string, unknown> | null,
- *   stopped: boolean }} ScanEndedAnswer
- * @typedef {ScanStartedAnswer | ScanRecordsAnswer | ScanProgressAnswer | ScanEndedAnswer} ScanAnswer
- * @typedef {{ groupId: string, state: string | null, type: string | null, protocolType: string | null, members: number | null,
- *   totalLag: number | null, coordinator: number, error: string | null }} GroupSummary
- *   a group in the list of groups (worker-cluster.js's groupsOf)
- * @typedef {Record<string, Record<number, [earliest: bigint | null, latest: bigint]> | { error: string }>} TopicOffsets
- *   per topic, its partitions' earliest and end offsets, or why they could not be read
- * @typedef {Awaited<ReturnType<import('../../../pkg/web.mjs').KafkaClient['brokers']>>} ClusterBrokers
- * @typedef {{ type: 'cluster-brokers', id: number, result: ClusterBrokers }} ClusterBrokersAnswer
- * @typedef {{ type: 'cluster-configs', id: number, result: import('../../../pkg/web.mjs').ResourceConfig }} ClusterConfigsAnswer
- * @typedef {{ type: 'cluster-groups', id: number, result: GroupSummary[] }} ClusterGroupsAnswer
- * @typedef {{ type: 'cluster-group', id: number, result: import('../../../pkg/web.mjs').GroupDescription }} ClusterGroupAnswer
- * @typedef {{ type: 'cluster-offsets', id: number, result: TopicOffsets }} ClusterOffsetsAnswer
- * @typedef {ClusterBrokersAnswer | ClusterConfigsAnswer | ClusterGroupsAnswer | ClusterGroupAnswer | ClusterOffsetsAnswer} ClusterAnswer
- * @typedef {ReadyAnswer | StateAnswer | ResultAnswer | ProbeAnswer | ErrorAnswer | LiveTopicsAnswer | LiveStartedAnswer
- *   | LiveRecordsAnswer | LiveStateAnswer | ScanAnswer | ClusterAnswer} WorkerAnswer
- *   any message this worker posts to the page
+ * @typedef {import('../../shared/decode-protocol.js').PageDecodeOptions} PageDecodeOptions
+ * @typedef {import('../../shared/decode-protocol.js').WorkerError} WorkerError
+ * @typedef {import('../../shared/decode-protocol.js').WorkerRequest} WorkerRequest
+ * @typedef {import('../../shared/decode-protocol.js').DecodeRequest} DecodeRequest
+ * @typedef {import('../../shared/decode-protocol.js').LiveStartRequest} LiveStartRequest
+ * @typedef {import('../../shared/decode-protocol.js').ClusterRequest} ClusterRequest
+ * @typedef {import('../../shared/decode-protocol.js').ReadyAnswer} ReadyAnswer
+ * @typedef {import('../../shared/decode-protocol.js').StateAnswer} StateAnswer
+ * @typedef {import('../../shared/decode-protocol.js').ResultAnswer} ResultAnswer
+ * @typedef {import('../../shared/decode-protocol.js').ProbeAnswer} ProbeAnswer
+ * @typedef {import('../../shared/decode-protocol.js').ErrorAnswer} ErrorAnswer
+ * @typedef {import('../../shared/decode-protocol.js').LiveTopicsAnswer} LiveTopicsAnswer
+ * @typedef {import('../../shared/decode-protocol.js').LiveStartedAnswer} LiveStartedAnswer
+ * @typedef {import('../../shared/decode-protocol.js').LiveRecordsAnswer} LiveRecordsAnswer
+ * @typedef {import('../../shared/decode-protocol.js').LiveStateAnswer} LiveStateAnswer
+ * @typedef {import('../../shared/decode-protocol.js').ClusterAnswer} ClusterAnswer
  */
 
 const POST_INTERVAL_MS = 100;
