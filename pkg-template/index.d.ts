@@ -1035,6 +1035,8 @@ export interface ValueDecoderOptions {
 /** Decodes records' keys and values by format and schema; one compiled decoder per schema id, shared by its records. */
 export declare class ValueDecoder {
   constructor(options?: ValueDecoderOptions);
+  /** The registry it asks (its `registry` option as a client), or null: e.g. `versionsOf` a schema id. */
+  readonly registry: RegistryClient | null;
   /** Loads and compiles the schemas `records` refer to (never rejects: a failure stays with its id). */
   prepare(records: readonly Pick<KafkaRecord<Int64>, 'key' | 'value' | 'headers'>[]): Promise<void>;
   /** Sets decodedKey and decodedValue on each record; resolves with `records`. */

@@ -26,13 +26,7 @@ const REGISTRY_KEY = 'kafka-fetch-decoder.registry';
 
 /** @type {SchemaFile | null} */
 let schema = null; // { name, avro } | { name, protobuf: { source, types, type } }
-/**
- * A ValueDecoder with the registry client its constructor sets (values/decoder.mjs), which the
- * package's types do not declare: the detail pane asks it the subjects of a schema id.
- * @typedef {import('../../../pkg/web.mjs').ValueDecoder & { registry: import('../../../pkg/web.mjs').RegistryClient | null }} DetailValueDecoder
- */
-
-/** @type {{ text: string, decoder: DetailValueDecoder } | null} */
+/** @type {{ text: string, decoder: import('../../../pkg/web.mjs').ValueDecoder } | null} */
 let detailDecoder = null; // { text: settings as JSON, decoder } for the detail pane
 let onChange = () => {};
 
@@ -170,7 +164,7 @@ export async function decodeRecord(record) {
     const api = await loadPackage();
     detailDecoder = {
       text,
-      decoder: /** @type {DetailValueDecoder} */ (new api.ValueDecoder(decoderOptions(settings, { int64: 'bigint' }))),
+      decoder: new api.ValueDecoder(decoderOptions(settings, { int64: 'bigint' })),
     };
   }
   return detailDecoder.decoder.decode(record);
