@@ -289,6 +289,16 @@ test('JS: a filter stopped after three records that never end: the records it di
   assert.doesNotMatch(await page.textContent('#status-text'), /JS filter/);
 });
 
+test('JS: a record set (a log segment) has no partition: a record the filter timed out on is named by its offset', async () => {
+  await page.goto(`${origin}/www/?sample=segment.log`);
+  await page.waitForSelector('body[data-state="loaded"]', { timeout: 60_000 });
+  await settled();
+  await page.fill('#filter-js', 'offset === 1 ? (() => { for (;;) {} })() : true');
+  await settled();
+  assert.match(await page.textContent('#status-text'), /^The JS filter took more than \d+ ms on a record \(offset 1\): 1 record is not evaluated/);
+  await clearFilters();
+});
+
 test('sorting by a column: sizes and keys, ascending and descending, kept by the export', async () => {
   await openSample();
   const valueLength = (r) => (r.value_b64 == null ? -1 : bytesOf(r.value_b64).length);

@@ -177,7 +177,9 @@ function showExprStatus(error) {
 /** @param {import('./view-state.js').ExprError} e */
 function exprErrorText(e) {
   if (!e.notEvaluated) return e.message;
-  const where = e.timedOutAt.map((r) => `partition ${r.partition} offset ${r.offset}`).join(', ') + (e.timedOut > e.timedOutAt.length ? ', …' : '');
+  const where =
+    e.timedOutAt.map((r) => (r.partition == null ? `offset ${r.offset}` : `partition ${r.partition} offset ${r.offset}`)).join(', ') +
+    (e.timedOut > e.timedOutAt.length ? ', …' : '');
   const records = e.timedOut === 1 ? 'a record' : `${e.timedOut} records`;
   return (
     `The JS filter took more than ${e.boundMs} ms on ${records} (${where})${e.stopped ? ' and was stopped' : ''}: ` +
