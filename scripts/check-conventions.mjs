@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsFiles } from './js-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // the last commit made before the rule
@@ -33,13 +34,6 @@ for (const entry of (log ?? '')
   if (second !== undefined && second.trim() !== '') problems.push(`commit ${hash}: no blank line after the subject`);
 }
 
-function jsFiles(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((f) => {
-    const file = path.join(dir, f.name);
-    if (f.isDirectory()) return f.name === 'node_modules' ? [] : jsFiles(file);
-    return /\.(m|c)?js$/.test(f.name) ? [file] : [];
-  });
-}
 for (const file of ['pkg-template', 'www'].flatMap((d) => jsFiles(path.join(root, d)))) {
   const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
   if (lines > MAX_LINES) problems.push(`${path.relative(root, file)}: ${lines} lines (at most ${MAX_LINES}: split it along its ideas)`);

@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsFiles } from './js-files.mjs';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -136,14 +137,6 @@ console.log(`src/: ${graph.size} modules, no import cycle`);
 
 // --- the JS of the package and the page ---
 const root = path.dirname(src);
-const JS = /\.(mjs|cjs|js)$/;
-function jsFiles(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((f) => {
-    const file = path.join(dir, f.name);
-    if (f.isDirectory()) return f.name === 'node_modules' || f.name === 'vendor' ? [] : jsFiles(file);
-    return JS.test(f.name) ? [file] : [];
-  });
-}
 /** A file's code without comments (strings kept: they hold the specifiers). */
 const jsCode = (file) =>
   fs
@@ -167,7 +160,9 @@ const pkgDir = path.join(root, 'pkg-template');
 const wwwDir = path.join(root, 'www');
 const builtPkg = path.join(root, 'pkg');
 const jsGraph = new Map();
-const files = [...jsFiles(pkgDir), ...jsFiles(wwwDir)];
+const JS = /\.(mjs|cjs|js)$/;
+const skip = ['node_modules', 'vendor'];
+const files = [...jsFiles(pkgDir, skip), ...jsFiles(wwwDir, skip)];
 for (const file of files) {
   const deps = new Set();
   for (const spec of specifiers(jsCode(file))) {

@@ -4,6 +4,7 @@
 // `$(id)` (www/page/page.js) has the element's own type and an unknown id is an error.
 import fs from 'node:fs';
 import path from 'node:path';
+import { jsFiles } from './js-files.mjs';
 
 /** [id, tag] of every element with a fixed id: index.html's, then the ones the page's JS makes. */
 export function pageElementIds(root) {
@@ -24,14 +25,6 @@ export function pageElementIds(root) {
     }
   }
   return [...found];
-}
-
-function jsFiles(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return jsFiles(full);
-    return e.name.endsWith('.js') ? [full] : [];
-  });
 }
 
 /** Writes target/js-check/page-elements.d.ts; returns how many ids it holds. */
