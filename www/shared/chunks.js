@@ -9,11 +9,11 @@
  * @typedef {{ offsetChars: number, keyLength: number, valueLength: number, keyChars: number, headerBytes: number,
  *   headerCount: number, codecChars: number, flagChars: number, schemaChars: number }} ChunkMaxima
  *   the widest of what the table shows of a chunk's records (chunkMaxima)
- * @typedef {{ text: string[], format: string[], schema: string[], failures: Map<number, string> }} DecodedSide
+ * @typedef {{ text: string[], format: string[], schema: string[], failures: Map<number, string> }} SidePreviews
  *   a side's previews per column position (the decode worker's attachPreviews)
  * @typedef {{ count: number, positions: Uint32Array, part: Uint32Array, headerBytes: Float64Array,
  *   controlType: Uint8Array, controlNames: string[], timestamps: Float64Array, shownBy: Record<number, number>,
- *   batchRecords: Uint32Array, max: ChunkMaxima, decoded?: { key?: DecodedSide, value?: DecodedSide } }} ChunkPage
+ *   batchRecords: Uint32Array, max: ChunkMaxima, decoded?: { key?: SidePreviews, value?: SidePreviews } }} ChunkPage
  *   what prepareChunk adds to a chunk for the page
  * @typedef {{ decodeMs: number, collectMs: number, int64: string, inputBytes: number }} DecodeStats
  *   what a file's decode took (the decode worker's timings)

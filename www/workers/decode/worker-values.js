@@ -48,7 +48,7 @@ export async function attachPreviews(decoder, cols, data) {
   const records = recordViews(cols, data.page);
   await decoder.prepare(records);
   const n = cols.length;
-  /** @type {{ key?: import('../../shared/chunks.js').DecodedSide, value?: import('../../shared/chunks.js').DecodedSide }} */
+  /** @type {{ key?: import('../../shared/chunks.js').SidePreviews, value?: import('../../shared/chunks.js').SidePreviews }} */
   const sides = {};
   for (const side of /** @type {const} */ (['key', 'value']))
     sides[side] = { text: new Array(n).fill(null), format: new Array(n).fill(null), schema: new Array(n).fill(null), failures: new Map() };
