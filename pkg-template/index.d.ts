@@ -278,6 +278,7 @@ export interface Transferable<K extends 'response' | 'recordSet' = 'response' | 
 /** A whole result as one message plus the buffers to transfer (the result is unusable here afterwards). */
 export declare function toTransferable(result: FetchResponse<Int64>): Transferable<'response'>;
 export declare function toTransferable(result: RecordSet<Int64>): Transferable<'recordSet'>;
+export declare function toTransferable(result: FetchResponse<Int64> | RecordSet<Int64>): Transferable;
 /**
  * Rebuilds a result sent with toTransferable (works without loading the wasm module). Message data
  * typed `any` (a MessageEvent's) is taken for a fetch response; T is bigint for results decoded with

@@ -190,8 +190,7 @@ function decodeExact(decode) {
  * @returns {{ data: ChunkData, transfer: ArrayBuffer[], cols: Columns }}
  */
 function forPage(api, result, partIndex, limits = null) {
-  // the package declares toTransferable once per kind of result; either is taken here
-  const { data, transfer } = /** @type {(result: Parameters<typeof forPage>[1]) => import('../../../pkg/web.mjs').Transferable} */ (api.toTransferable)(result);
+  const { data, transfer } = api.toTransferable(result);
   const cols = columnsOf(api, data);
   transfer.push(...prepareChunk(cols, data, partIndex, limits));
   return { data, transfer, cols };
